@@ -1,0 +1,24 @@
+import type { Logger } from "pino";
+import type { Database } from "#db/client.ts";
+import type { Engine } from "#engine/index.ts";
+import type { AppConfig, PublicConfig } from "#server/config.ts";
+
+/**
+ * What the Express host hands every loader and action (the router context). Data reaches
+ * routes through here, never through module globals, so tests can pass their own.
+ */
+export interface AppServices {
+  config: AppConfig;
+  publicConfig: PublicConfig;
+  db: Database;
+  logger: Logger;
+  engine: Engine;
+}
+
+declare module "react-router" {
+  interface AppLoadContext extends AppServices {
+    cspNonce: string;
+    /** the client's address as Express sees it (respecting TRUST_PROXY) */
+    clientIp: string;
+  }
+}

@@ -1,0 +1,100 @@
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteLoaderData } from "react-router";
+import { Toaster } from "sonner";
+import type { Route } from "./+types/root";
+import { AdSlot } from "./components/layout/ad-slot.tsx";
+import { OfflineNotice } from "./components/layout/offline-notice.tsx";
+import { SiteBanner } from "./components/layout/site-banner.tsx";
+import { SiteFooter } from "./components/layout/site-footer.tsx";
+import { SiteHeader } from "./components/layout/site-header.tsx";
+import { useNonce } from "./lib/nonce.tsx";
+import { siteJsonLd } from "./lib/seo.ts";
+import "./app.css";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/site.webmanifest" },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return {
+    publicConfig: context.publicConfig,
+    // The accounts issue turns this off for premium users.
+    showAds: true,
+  };
+}
+
+export interface RouteHandle {
+  /** header and footer ad slots off on this page (spec: /sitemap) */
+  hideLayoutAds?: boolean;
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
+  const matches = useMatches();
+  const hideLayoutAds = matches.some((m) => (m.handle as RouteHandle | undefined)?.hideLayoutAds);
+  const cfg = data?.publicConfig;
+  const siteName = cfg?.siteName ?? "VidFetch";
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1f57d6" />
+        <Meta />
+        <Links />
+        {cfg
+          ? siteJsonLd(cfg).map((obj) => (
+              <script key={String(obj["@type"])} type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(obj).replace(/</g, "\\u003c") }} />
+            ))
+          : null}
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+          Skip to content
+        </a>
+        {cfg ? <SiteBanner message={cfg.bannerMessage} /> : null}
+        <SiteHeader siteName={siteName} />
+        <OfflineNotice />
+        {hideLayoutAds ? null : <AdSlot placement="header" />}
+        <main id="main" className="flex-1">
+          {children}
+        </main>
+        {hideLayoutAds ? null : <AdSlot placement="footer" />}
+        <SiteFooter siteName={siteName} />
+        <Toaster position="bottom-right" visibleToasts={3} gap={14} hotkey={["altKey", "KeyT"]} richColors closeButton />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+/** The router's error screen (spec §8 "Routing"): status or message, never a stack in production. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  let detail = "An unexpected error occurred. Please try again later.";
+  let status: number | undefined;
+  if (isRouteErrorResponse(error)) {
+    status = error.status;
+    detail = `${error.status} ${error.statusText || ""}`.trim();
+  } else if (import.meta.env.DEV && error instanceof Error) {
+    detail = error.message;
+  }
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-24 text-center">
+      <h1 className="text-3xl font-bold text-slate-900">Unexpected Application Error!</h1>
+      <p className="mt-4 text-lg text-slate-700">{detail}</p>
+      {status !== 404 ? (
+        <p className="mt-6">
+          <a href="/" className="font-medium text-brand-700 underline">
+            Go to Homepage
+          </a>
+        </p>
+      ) : null}
+    </section>
+  );
+}

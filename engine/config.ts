@@ -1,0 +1,43 @@
+import type { Logger } from "pino";
+
+/**
+ * Everything the engine needs from the outside, passed in by the host (server/). The engine
+ * never reads process.env itself, so tests can build engines with any settings side by side.
+ */
+export interface EngineConfig {
+  /** local state (generated signing secret, caches) */
+  dataDir: string;
+  /** canonical origin used to build absolute download links */
+  publicUrl: string;
+  /** HMAC secret for signed download links */
+  signingSecret: string;
+  /** raw OUTBOUND_HOST_MAP value (`host=origin,…`, a host may start with `*.`) */
+  hostMap?: string;
+  /** allow user links that resolve to loopback/private addresses */
+  allowPrivateSources: boolean;
+  youtube: {
+    /** InnerTube clients in the order they are tried */
+    clients: string[];
+    apiKey?: string;
+    apiBaseUrl: string;
+  };
+  ffmpegPath?: string;
+  ffprobePath?: string;
+  limits: {
+    /** downloads streaming at once, server-wide; beyond it: "busy, try again in N s" */
+    maxConcurrentDownloads: number;
+    /** downloads one IP may start per hour (fair use); 0 disables */
+    downloadsPerIpPerHour: number;
+    /** HLS/DASH segments fetched in parallel per download */
+    segmentConcurrency: number;
+    /** size of one upstream range request for direct streams */
+    chunkBytes: number;
+    /** lifetime of a signed download link */
+    linkTtlSeconds: number;
+    /** how long a resolve result is reused */
+    resolveCacheSeconds: number;
+    /** per-attempt timeout for outbound requests */
+    outboundTimeoutMs: number;
+  };
+  logger: Logger;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// The server Playwright starts: a fresh data folder, the mock platform, and (when
+// TEST_DATABASE_URL is set) a fresh PostgreSQL database the tests can read rows back from.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "vidfetch-e2e-"));
+process.env.MOCKS ??= "true";
+process.env.LOG_LEVEL ??= "warn";
+// Forms and downloads are exercised many times in a row by the tests.
+process.env.POST_RATE_LIMIT_PER_MINUTE ??= "1000";
+
+const base = process.env.TEST_DATABASE_URL;
+if (base && process.env.E2E_DB_NAME) {
+  const pg = (await import("pg")).default;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${process.env.E2E_DB_NAME}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${process.env.E2E_DB_NAME}`;
+  process.env.DATABASE_URL = url.toString();
+}
+await import(pathToFileURL(path.join(root, "scripts/start.mjs")).href);

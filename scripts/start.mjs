@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// `npm start`: build the site when the build is missing or older than its sources, then serve
+// production. Server-side TypeScript runs through tsx, so only the React app needs a build.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
+const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
+const stamp = path.join(buildDir, ".build-stamp");
+const sources = ["app", "common", "content", "public", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+
+function newestMtime(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  return newest;
+}
+
+const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
+const sourcesAt = Math.max(...sources.map((s) => newestMtime(path.join(root, s))));
+if (!builtAt || sourcesAt > builtAt || process.env.FORCE_BUILD === "true") {
+  console.log(builtAt ? "Sources changed since the last build: rebuilding..." : "No build yet: building the site...");
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (result.status !== 0) {
+    console.error("The build failed; see the output above.");
+    process.exit(result.status ?? 1);
+  }
+  writeFileSync(stamp, new Date().toISOString() + "\n");
+  console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+
+process.env.NODE_ENV ??= "production";
+const { register } = await import("tsx/esm/api");
+register();
+await import(pathToFileURL(path.join(root, "server/index.ts")).href);

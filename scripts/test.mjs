@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// `npm test`: every test, offline. Unit and integration tests (Vitest), then the browser
+// journeys (Playwright in the system Chromium). Ends with one line "N passed, N failed, N skipped"
+// computed from both runners' JSON reports, and exits non-zero when anything failed.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
+const out = path.join(root, "test-results");
+mkdirSync(out, { recursive: true });
+const vitestJson = path.join(out, "vitest.json");
+const playwrightJson = path.join(out, "playwright.json");
+rmSync(vitestJson, { force: true });
+rmSync(playwrightJson, { force: true });
+
+const args = process.argv.slice(2);
+const only = args.includes("--unit") ? "unit" : args.includes("--e2e") ? "e2e" : "all";
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+
+if (!process.env.TEST_DATABASE_URL) {
+  console.log("[notice] TEST_DATABASE_URL is not set: the PostgreSQL variants of the data tests are skipped (PGlite runs).");
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let crashed = false;
+
+if (only !== "e2e") {
+  const r = spawnSync(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`], { stdio: "inherit" });
+  if (existsSync(vitestJson)) {
+    const report = JSON.parse(readFileSync(vitestJson, "utf8"));
+    totals.passed += report.numPassedTests;
+    totals.failed += report.numFailedTests;
+    totals.skipped += report.numPendingTests + report.numTodoTests;
+    // a file that failed to load has no tests but is a failure
+    const brokenFiles = (report.testResults ?? []).filter((f) => f.status === "failed" && (f.assertionResults ?? []).length === 0).length;
+    totals.failed += brokenFiles;
+  } else {
+    crashed = true;
+    console.error(`Vitest exited with ${r.status} and wrote no report.`);
+  }
+}
+
+if (only !== "unit") {
+  const r = spawnSync(bin("playwright"), ["test", "--reporter=list,json"], {
+    stdio: "inherit",
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson },
+  });
+  if (existsSync(playwrightJson)) {
+    const { stats, errors = [] } = JSON.parse(readFileSync(playwrightJson, "utf8"));
+    totals.passed += stats.expected + stats.flaky;
+    totals.failed += stats.unexpected + errors.length;
+    totals.skipped += stats.skipped;
+  } else {
+    crashed = true;
+    console.error(`Playwright exited with ${r.status} and wrote no report.`);
+  }
+}
+
+if (crashed) totals.failed += 1;
+const line = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
+writeFileSync(path.join(out, "summary.txt"), line + "\n");
+console.log(`\n${line}`);
+process.exit(totals.failed > 0 || totals.passed === 0 ? 1 : 0);

@@ -1,0 +1,125 @@
+import path from "node:path";
+import compression from "compression";
+import express, { type Express, type Request, type Response } from "express";
+import { rateLimit } from "express-rate-limit";
+import { pinoHttp } from "pino-http";
+import type { ServerBuild } from "react-router";
+import { createRequestHandler } from "@react-router/express";
+import type { AppServices } from "#app/lib/load-context.ts";
+import { createApiRouter } from "#server/api/router.ts";
+import type { DatabaseHandle } from "#db/client.ts";
+import { securityHeaders } from "./security.ts";
+
+export const RATE_LIMIT_MESSAGE = "You've made too many requests. Please wait a moment and try again.";
+
+export interface AppDeps extends AppServices {
+  database: DatabaseHandle;
+  /** production: the built server bundle and its client folder; dev: Vite supplies both */
+  build:
+    | { mode: "production"; serverBuild: ServerBuild; clientDir: string }
+    | { mode: "development"; load: () => Promise<ServerBuild>; middleware: express.RequestHandler };
+}
+
+/** Paths whose bodies must never be compressed or buffered: media bytes and event streams. */
+function isStreamingPath(p: string) {
+  return p.startsWith("/api/v1/dl/") || /^\/api\/v1\/downloads\/[^/]+\/progress$/.test(p);
+}
+
+export function createApp(deps: AppDeps): Express {
+  const { config, logger } = deps;
+  const app = express();
+  app.disable("x-powered-by");
+  if (config.TRUST_PROXY) {
+    const v = config.TRUST_PROXY;
+    app.set("trust proxy", v === "true" ? true : /^\d+$/.test(v) ? Number(v) : v);
+  }
+
+  app.use(
+    pinoHttp({
+      logger,
+      customLogLevel: (req, res, err) => {
+        if (err || res.statusCode >= 500) return "error";
+        if (res.statusCode >= 400) return "warn";
+        return req.url?.startsWith("/assets/") ? "debug" : "info";
+      },
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(
+    compression({
+      filter: (req, res) => !isStreamingPath(req.path) && compression.filter(req, res),
+    }),
+  );
+  app.use(securityHeaders(config, { dev: deps.build.mode === "development" }));
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_req, res) => {
+    const checks: Record<string, string> = {};
+    let ok = true;
+    try {
+      await deps.database.ping();
+      checks.database = "ok";
+    } catch (err) {
+      ok = false;
+      checks.database = "unreachable";
+      logger.warn({ err }, "readiness: database ping failed");
+    }
+    const tools = deps.engine.mediaTools;
+    checks.ffmpeg = tools ? `ok (${tools.version})` : "missing";
+    if (!tools) ok = false;
+    res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "not ready", checks });
+  });
+
+  // Per-IP limit on every POST (forms, API). Downloads have their own fair-use limits in the engine.
+  const postLimiter = rateLimit({
+    windowMs: 60_000,
+    limit: config.POST_RATE_LIMIT_PER_MINUTE,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    skip: (req) => req.method !== "POST",
+    handler: (req: Request, res: Response, _next, options) => {
+      res.setHeader("Retry-After", String(Math.ceil(options.windowMs / 1000)));
+      if (req.path.startsWith("/api/") || req.accepts(["html", "json"]) === "json") {
+        res.status(429).json({ error: { code: "download.rate_limited", message: RATE_LIMIT_MESSAGE } });
+      } else {
+        res.status(429).type("text/plain").send(RATE_LIMIT_MESSAGE);
+      }
+    },
+  });
+  app.use(postLimiter);
+
+  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger }));
+
+  if (deps.build.mode === "production") {
+    const clientDir = deps.build.clientDir;
+    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  } else {
+    app.use(deps.build.middleware);
+  }
+
+  const build = deps.build;
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: build.mode === "production" ? build.serverBuild : build.load,
+      mode: build.mode,
+      getLoadContext: (req, res) => ({
+        config: deps.config,
+        publicConfig: deps.publicConfig,
+        db: deps.db,
+        logger: deps.logger,
+        engine: deps.engine,
+        cspNonce: String(res.locals.cspNonce ?? ""),
+        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      }),
+    }),
+  );
+
+  return app;
+}

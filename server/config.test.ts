@@ -1,0 +1,71 @@
+import { describe, expect, test } from "vitest";
+import { ConfigError, loadConfig, publicConfig } from "./config.ts";
+
+describe("loadConfig", () => {
+  test("an empty environment gives the documented defaults", () => {
+    const c = loadConfig({});
+    expect(c.PORT).toBe(3000);
+    expect(c.HOST).toBe("0.0.0.0");
+    expect(c.PUBLIC_URL).toBe("http://localhost:3000");
+    expect(c.SITE_NAME).toBe("VidFetch");
+    expect(c.DATA_DIR).toBe("./data");
+    expect(c.DATABASE_URL).toBeUndefined();
+    expect(c.ALLOW_PRIVATE_SOURCES).toBe(false);
+    expect(c.MOCKS).toBe(false);
+    expect(c.YOUTUBE_API_BASE_URL).toBe("https://www.googleapis.com/youtube/v3");
+    expect(c.YOUTUBE_CLIENTS.length).toBeGreaterThan(0);
+  });
+
+  test("PUBLIC_URL follows PORT and loses a trailing slash", () => {
+    expect(loadConfig({ PORT: "8080" }).PUBLIC_URL).toBe("http://localhost:8080");
+    expect(loadConfig({ PUBLIC_URL: "https://dl.example.com/" }).PUBLIC_URL).toBe("https://dl.example.com");
+  });
+
+  test("booleans accept true/false/1/0", () => {
+    expect(loadConfig({ MOCKS: "true", ALLOW_PRIVATE_SOURCES: "1" })).toMatchObject({ MOCKS: true, ALLOW_PRIVATE_SOURCES: true });
+    expect(loadConfig({ MOCKS: "false" }).MOCKS).toBe(false);
+  });
+
+  test.each([
+    ["PORT", "seventy"],
+    ["PORT", "70000"],
+    ["DATABASE_URL", "mysql://x"],
+    ["MOCKS", "maybe"],
+    ["OUTBOUND_HOST_MAP", "www.youtube.com"],
+    ["PUBLIC_URL", "ftp://example.com"],
+    ["AD_CLIENT", "pub-1"],
+    ["AD_SLOTS", "banner=1"],
+    ["DOWNLOAD_SIGNING_SECRET", "short"],
+    ["LOG_LEVEL", "loud"],
+  ])("a bad %s stops the start with a message naming it", (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain(name);
+    expect((error as Error).message).toContain(value);
+  });
+
+  test("host map, clients and ad slots are parsed", () => {
+    const c = loadConfig({
+      OUTBOUND_HOST_MAP: "www.youtube.com=http://127.0.0.1:4000,*.googlevideo.com=http://127.0.0.1:4000",
+      YOUTUBE_CLIENTS: "ANDROID, IOS",
+      AD_PROVIDER: "adsense",
+      AD_CLIENT: "ca-pub-123",
+      AD_SLOTS: "header=111,in-content=222",
+    });
+    expect(c.YOUTUBE_CLIENTS).toEqual(["ANDROID", "IOS"]);
+    expect(publicConfig(c).ads).toEqual({ provider: "adsense", client: "ca-pub-123", slots: { header: "111", "in-content": "222" } });
+  });
+
+  test("the browser-visible config holds no secrets", () => {
+    const c = loadConfig({ YOUTUBE_API_KEY: "secret-key", DOWNLOAD_SIGNING_SECRET: "x".repeat(40), STRIPE_SECRET_KEY: "sk_test" });
+    const json = JSON.stringify(publicConfig(c));
+    expect(json).not.toContain("secret-key");
+    expect(json).not.toContain("x".repeat(40));
+    expect(json).not.toContain("sk_test");
+  });
+});

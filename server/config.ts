@@ -1,0 +1,138 @@
+import { z } from "zod";
+
+/**
+ * The one configuration schema (DESIGN §4). Parsed once at start; a bad value stops the server
+ * with a message naming the variable. docs/env.md lists every variable; keep them in step.
+ */
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no", ""])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export type AdPlacement = "header" | "footer" | "sidebar" | "in-content";
+
+const hostMapEntry = /^(\*\.)?[a-z0-9.-]+=https?:\/\/[^\s,]+$/i;
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: int(0, 65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    SITE_NAME: z.string().min(1).max(60).default("VidFetch"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+        .optional(),
+    ),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    TRUST_PROXY: optionalString,
+
+    BANNER_MESSAGE: z.string().max(200).default("Free, fast downloads. No sign-up, no installation, no files stored."),
+    AD_PROVIDER: z.enum(["none", "adsense"]).default("none"),
+    AD_CLIENT: optionalString.pipe(z.string().regex(/^ca-pub-\d+$/, "must look like ca-pub-1234567890").optional()),
+    AD_SLOTS: z
+      .string()
+      .default("")
+      .refine(
+        (v) => v.trim() === "" || v.split(",").every((e) => /^(header|footer|sidebar|in-content)=\d+$/.test(e.trim())),
+        "must be placement=slotId pairs, placements header, footer, sidebar, in-content (e.g. header=1234567890)",
+      )
+      .transform((v) =>
+        Object.fromEntries(
+          v
+            .split(",")
+            .map((e) => e.trim())
+            .filter(Boolean)
+            .map((e) => e.split("=") as [string, string]),
+        ) as Partial<Record<AdPlacement, string>>,
+      ),
+    CONTACT_EMAIL: z.email().default("support@vidfetch.example"),
+
+    YOUTUBE_API_KEY: optionalString,
+    YOUTUBE_API_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://www.googleapis.com/youtube/v3"),
+    YOUTUBE_CLIENTS: z
+      .string()
+      .default("VISIONOS,ANDROID,IOS,WEB_EMBEDDED")
+      .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^[A-Z0-9_]+$/, "client names are upper-case InnerTube names")).min(1)),
+    OUTBOUND_HOST_MAP: optionalString.pipe(
+      z
+        .string()
+        .refine(
+          (v) => v.split(",").every((e) => hostMapEntry.test(e.trim())),
+          "must be host=origin pairs separated by commas, e.g. www.youtube.com=http://127.0.0.1:4000",
+        )
+        .optional(),
+    ),
+    ALLOW_PRIVATE_SOURCES: bool.default(false),
+    FFMPEG_PATH: optionalString,
+    FFPROBE_PATH: optionalString,
+    MOCKS: bool.default(false),
+
+    DOWNLOAD_SIGNING_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+    MAX_CONCURRENT_DOWNLOADS: int(1, 10_000).default(100),
+    DOWNLOADS_PER_IP_PER_HOUR: int(0, 1_000_000).default(300),
+    DOWNLOAD_SEGMENT_CONCURRENCY: int(1, 32).default(6),
+    DOWNLOAD_CHUNK_BYTES: int(64 * 1024, 64 * 1024 * 1024).default(8 * 1024 * 1024),
+    DOWNLOAD_LINK_TTL_SECONDS: int(30, 86_400).default(3600),
+    RESOLVE_CACHE_SECONDS: int(0, 3600).default(300),
+    OUTBOUND_TIMEOUT_MS: int(1000, 120_000).default(15_000),
+    POST_RATE_LIMIT_PER_MINUTE: int(1, 10_000).default(30),
+
+    STRIPE_SECRET_KEY: optionalString,
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    STRIPE_PUBLISHABLE_KEY: optionalString,
+    STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
+  })
+  .transform((env) => ({
+    ...env,
+    PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+  }));
+
+export type AppConfig = z.output<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parse the environment; throws ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = issue.path.join(".") || "(environment)";
+        const value = issue.path.length ? env[String(issue.path[0])] : undefined;
+        return `${name}: ${issue.message}${value !== undefined ? ` (got "${value}")` : ""}`;
+      }),
+    );
+  }
+  return result.data;
+}
+
+/** The values the browser may see (Epic Stack habit: a small explicit list). */
+export function publicConfig(config: AppConfig) {
+  return {
+    siteName: config.SITE_NAME,
+    publicUrl: config.PUBLIC_URL,
+    bannerMessage: config.BANNER_MESSAGE,
+    ads:
+      config.AD_PROVIDER === "adsense" && config.AD_CLIENT
+        ? { provider: "adsense" as const, client: config.AD_CLIENT, slots: config.AD_SLOTS }
+        : null,
+    contactEmail: config.CONTACT_EMAIL,
+  };
+}
+export type PublicConfig = ReturnType<typeof publicConfig>;

@@ -1,0 +1,72 @@
+import { randomBytes } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import type { AppConfig } from "./config.ts";
+
+/** Origins of the image hosts a video's details point at (thumbnails, channel avatars). */
+const IMAGE_HOSTS = ["https://i.ytimg.com", "https://*.ytimg.com", "https://yt3.ggpht.com", "https://*.ggpht.com", "https://yt3.googleusercontent.com"];
+const EMBED_HOSTS = ["https://www.youtube-nocookie.com"];
+const AD_HOSTS = [
+  "https://pagead2.googlesyndication.com",
+  "https://*.googlesyndication.com",
+  "https://*.doubleclick.net",
+  "https://*.google.com",
+  "https://*.gstatic.com",
+];
+
+/** Origins that OUTBOUND_HOST_MAP points at (a mock platform's images must load in the browser). */
+function mappedOrigins(config: AppConfig): string[] {
+  if (!config.OUTBOUND_HOST_MAP) return [];
+  return [
+    ...new Set(
+      config.OUTBOUND_HOST_MAP.split(",")
+        .map((e) => e.split("=")[1]?.trim())
+        .filter((o): o is string => Boolean(o))
+        .map((o) => new URL(o).origin),
+    ),
+  ];
+}
+
+export function contentSecurityPolicy(config: AppConfig, nonce: string, opts: { dev: boolean; https: boolean }): string {
+  const ads = config.AD_PROVIDER !== "none" ? AD_HOSTS : [];
+  const mapped = mappedOrigins(config);
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", `'nonce-${nonce}'`, ...ads],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "blob:", ...IMAGE_HOSTS, ...mapped, ...ads],
+    "media-src": ["'self'", "blob:", ...mapped],
+    "font-src": ["'self'", "data:"],
+    "connect-src": ["'self'", ...mapped, ...(opts.dev ? ["ws:", "wss:"] : []), ...ads],
+    "frame-src": [...EMBED_HOSTS, ...ads],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+    "worker-src": ["'self'", "blob:"],
+    "manifest-src": ["'self'"],
+  };
+  const parts = Object.entries(directives).map(([k, v]) => `${k} ${v.join(" ")}`);
+  if (opts.https) parts.push("upgrade-insecure-requests");
+  return parts.join("; ");
+}
+
+/**
+ * Security headers on every response. The CSP nonce is kept in res.locals for the renderer.
+ * In development Vite injects inline module scripts for hot reload, so the CSP is report-only there.
+ */
+export function securityHeaders(config: AppConfig, opts: { dev: boolean }) {
+  const https = config.PUBLIC_URL.startsWith("https://");
+  return (req: Request, res: Response, next: NextFunction) => {
+    const nonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = nonce;
+    const csp = contentSecurityPolicy(config, nonce, { dev: opts.dev, https });
+    res.setHeader(opts.dev ? "Content-Security-Policy-Report-Only" : "Content-Security-Policy", csp);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
+    if (https || req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    next();
+  };
+}

@@ -1,0 +1,114 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Logger } from "pino";
+import { openDatabase, type DatabaseHandle } from "#db/client.ts";
+import type { EngineConfig } from "#engine/config.ts";
+import { createEngine, type Engine } from "#engine/index.ts";
+import { publicConfig, type AppConfig } from "./config.ts";
+
+export interface Services {
+  config: AppConfig;
+  logger: Logger;
+  database: DatabaseHandle;
+  engine: Engine;
+  /** stops the mock platform when MOCKS=true */
+  mocks: { close(): Promise<void>; exampleLinks: string[] } | null;
+  close(): Promise<void>;
+}
+
+/**
+ * The download-link secret: from DOWNLOAD_SIGNING_SECRET, else generated once and kept in
+ * DATA_DIR so links survive a restart on the embedded default.
+ */
+export async function loadSigningSecret(config: AppConfig): Promise<string> {
+  if (config.DOWNLOAD_SIGNING_SECRET) return config.DOWNLOAD_SIGNING_SECRET;
+  const file = path.join(path.resolve(config.DATA_DIR), "signing-secret");
+  try {
+    const existing = (await readFile(file, "utf8")).trim();
+    if (existing.length >= 32) return existing;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+  await mkdir(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  await writeFile(file, secret + "\n", { mode: 0o600 });
+  return secret;
+}
+
+export function engineConfigFrom(config: AppConfig, logger: Logger, signingSecret: string, hostMap?: string): EngineConfig {
+  return {
+    dataDir: path.resolve(config.DATA_DIR),
+    publicUrl: config.PUBLIC_URL,
+    signingSecret,
+    hostMap,
+    allowPrivateSources: config.ALLOW_PRIVATE_SOURCES,
+    youtube: {
+      clients: config.YOUTUBE_CLIENTS,
+      apiKey: config.YOUTUBE_API_KEY,
+      apiBaseUrl: config.YOUTUBE_API_BASE_URL,
+    },
+    ffmpegPath: config.FFMPEG_PATH,
+    ffprobePath: config.FFPROBE_PATH,
+    limits: {
+      maxConcurrentDownloads: config.MAX_CONCURRENT_DOWNLOADS,
+      downloadsPerIpPerHour: config.DOWNLOADS_PER_IP_PER_HOUR,
+      segmentConcurrency: config.DOWNLOAD_SEGMENT_CONCURRENCY,
+      chunkBytes: config.DOWNLOAD_CHUNK_BYTES,
+      linkTtlSeconds: config.DOWNLOAD_LINK_TTL_SECONDS,
+      resolveCacheSeconds: config.RESOLVE_CACHE_SECONDS,
+      outboundTimeoutMs: config.OUTBOUND_TIMEOUT_MS,
+    },
+    logger: logger.child({ module: "engine" }),
+  };
+}
+
+/** Open everything the server needs, in order; close() undoes it in reverse. */
+export async function createServices(config: AppConfig, logger: Logger): Promise<Services> {
+  let hostMap = config.OUTBOUND_HOST_MAP;
+  let mocks: Services["mocks"] = null;
+  if (config.MOCKS) {
+    // Dev-only: the mock platform lives with the test mocks and is loaded only when asked for.
+    const { startMockPlatform } = await import("#tests/mocks/platform.ts");
+    const platform = await startMockPlatform({ dataDir: path.join(path.resolve(config.DATA_DIR), "mock-platform"), logger });
+    hostMap = [platform.hostMap, hostMap].filter(Boolean).join(",");
+    mocks = platform;
+    logger.warn({ origin: platform.origin, examples: platform.exampleLinks }, "MOCKS=true: real video hosts are mapped to the built-in mock platform");
+  }
+  if (hostMap) logger.warn({ hostMap }, "OUTBOUND_HOST_MAP is set: outbound requests to these hosts go to the mapped origins");
+
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    onPoolError: (err) => logger.error({ err }, "database pool error"),
+  });
+  logger.info({ driver: database.driver }, "database ready (migrations applied)");
+
+  const signingSecret = await loadSigningSecret(config);
+  const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap));
+  logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
+
+  return {
+    config,
+    logger,
+    database,
+    engine,
+    mocks,
+    async close() {
+      await engine.close();
+      await database.close();
+      await mocks?.close();
+    },
+  };
+}
+
+export function appServicesFrom(services: Services) {
+  return {
+    config: services.config,
+    publicConfig: publicConfig(services.config),
+    db: services.database.db,
+    logger: services.logger,
+    engine: services.engine,
+    database: services.database,
+  };
+}

@@ -1,0 +1,44 @@
+import type { Server } from "node:http";
+import type { Express } from "express";
+import type { Services } from "./services.ts";
+
+const GRACE_MS = 10_000;
+
+/**
+ * Listen, and on SIGTERM/SIGINT stop accepting connections, let in-flight requests finish
+ * (up to a grace period; long downloads are then cut, which the browser reports as failed),
+ * then close the engine and the database.
+ */
+export function listenWithGracefulShutdown(app: Express, services: Services): Server {
+  const { config, logger } = services;
+  const server = app.listen(config.PORT, config.HOST, () => {
+    const addr = server.address();
+    const port = typeof addr === "object" && addr ? addr.port : config.PORT;
+    logger.info({ url: config.PUBLIC_URL, port }, `${config.SITE_NAME} is listening on ${config.HOST}:${port}`);
+  });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => {
+      logger.warn("grace period over: closing remaining connections");
+      server.closeAllConnections();
+    }, GRACE_MS);
+    force.unref();
+    server.close(async (err) => {
+      if (err) logger.error({ err }, "error while closing the HTTP server");
+      try {
+        await services.close();
+      } catch (closeErr) {
+        logger.error({ err: closeErr }, "error while closing services");
+      }
+      logger.info("stopped");
+      process.exit(err ? 1 : 0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  return server;
+}
