@@ -92,6 +92,11 @@ export interface UpstreamStream {
   audioSampleRate?: number;
   /** language or track name for audio groups */
   language?: string;
+  /**
+   * false when ffmpeg cannot read the stream from a pipe (an MP4 whose index, the moov box, sits
+   * at the end of the file): only passthrough can deliver it. Unset = pipe-safe.
+   */
+  pipeSafe?: boolean;
 }
 
 export interface Thumbnail {

@@ -1,0 +1,88 @@
+/**
+ * Turns InnerTube formats (as parsed by youtubei.js) into our `UpstreamStream`s. Only formats we
+ * can fetch as plain byte ranges are kept: a direct `url` (no signature cipher), not DRM, not
+ * OTF (segmented live-style), not a secondary/dubbed audio track, not the DRC duplicate of an
+ * audio itag (same itag, would make ids ambiguous).
+ */
+import type { UpstreamStream } from "../../types.ts";
+import { containerOf, parseMimeType } from "./codecs.ts";
+
+/** The fields of youtubei.js's `Format` we read (kept structural so tests can build them). */
+export interface InnertubeFormat {
+  itag: number;
+  url?: string;
+  signature_cipher?: string;
+  cipher?: string;
+  mime_type: string;
+  width?: number;
+  height?: number;
+  fps?: number;
+  bitrate: number;
+  average_bitrate?: number;
+  content_length?: number;
+  audio_sample_rate?: number;
+  has_audio: boolean;
+  has_video: boolean;
+  drm_families?: string[];
+  is_type_otf?: boolean;
+  is_drc?: boolean;
+  audio_track?: { audio_is_default: boolean; display_name: string; id: string };
+  language?: string | null;
+}
+
+/** A format whose bytes need deciphering or are only reachable over SABR. */
+export function hasDirectUrl(format: InnertubeFormat): boolean {
+  return typeof format.url === "string" && format.url.length > 0 && !format.signature_cipher && !format.cipher;
+}
+
+export function toUpstreamStream(format: InnertubeFormat): UpstreamStream | null {
+  if (!hasDirectUrl(format)) return null;
+  if (format.drm_families?.length || format.is_type_otf || format.is_drc) return null;
+  if (format.audio_track && !format.audio_track.audio_is_default) return null;
+  const container = containerOf(format.mime_type);
+  if (container === "unknown") return null;
+  const mime = parseMimeType(format.mime_type);
+  // youtubei.js infers has_audio from audioQuality/audioBitrate; the codecs say it too.
+  const hasVideo = format.has_video || mime.vcodec !== undefined;
+  const hasAudio = format.has_audio || mime.acodec !== undefined;
+  if (!hasVideo && !hasAudio) return null;
+  const kind: UpstreamStream["kind"] = hasVideo && hasAudio ? "progressive" : hasVideo ? "video" : "audio";
+  const stream: UpstreamStream = {
+    id: String(format.itag),
+    kind,
+    url: format.url!,
+    transport: { type: "direct" },
+    container,
+    mimeType: format.mime_type,
+    bitrate: format.average_bitrate || format.bitrate || undefined,
+    contentLength: format.content_length ?? null,
+  };
+  if (kind !== "audio") {
+    stream.vcodec = mime.vcodec;
+    stream.width = format.width;
+    stream.height = format.height;
+    stream.fps = format.fps;
+  }
+  if (kind !== "video") {
+    stream.acodec = mime.acodec;
+    if (format.audio_sample_rate) stream.audioSampleRate = format.audio_sample_rate;
+    if (format.language) stream.language = format.language;
+  }
+  return stream;
+}
+
+/** Earliest `expire=` (epoch seconds) among the stream URLs, as epoch ms. */
+export function expiryOf(streams: UpstreamStream[]): number | undefined {
+  let earliest: number | undefined;
+  for (const s of streams) {
+    let expire: string | null;
+    try {
+      expire = new URL(s.url).searchParams.get("expire");
+    } catch {
+      continue; // a stream URL we cannot parse carries no expiry; the others still count
+    }
+    const n = expire ? Number(expire) : NaN;
+    if (Number.isFinite(n) && n > 0 && (earliest === undefined || n * 1000 < earliest)) earliest = n * 1000;
+  }
+  return earliest;
+}

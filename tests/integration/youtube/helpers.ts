@@ -1,0 +1,51 @@
+/** Shared by the YouTube integration tests: an engine-like source context over the local fakes. */
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import type { EngineConfig } from "#engine/config.ts";
+import { createOutboundFetch } from "#engine/stream/outbound-fetch.ts";
+import type { OutboundFetch } from "#engine/stream/outbound-fetch.ts";
+
+export const silentLogger = pino({ level: "silent" });
+
+/** One media cache for every test file (generation is lock-protected across Vitest forks). */
+export const MEDIA_CACHE_DIR = path.join(os.tmpdir(), "vidfetch-test-media");
+
+export interface TestContext {
+  fetch: OutboundFetch;
+  config: EngineConfig;
+  logger: typeof silentLogger;
+  // The YouTube source never runs ffmpeg; the field exists because every source gets it.
+  media: { ffmpeg: string; ffprobe: string; version: string; source: "path" };
+}
+
+export function sourceContext(opts: { hostMap: string; clients?: string[]; apiKey?: string }): TestContext {
+  const fetch = createOutboundFetch({ hostMap: opts.hostMap, allowPrivate: false, timeoutMs: 10_000, logger: silentLogger, retries: 0 });
+  const config: EngineConfig = {
+    dataDir: os.tmpdir(),
+    publicUrl: "http://localhost:3000",
+    signingSecret: "test-secret",
+    hostMap: opts.hostMap,
+    allowPrivateSources: false,
+    youtube: {
+      clients: opts.clients ?? ["VISIONOS", "ANDROID"],
+      apiKey: opts.apiKey,
+      apiBaseUrl: "https://www.googleapis.com/youtube/v3",
+    },
+    limits: {
+      maxConcurrentDownloads: 4,
+      downloadsPerIpPerHour: 0,
+      segmentConcurrency: 4,
+      chunkBytes: 1 << 20,
+      linkTtlSeconds: 600,
+      resolveCacheSeconds: 0,
+      outboundTimeoutMs: 10_000,
+    },
+    logger: silentLogger,
+  };
+  return { fetch, config, logger: silentLogger, media: { ffmpeg: "ffmpeg", ffprobe: "ffprobe", version: "n/a", source: "path" } };
+}
+
+export function youtubeLink(id: string) {
+  return { kind: "youtube" as const, id, url: `https://www.youtube.com/watch?v=${id}` };
+}
