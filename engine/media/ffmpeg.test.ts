@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import type { MediaPlan, UpstreamStream } from "../types.ts";
+import { ffmpegArgsForPlan, locateMediaTools } from "./ffmpeg.ts";
+import { parseFfmpegBanner, parseFfprobeJson } from "./probe.ts";
+
+const s = (p: Partial<UpstreamStream> & Pick<UpstreamStream, "id" | "kind">): UpstreamStream => ({
+  url: `https://media.example/${p.id}`,
+  transport: { type: "direct" },
+  container: "mp4",
+  ...p,
+});
+
+const video = s({ id: "v", kind: "video", vcodec: "h264", height: 720 });
+const aac = s({ id: "a", kind: "audio", container: "m4a", acodec: "aac" });
+const opus = s({ id: "o", kind: "audio", container: "webm", acodec: "opus" });
+const vp9 = s({ id: "w", kind: "video", container: "webm", vcodec: "vp9" });
+
+const argString = (plan: MediaPlan) => ffmpegArgsForPlan(plan).join(" ");
+
+describe("ffmpegArgsForPlan", () => {
+  it("remuxes video and audio pipes into a fragmented MP4 on stdout without re-encoding", () => {
+    const args = ffmpegArgsForPlan({ op: "remux", inputs: [video, aac], container: "mp4", mimeType: "video/mp4", extension: "mp4", bytes: null });
+    const text = args.join(" ");
+    expect(text).toContain("-i pipe:3 -i pipe:4");
+    expect(text).toContain("-map 0:v:0 -map 1:a:0");
+    expect(text).toContain("-c:v copy");
+    expect(text).toContain("-c:a copy");
+    expect(text).toContain("-movflags frag_keyframe+empty_moov+default_base_moof");
+    expect(args.slice(-3)).toEqual(["-f", "mp4", "pipe:1"]);
+    expect(text).not.toMatch(/https?:/);
+    expect(args).toContain("-nostdin");
+  });
+
+  it("takes both tracks from a single progressive input", () => {
+    const prog = s({ id: "p", kind: "progressive", container: "ts", vcodec: "h264", acodec: "aac" });
+    const text = argString({ op: "remux", inputs: [prog], container: "mp4", mimeType: "video/mp4", extension: "mp4", bytes: null });
+    expect(text).toContain("-map 0:v:0 -map 0:a:0");
+    expect(text).toContain("-bsf:a aac_adtstoasc");
+  });
+
+  it("re-encodes video only when the plan says so", () => {
+    const text = argString({ op: "remux", inputs: [video, aac], container: "mp4", mimeType: "video/mp4", extension: "mp4", bytes: null, transcodeVideo: "h264", height: 720 });
+    expect(text).toContain("-c:v libx264");
+    expect(text).toContain("-vf scale=-2:720");
+    expect(text).toContain("-c:a copy");
+  });
+
+  it("copies VP9 and Opus into WebM", () => {
+    const text = argString({ op: "remux", inputs: [vp9, opus], container: "webm", mimeType: "video/webm", extension: "webm", bytes: null });
+    expect(text).toContain("-c:v copy");
+    expect(text).toContain("-c:a copy");
+    expect(text).not.toContain("aac_adtstoasc");
+    expect(text).toMatch(/-f webm pipe:1$/);
+  });
+
+  it("converts AAC to Opus for WebM when the source has no Opus", () => {
+    const text = argString({ op: "remux", inputs: [vp9, aac], container: "webm", mimeType: "video/webm", extension: "webm", bytes: null, transcodeAudio: "opus" });
+    expect(text).toContain("-c:a libopus");
+  });
+
+  it("writes an M4A from the audio only", () => {
+    const prog = s({ id: "p", kind: "progressive", vcodec: "h264", acodec: "aac" });
+    const text = argString({ op: "remux", inputs: [prog], container: "m4a", mimeType: "audio/mp4", extension: "m4a", bytes: null });
+    expect(text).toContain("-map 0:a:0 -vn");
+    expect(text).not.toContain("0:v:0");
+    expect(text).toMatch(/-f ipod pipe:1$/);
+  });
+
+  it("transcodes MP3 at a constant bitrate and AAC into a fragmented M4A", () => {
+    expect(argString({ op: "transcode", input: opus, codec: "mp3", bitrateKbps: 320, mimeType: "audio/mpeg", extension: "mp3", bytes: null })).toMatch(
+      /-i pipe:3 -map 0:a:0 -vn -c:a libmp3lame -b:a 320k -f mp3 pipe:1$/,
+    );
+    const aacText = argString({ op: "transcode", input: opus, codec: "aac", bitrateKbps: 256, mimeType: "audio/mp4", extension: "m4a", bytes: null });
+    expect(aacText).toContain("-c:a aac -b:a 256k");
+    expect(aacText).toContain("frag_keyframe+empty_moov");
+  });
+
+  it("refuses plans that do not use ffmpeg", () => {
+    expect(() => ffmpegArgsForPlan({ op: "image", url: "https://x/y.jpg", mimeType: "image/jpeg", extension: "jpg", bytes: null })).toThrowError(
+      expect.objectContaining({ code: "internal" }),
+    );
+  });
+});
+
+describe("locateMediaTools", () => {
+  it("finds ffmpeg and ffprobe on PATH with a version", async () => {
+    const tools = await locateMediaTools({});
+    expect(tools.source).toBe("path");
+    expect(tools.ffmpeg).toBe("ffmpeg");
+    expect(tools.ffprobe).toBe("ffprobe");
+    expect(tools.probeWith).toBe("ffprobe");
+    expect(tools.version).toMatch(/^\d+\.\d+/);
+  });
+
+  it("uses explicit paths first", async () => {
+    const tools = await locateMediaTools({ ffmpegPath: "/usr/bin/ffmpeg", ffprobePath: "/usr/bin/ffprobe" });
+    expect(tools).toMatchObject({ source: "env", ffmpeg: "/usr/bin/ffmpeg", ffprobe: "/usr/bin/ffprobe" });
+  });
+
+  it("rejects an explicit path that is not ffmpeg", async () => {
+    await expect(locateMediaTools({ ffmpegPath: "/nonexistent/ffmpeg" })).rejects.toMatchObject({ code: "internal" });
+  });
+});
+
+describe("probe parsers", () => {
+  it("reads ffprobe JSON", () => {
+    const r = parseFfprobeJson(
+      JSON.stringify({
+        format: { format_name: "mov,mp4,m4a,3gp,3g2,mj2", duration: "6.037", bit_rate: "480000" },
+        streams: [
+          { codec_type: "video", codec_name: "h264", width: 640, height: 360, avg_frame_rate: "24/1", bit_rate: "348633" },
+          { codec_type: "audio", codec_name: "aac", sample_rate: "48000", channels: 2, bit_rate: "127582", tags: { language: "eng" } },
+        ],
+      }),
+    );
+    expect(r).toEqual({
+      formatName: "mov,mp4,m4a,3gp,3g2,mj2",
+      durationSeconds: 6.037,
+      bitrate: 480000,
+      streams: [
+        { kind: "video", codec: "h264", width: 640, height: 360, fps: 24, bitrate: 348633 },
+        { kind: "audio", codec: "aac", sampleRate: 48000, channels: 2, bitrate: 127582, language: "eng" },
+      ],
+    });
+  });
+
+  it("reads the ffmpeg -i banner when there is no ffprobe", () => {
+    const banner = `Input #0, mov,mp4,m4a,3gp,3g2,mj2, from 'pipe:0':
+  Duration: 00:01:02.50, start: 0.000000, bitrate: 476 kb/s
+  Stream #0:0[0x1](und): Video: h264 (High) (avc1 / 0x31637661), yuv420p(progressive), 1280x720 [SAR 1:1 DAR 16:9], 348 kb/s, 24 fps, 24 tbr, 12288 tbn (default)
+  Stream #0:1[0x2](eng): Audio: aac (LC) (mp4a / 0x6134706D), 48000 Hz, stereo, fltp, 127 kb/s (default)
+At least one output file must be specified`;
+    expect(parseFfmpegBanner(banner)).toEqual({
+      formatName: "mov,mp4,m4a,3gp,3g2,mj2",
+      durationSeconds: 62.5,
+      bitrate: 476000,
+      streams: [
+        { kind: "video", codec: "h264", width: 1280, height: 720, fps: 24, bitrate: 348000 },
+        { kind: "audio", codec: "aac", sampleRate: 48000, channels: 2, bitrate: 127000, language: "eng" },
+      ],
+    });
+  });
+
+  it("reports an unknown duration as null", () => {
+    const r = parseFfmpegBanner("Input #0, mpegts, from 'pipe:0':\n  Duration: N/A, start: 1.4, bitrate: N/A\n  Stream #0:0[0x100]: Audio: aac (LC) ([15][0][0][0] / 0x000F), 48000 Hz, mono, fltp, 130 kb/s");
+    expect(r.durationSeconds).toBeNull();
+    expect(r.streams).toEqual([{ kind: "audio", codec: "aac", sampleRate: 48000, channels: 1, bitrate: 130000 }]);
+  });
+});

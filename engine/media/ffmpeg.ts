@@ -1,0 +1,275 @@
+/**
+ * ffmpeg, spawned directly. It never opens a URL: every input is an extra stdio pipe (fd 3, 4, …)
+ * fed by our own readers, and the output is stdout, so the SSRF guard and parallel segment
+ * fetching stay in our hands. One idempotent `shutdown()` per run (SIGTERM, SIGKILL after a
+ * grace period); a failed run never ends its output cleanly, so a consumer cannot mistake a
+ * truncated file for a complete one.
+ */
+import { execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { PassThrough, type Readable, type Writable } from "node:stream";
+import { EngineError, isEngineError } from "../errors.ts";
+import type { MediaPlan, UpstreamStream } from "../types.ts";
+
+export interface MediaTools {
+  ffmpeg: string;
+  /** ffprobe binary; "" when none was found (the bundled ffmpeg ships without one) */
+  ffprobe: string;
+  /** ffmpeg's version string, e.g. "5.1.9-0+deb12u1" */
+  version: string;
+  source: "env" | "path" | "bundled";
+  /** how `probeStream` inspects media: ffprobe when present, else parsing `ffmpeg -i` */
+  probeWith: "ffprobe" | "ffmpeg";
+}
+
+/** How long a tool may take to print its version before it counts as unusable. */
+const VERSION_TIMEOUT_MS = 10_000;
+
+async function versionOf(binary: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(binary, ["-hide_banner", "-version"], { timeout: VERSION_TIMEOUT_MS }, (err, stdout) => {
+      if (err) return resolve(null);
+      const match = /version\s+(\S+)/.exec(String(stdout));
+      resolve(match ? match[1]! : "unknown");
+    });
+  });
+}
+
+function bundledFfmpeg(): { path: string; version: string } | null {
+  try {
+    const require = createRequire(import.meta.url);
+    const mod = require("@ffmpeg-installer/ffmpeg") as { path: string; version: string };
+    return existsSync(mod.path) ? mod : null;
+  } catch {
+    // the package throws a string on unsupported platforms or a missing binary: "not bundled"
+    return null;
+  }
+}
+
+/**
+ * Finds ffmpeg/ffprobe: explicit paths (FFMPEG_PATH / FFPROBE_PATH, passed in by the host), then
+ * the binaries on PATH, then the ffmpeg shipped by `@ffmpeg-installer/ffmpeg` (which has no
+ * ffprobe: probing then parses `ffmpeg -i`).
+ */
+export async function locateMediaTools(opts: { ffmpegPath?: string; ffprobePath?: string } = {}): Promise<MediaTools> {
+  let ffmpeg: string | null = null;
+  let version: string | null;
+  let source: MediaTools["source"] = "path";
+
+  if (opts.ffmpegPath) {
+    version = await versionOf(opts.ffmpegPath);
+    if (!version) throw new EngineError("internal", { detail: `FFMPEG_PATH ${opts.ffmpegPath} is not a working ffmpeg` });
+    ffmpeg = opts.ffmpegPath;
+    source = "env";
+  } else {
+    version = await versionOf("ffmpeg");
+    if (version) {
+      ffmpeg = "ffmpeg";
+      source = "path";
+    } else {
+      const bundled = bundledFfmpeg();
+      if (bundled) {
+        version = (await versionOf(bundled.path)) ?? bundled.version;
+        ffmpeg = bundled.path;
+        source = "bundled";
+      }
+    }
+  }
+  if (!ffmpeg || !version) {
+    throw new EngineError("internal", { detail: "ffmpeg not found: set FFMPEG_PATH or install ffmpeg" });
+  }
+
+  let ffprobe = "";
+  if (opts.ffprobePath) {
+    if (!(await versionOf(opts.ffprobePath))) {
+      throw new EngineError("internal", { detail: `FFPROBE_PATH ${opts.ffprobePath} is not a working ffprobe` });
+    }
+    ffprobe = opts.ffprobePath;
+  } else {
+    const sibling = path.isAbsolute(ffmpeg) ? path.join(path.dirname(ffmpeg), "ffprobe") : null;
+    if (sibling && existsSync(sibling) && (await versionOf(sibling))) ffprobe = sibling;
+    else if (await versionOf("ffprobe")) ffprobe = "ffprobe";
+  }
+  return { ffmpeg, ffprobe, version, source, probeWith: ffprobe ? "ffprobe" : "ffmpeg" };
+}
+
+/** Fragmented MP4 can be written to a pipe (no seek back to the moov) and still reports its duration. */
+const FRAGMENTED_MP4 = ["-movflags", "frag_keyframe+empty_moov+default_base_moof"];
+const BASE_ARGS = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error"];
+
+function inputArgs(count: number): string[] {
+  const args: string[] = [];
+  for (let i = 0; i < count; i++) args.push("-i", `pipe:${3 + i}`);
+  return args;
+}
+
+/** Which input carries the video and which the audio, for `-map`. */
+function pickTracks(inputs: UpstreamStream[]): { video: number | null; audio: number | null } {
+  const find = (kind: UpstreamStream["kind"]) => {
+    const i = inputs.findIndex((s) => s.kind === kind);
+    return i < 0 ? null : i;
+  };
+  const progressive = find("progressive");
+  return {
+    video: find("video") ?? progressive,
+    audio: find("audio") ?? progressive,
+  };
+}
+
+/** The ffmpeg command line for one plan (inputs on pipe:3…, output on pipe:1). */
+export function ffmpegArgsForPlan(plan: MediaPlan): string[] {
+  switch (plan.op) {
+    case "remux": {
+      if (plan.inputs.length === 0) throw new EngineError("internal", { detail: "remux plan without inputs" });
+      const { video, audio } = pickTracks(plan.inputs);
+      const wantsVideo = plan.container !== "m4a";
+      const args = [...BASE_ARGS, ...inputArgs(plan.inputs.length)];
+      if (wantsVideo && video !== null) args.push("-map", `${video}:v:0`);
+      if (audio !== null) args.push("-map", `${audio}:a:0`);
+      if (!wantsVideo) args.push("-vn");
+      if (wantsVideo && video !== null) {
+        if (plan.transcodeVideo) {
+          args.push("-c:v", "libx264", "-preset", "veryfast", "-crf", "22", "-pix_fmt", "yuv420p");
+          if (plan.height) args.push("-vf", `scale=-2:${plan.height}`);
+        } else {
+          args.push("-c:v", "copy");
+        }
+      }
+      if (audio !== null) {
+        if (plan.transcodeAudio === "aac") args.push("-c:a", "aac", "-b:a", "192k");
+        else if (plan.transcodeAudio === "opus") args.push("-c:a", "libopus", "-b:a", "160k");
+        else {
+          args.push("-c:a", "copy");
+          // AAC from MPEG-TS (HLS) arrives as ADTS, which MP4 needs converted; a no-op otherwise.
+          const src = plan.inputs[audio]!;
+          const maybeAdts = src.acodec === "aac" || (src.acodec === undefined && (src.container === "ts" || src.container === "aac"));
+          if (plan.container !== "webm" && maybeAdts) args.push("-bsf:a", "aac_adtstoasc");
+        }
+      }
+      if (plan.container === "webm") args.push("-f", "webm");
+      else args.push(...FRAGMENTED_MP4, "-f", plan.container === "m4a" ? "ipod" : "mp4");
+      args.push("pipe:1");
+      return args;
+    }
+    case "transcode": {
+      const args = [...BASE_ARGS, ...inputArgs(1), "-map", "0:a:0", "-vn"];
+      if (plan.codec === "mp3") {
+        // constant bitrate, so the file is what its label says and ffprobe reports it
+        args.push("-c:a", "libmp3lame", "-b:a", `${plan.bitrateKbps}k`, "-f", "mp3");
+      } else {
+        args.push("-c:a", "aac", "-b:a", `${plan.bitrateKbps}k`, ...FRAGMENTED_MP4, "-f", "ipod");
+      }
+      args.push("pipe:1");
+      return args;
+    }
+    case "passthrough":
+    case "image":
+    case "text":
+      throw new EngineError("internal", { detail: `plan op ${plan.op} does not run ffmpeg` });
+  }
+}
+
+export interface FfmpegExit {
+  code: number | null;
+  signal: string | null;
+  stderrTail: string;
+}
+
+export interface FfmpegRun {
+  /** ffmpeg's stdout; ends only after ffmpeg exited with 0, errors otherwise */
+  output: Readable;
+  exited: Promise<FfmpegExit>;
+  /** idempotent: stops feeding inputs, SIGTERM, then SIGKILL after the grace period */
+  shutdown(): void;
+}
+
+const STDERR_TAIL_BYTES = 8 * 1024;
+export const KILL_GRACE_MS = 2_000;
+
+/**
+ * Spawns ffmpeg with one extra pipe per input. Backpressure holds on both sides: inputs are
+ * piped into ffmpeg's fds, and ffmpeg's stdout is piped into `output`. An input error or a
+ * non-zero exit destroys `output` with `EngineError("download.failed")` (or the input's own
+ * EngineError), never ends it.
+ */
+export function runFfmpeg(tools: MediaTools, args: string[], inputs: Readable[], opts: { killGraceMs?: number } = {}): FfmpegRun {
+  const grace = opts.killGraceMs ?? KILL_GRACE_MS;
+  const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe", ...inputs.map(() => "pipe" as const)];
+  const child = spawn(tools.ffmpeg, args, { stdio });
+  const output = new PassThrough({ highWaterMark: 256 * 1024 });
+
+  let stderrTail = "";
+  let failure: Error | null = null;
+  let stopping = false;
+  let killTimer: NodeJS.Timeout | null = null;
+
+  child.stderr!.setEncoding("utf8");
+  child.stderr!.on("data", (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+  });
+
+  const fail = (err: Error) => {
+    if (!failure) failure = err;
+    shutdown();
+  };
+
+  inputs.forEach((input, i) => {
+    const fd = child.stdio[3 + i] as Writable;
+    // ffmpeg may close an input early (it has read enough, or it died): not our error, the exit
+    // code tells. An input that fails is: a truncated source must fail the download.
+    fd.on("error", () => {});
+    input.on("error", (err) => fail(isEngineError(err) ? err : new EngineError("download.failed", { cause: err, detail: `input ${i}: ${err.message}` })));
+    input.pipe(fd);
+  });
+
+  child.stdout!.pipe(output, { end: false });
+
+  const exited = new Promise<FfmpegExit>((resolve) => {
+    child.on("error", (err) => {
+      fail(new EngineError("download.failed", { cause: err, detail: `spawn ${tools.ffmpeg}: ${err.message}` }));
+    });
+    child.on("close", (code, signal) => {
+      if (killTimer) clearTimeout(killTimer);
+      for (const input of inputs) input.unpipe();
+      for (const input of inputs) if (!input.destroyed) input.destroy();
+      const exit: FfmpegExit = { code, signal, stderrTail };
+      if (failure) {
+        output.destroy(failure);
+      } else if (code === 0 && !stopping) {
+        output.end();
+      } else if (stopping) {
+        output.destroy();
+      } else {
+        output.destroy(new EngineError("download.failed", { detail: `ffmpeg exited with ${code ?? signal}: ${stderrTail.trim().slice(-500)}` }));
+      }
+      resolve(exit);
+    });
+  });
+
+  let shutDown = false;
+  function shutdown(): void {
+    if (shutDown) return;
+    shutDown = true;
+    stopping = true;
+    for (const input of inputs) {
+      input.unpipe();
+      if (!input.destroyed) input.destroy();
+    }
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      killTimer = setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }, grace);
+      killTimer.unref();
+    }
+  }
+
+  // A consumer that stops reading (client gone) tears ffmpeg down.
+  output.on("close", () => {
+    if (child.exitCode === null && child.signalCode === null) shutdown();
+  });
+
+  return { output, exited, shutdown };
+}

@@ -1,0 +1,187 @@
+/**
+ * HLS: a master playlist becomes one stream per variant (plus one per audio rendition with its
+ * own playlist); a media playlist becomes one stream. Segments keep their byte ranges and the
+ * EXT-X-MAP init section, so the stream runner fetches exactly what a player would.
+ */
+import { Parser } from "m3u8-parser";
+import { EngineError } from "../../errors.ts";
+import type { SegmentRef, UpstreamStream } from "../../types.ts";
+import type { SourceContext } from "../types.ts";
+import { parseCodecs } from "./codecs.ts";
+import { fetchText } from "./fetch-bytes.ts";
+
+interface M3u8ByteRange {
+  length: number;
+  offset: number;
+}
+interface M3u8Segment {
+  uri: string;
+  duration?: number;
+  byterange?: M3u8ByteRange;
+  map?: { uri: string; byterange?: M3u8ByteRange };
+  key?: { method?: string };
+}
+interface M3u8Variant {
+  uri: string;
+  attributes: {
+    BANDWIDTH?: number;
+    "AVERAGE-BANDWIDTH"?: string | number;
+    RESOLUTION?: { width: number; height: number };
+    CODECS?: string;
+    AUDIO?: string;
+    "FRAME-RATE"?: number;
+  };
+}
+interface M3u8Rendition {
+  uri?: string;
+  language?: string;
+  default?: boolean;
+}
+interface M3u8Manifest {
+  playlists?: M3u8Variant[];
+  mediaGroups?: { AUDIO?: Record<string, Record<string, M3u8Rendition>> };
+  segments: M3u8Segment[];
+  endList?: boolean;
+  playlistType?: string;
+}
+
+export function parseM3u8(text: string): M3u8Manifest {
+  const parser = new Parser();
+  parser.push(text);
+  parser.end();
+  return parser.manifest as unknown as M3u8Manifest;
+}
+
+export function isMasterPlaylist(m: M3u8Manifest): boolean {
+  return (m.playlists?.length ?? 0) > 0;
+}
+
+const toRange = (r: M3u8ByteRange | undefined) => (r ? { start: r.offset, end: r.offset + r.length - 1 } : undefined);
+
+export interface MediaPlaylist {
+  init?: SegmentRef;
+  segments: SegmentRef[];
+  durationSeconds: number;
+  /** fMP4 segments (EXT-X-MAP) or MPEG-TS */
+  container: "mp4" | "ts" | "aac" | "mp3";
+}
+
+/** Segments of a media playlist, with absolute URLs. Live and encrypted playlists are refused. */
+export function mediaPlaylist(m: M3u8Manifest, baseUrl: string): MediaPlaylist {
+  if (m.segments.length === 0) throw new EngineError("video.no_formats", { detail: `empty HLS playlist ${baseUrl}` });
+  if (!m.endList && m.playlistType !== "VOD") {
+    throw new EngineError("video.live", { detail: `HLS playlist without EXT-X-ENDLIST: ${baseUrl}` });
+  }
+  if (m.segments.some((s) => s.key && s.key.method && s.key.method !== "NONE")) {
+    throw new EngineError("video.unavailable", { detail: `encrypted HLS segments: ${baseUrl}` });
+  }
+  const maps = new Set(m.segments.map((s) => (s.map ? `${s.map.uri}|${s.map.byterange?.offset ?? ""}` : "")));
+  if (maps.size > 1) {
+    // a changing init section means a discontinuity our single-pipe remux cannot follow
+    throw new EngineError("video.unavailable", { detail: `HLS playlist switches EXT-X-MAP: ${baseUrl}` });
+  }
+  const first = m.segments[0]!;
+  const abs = (u: string) => new URL(u, baseUrl).href;
+  const init = first.map ? withRange({ url: abs(first.map.uri) }, toRange(first.map.byterange)) : undefined;
+  const segments = m.segments.map((s) => withRange({ url: abs(s.uri), durationSeconds: s.duration }, toRange(s.byterange)));
+  const durationSeconds = Math.round(m.segments.reduce((n, s) => n + (s.duration ?? 0), 0) * 1000) / 1000;
+  const path = new URL(segments[0]!.url).pathname.toLowerCase();
+  const container = init ? "mp4" : path.endsWith(".aac") ? "aac" : path.endsWith(".mp3") ? "mp3" : path.match(/\.(m4s|mp4|m4a|cmf[va])$/) ? "mp4" : "ts";
+  return { init, segments, durationSeconds, container };
+}
+
+function withRange(ref: SegmentRef, range: { start: number; end: number } | undefined): SegmentRef {
+  return range ? { ...ref, range } : ref;
+}
+
+function transportOf(p: MediaPlaylist): UpstreamStream["transport"] {
+  return { type: "segments", protocol: "hls", ...(p.init ? { init: p.init } : {}), segments: p.segments };
+}
+
+export interface HlsResult {
+  streams: UpstreamStream[];
+  durationSeconds: number;
+}
+
+const MAX_VARIANTS = 24;
+
+/** Resolves a master playlist: fetches every variant's and audio rendition's media playlist. */
+export async function resolveHlsMaster(ctx: SourceContext, m: M3u8Manifest, masterUrl: string): Promise<HlsResult> {
+  const variants = (m.playlists ?? []).slice(0, MAX_VARIANTS);
+  const audioGroups = m.mediaGroups?.AUDIO ?? {};
+  const streams: UpstreamStream[] = [];
+  let durationSeconds = 0;
+  const load = async (uri: string) => {
+    const url = new URL(uri, masterUrl).href;
+    const { text, url: finalUrl } = await fetchText(ctx, url);
+    return { url, playlist: mediaPlaylist(parseM3u8(text), finalUrl) };
+  };
+
+  // audio renditions with their own playlist become audio streams, once per URI
+  const audioByUri = new Map<string, UpstreamStream>();
+  for (const [groupId, group] of Object.entries(audioGroups)) {
+    for (const [name, rendition] of Object.entries(group)) {
+      if (!rendition.uri) continue;
+      const url = new URL(rendition.uri, masterUrl).href;
+      if (audioByUri.has(url)) continue;
+      const usedBy = variants.find((v) => v.attributes.AUDIO === groupId);
+      const { playlist } = await load(rendition.uri);
+      durationSeconds = Math.max(durationSeconds, playlist.durationSeconds);
+      const stream: UpstreamStream = {
+        id: `hls-audio-${audioByUri.size}`,
+        kind: "audio",
+        url,
+        transport: transportOf(playlist),
+        container: playlist.container === "mp4" ? "m4a" : playlist.container,
+        acodec: parseCodecs(usedBy?.attributes.CODECS).acodec ?? (playlist.container === "mp3" ? "mp3" : undefined),
+        language: rendition.language ?? name,
+      };
+      audioByUri.set(url, stream);
+      streams.push(stream);
+    }
+  }
+
+  const loaded = await mapLimit(variants, 4, (v) => load(v.uri));
+  for (const [i, v] of variants.entries()) {
+    const { url, playlist } = loaded[i]!;
+    durationSeconds = Math.max(durationSeconds, playlist.durationSeconds);
+    const codecs = parseCodecs(v.attributes.CODECS);
+    const group = v.attributes.AUDIO ? audioGroups[v.attributes.AUDIO] : undefined;
+    // the default rendition says where the variant's audio lives: with a URI it is a separate
+    // playlist (the variant is video-only); without one it is muxed into the variant itself
+    const renditions = group ? Object.values(group) : [];
+    const chosen = renditions.find((r) => r.default) ?? renditions[0];
+    const separateAudio = Boolean(chosen?.uri);
+    const hasVideoCodec = codecs.vcodec !== undefined || v.attributes.RESOLUTION !== undefined;
+    const kind: UpstreamStream["kind"] = separateAudio ? "video" : !hasVideoCodec && codecs.acodec ? "audio" : "progressive";
+    const avg = Number(v.attributes["AVERAGE-BANDWIDTH"]);
+    streams.push({
+      id: `hls-${i}`,
+      kind,
+      url,
+      transport: transportOf(playlist),
+      container: playlist.container === "mp4" && kind === "audio" ? "m4a" : playlist.container,
+      vcodec: kind === "audio" ? undefined : codecs.vcodec,
+      acodec: kind === "video" ? undefined : codecs.acodec,
+      width: v.attributes.RESOLUTION?.width,
+      height: v.attributes.RESOLUTION?.height,
+      fps: v.attributes["FRAME-RATE"],
+      bitrate: Number.isFinite(avg) && avg > 0 ? avg : v.attributes.BANDWIDTH,
+    });
+  }
+  return { streams, durationSeconds };
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight, keeping the order of results. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,299 @@
+/**
+ * Generic media links: a direct media file, an HLS playlist (master or media) or a DASH manifest
+ * on any host the SSRF guard allows. Everything is read through `ctx.fetch`; codecs and sizes
+ * come from the manifest where it says them and from probing the first bytes where it does not.
+ */
+import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
+import { formatDuration, formatPublishedDate } from "../../details/format.ts";
+import { EngineError, isEngineError } from "../../errors.ts";
+import { probeStream, type ProbeResult } from "../../media/probe.ts";
+import type { ResolvedMedia, UpstreamStream, VideoDetails } from "../../types.ts";
+import type { ParsedLink, SourceAdapter, SourceContext } from "../types.ts";
+import { normaliseProbeCodec } from "./codecs.ts";
+import { resolveDash } from "./dash.ts";
+import { fetchHead, fetchText, type Head } from "./fetch-bytes.ts";
+import { isMasterPlaylist, mediaPlaylist, parseM3u8, resolveHlsMaster } from "./hls.ts";
+
+type Kind = "hls" | "dash" | "media";
+
+function kindFromPath(url: string): Kind | null {
+  const path = new URL(url).pathname.toLowerCase();
+  if (path.endsWith(".m3u8") || path.endsWith(".m3u")) return "hls";
+  if (path.endsWith(".mpd")) return "dash";
+  return null;
+}
+
+function kindFromHead(head: Head): Kind {
+  const type = head.contentType.toLowerCase();
+  const start = head.bytes.subarray(0, 4096).toString("utf8").replace(/^\uFEFF/, "").trimStart();
+  if (type.includes("mpegurl") || start.startsWith("#EXTM3U")) return "hls";
+  if (type.includes("dash+xml") || (start.startsWith("<") && /<MPD[\s>]/.test(start))) return "dash";
+  if (type.startsWith("text/html") || /^<!doctype html|^<html/i.test(start)) {
+    throw new EngineError("link.unsupported", { detail: `${head.url} is a web page, not media` });
+  }
+  return "media";
+}
+
+/** "My%20Clip.final.mp4" → "My Clip.final"; generic manifest names fall back to their folder or host. */
+export function titleFromUrl(url: string): string {
+  const u = new URL(url);
+  const parts = u.pathname.split("/").filter(Boolean).map(safeDecode);
+  const GENERIC = /^(master|index|manifest|playlist|stream|video|main|media|prog_index|chunklist)$/i;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const name = parts[i]!.replace(/\.[a-z0-9]{1,5}$/i, "").trim();
+    if (name && !GENERIC.test(name)) return name;
+  }
+  return u.hostname;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    // a stray "%" in a path: show it as written
+    return s;
+  }
+}
+
+function idFor(url: string): string {
+  return createHash("sha256").update(url).digest("base64url").slice(0, 11);
+}
+
+function detailsFor(url: string, durationSeconds: number, lastModified: string | null): VideoDetails {
+  const host = new URL(url).hostname;
+  return {
+    id: idFor(url),
+    title: titleFromUrl(url),
+    description: "",
+    thumbnail: "",
+    channelTitle: host,
+    channelId: "",
+    channelThumbnail: "",
+    isMonetized: false,
+    subscriberCount: "Unknown",
+    publishedAt: formatPublishedDate(lastModified),
+    duration: formatDuration(durationSeconds),
+    viewCount: "",
+    likeCount: "",
+    tags: [],
+    downloadUrl: url,
+    platform: "generic",
+    durationSeconds,
+    embedUrl: null,
+  };
+}
+
+function containerOf(probe: ProbeResult, audioOnly: boolean): UpstreamStream["container"] {
+  const f = probe.formatName;
+  if (f.includes("webm") || f.includes("matroska")) return "webm";
+  if (f.includes("mp4") || f.includes("mov")) return audioOnly ? "m4a" : "mp4";
+  if (f.includes("mpegts")) return "ts";
+  if (f === "mp3") return "mp3";
+  if (f === "aac") return "aac";
+  return "unknown";
+}
+
+/** Fills codec and size fields from a probe, and fixes the kind when the manifest did not say. */
+function applyProbe(s: UpstreamStream, probe: ProbeResult): UpstreamStream {
+  const v = probe.streams.find((x) => x.kind === "video" && x.codec !== "mjpeg" && x.codec !== "png");
+  const a = probe.streams.find((x) => x.kind === "audio");
+  const kind: UpstreamStream["kind"] = v && a ? "progressive" : v ? "video" : "audio";
+  return {
+    ...s,
+    kind: s.kind === "video" && !v ? s.kind : kind,
+    vcodec: s.vcodec ?? (v ? normaliseProbeCodec(v.codec) : undefined),
+    acodec: s.acodec ?? (a ? normaliseProbeCodec(a.codec) : undefined),
+    width: s.width ?? v?.width,
+    height: s.height ?? v?.height,
+    fps: s.fps ?? v?.fps,
+    audioSampleRate: s.audioSampleRate ?? a?.sampleRate,
+  };
+}
+
+async function probeBuffer(ctx: SourceContext, buf: Buffer): Promise<ProbeResult> {
+  return probeStream(ctx.media, Readable.from([buf]));
+}
+
+/** Probes the init section plus the first segment of a stream whose codecs the manifest left out. */
+async function probeSegments(ctx: SourceContext, s: UpstreamStream): Promise<UpstreamStream> {
+  if (s.transport.type !== "segments") return s;
+  const needVideo = s.kind !== "audio" && !s.vcodec;
+  const needAudio = s.kind !== "video" && !s.acodec;
+  if (!needVideo && !needAudio) return s;
+  const parts: Buffer[] = [];
+  if (s.transport.init) parts.push((await fetchHead(ctx, s.transport.init)).bytes);
+  parts.push((await fetchHead(ctx, s.transport.segments[0]!)).bytes);
+  return applyProbe(s, await probeBuffer(ctx, Buffer.concat(parts)));
+}
+
+async function resolveHls(ctx: SourceContext, text: string, url: string): Promise<{ streams: UpstreamStream[]; durationSeconds: number }> {
+  const manifest = parseM3u8(text);
+  if (isMasterPlaylist(manifest)) {
+    const r = await resolveHlsMaster(ctx, manifest, url);
+    return { streams: await Promise.all(r.streams.map((s) => probeSegments(ctx, s))), durationSeconds: r.durationSeconds };
+  }
+  const playlist = mediaPlaylist(manifest, url);
+  const stream: UpstreamStream = {
+    id: "hls-0",
+    kind: "progressive",
+    url,
+    transport: { type: "segments", protocol: "hls", ...(playlist.init ? { init: playlist.init } : {}), segments: playlist.segments },
+    container: playlist.container,
+  };
+  return { streams: [await probeSegments(ctx, stream)], durationSeconds: playlist.durationSeconds };
+}
+
+interface Box {
+  type: string;
+  start: number;
+  size: number;
+}
+
+/** Top-level ISO BMFF boxes found in `buf` (the last one may extend beyond it). */
+export function topLevelBoxes(buf: Buffer): Box[] {
+  const out: Box[] = [];
+  let off = 0;
+  while (off + 8 <= buf.length) {
+    let size = buf.readUInt32BE(off);
+    const type = buf.toString("latin1", off + 4, off + 8);
+    let header = 8;
+    if (!/^[\x20-\x7e]{4}$/.test(type)) break;
+    if (size === 1) {
+      if (off + 16 > buf.length) break;
+      size = Number(buf.readBigUInt64BE(off + 8));
+      header = 16;
+    } else if (size === 0) {
+      out.push({ type, start: off, size: Number.POSITIVE_INFINITY });
+      break;
+    }
+    if (size < header) break;
+    out.push({ type, start: off, size });
+    off += size;
+  }
+  return out;
+}
+
+/** An index (moov) larger than this is not worth fetching to describe a file. */
+const MOOV_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * An MP4 whose moov box sits after the media data: the first megabyte says nothing. Fetch the
+ * moov from the end and probe ftyp+moov, which describes the whole file.
+ */
+async function probeMoovAtEnd(ctx: SourceContext, head: Head, url: string): Promise<ProbeResult | null> {
+  const boxes = topLevelBoxes(head.bytes);
+  const ftyp = boxes[0];
+  const mdat = boxes.find((b) => b.type === "mdat");
+  if (ftyp?.type !== "ftyp" || !mdat || head.total === null) return null;
+  const moovStart = mdat.start + mdat.size;
+  if (!Number.isFinite(moovStart) || moovStart >= head.total || head.total - moovStart > MOOV_MAX_BYTES) return null;
+  const tail = await fetchHead(ctx, { url, range: { start: moovStart, end: head.total - 1 } }, head.total - moovStart);
+  const moov = topLevelBoxes(tail.bytes).find((b) => b.type === "moov");
+  if (!moov || moov.start + moov.size > tail.bytes.length) return null;
+  const index = Buffer.concat([head.bytes.subarray(ftyp.start, ftyp.start + ftyp.size), tail.bytes.subarray(moov.start, moov.start + moov.size)]);
+  return probeBuffer(ctx, index);
+}
+
+async function resolveDirect(ctx: SourceContext, head: Head, url: string): Promise<{ stream: UpstreamStream; durationSeconds: number }> {
+  let probe: ProbeResult;
+  // ffmpeg reads an MP4 from a pipe only when its moov comes before the media data
+  const boxes = topLevelBoxes(head.bytes);
+  const mdatAt = boxes.findIndex((b) => b.type === "mdat");
+  const moovAt = boxes.findIndex((b) => b.type === "moov");
+  let pipeSafe = !(boxes[0]?.type === "ftyp" && mdatAt >= 0 && (moovAt < 0 || moovAt > mdatAt));
+  try {
+    probe = await probeBuffer(ctx, head.bytes);
+  } catch (err) {
+    const fromEnd = isEngineError(err) && err.code === "video.no_formats" ? await probeMoovAtEnd(ctx, head, url) : null;
+    if (!fromEnd) throw err;
+    probe = fromEnd;
+    // ffmpeg would need to seek to that moov: this file can only be passed through
+    pipeSafe = false;
+  }
+  const v = probe.streams.find((x) => x.kind === "video");
+  const a = probe.streams.find((x) => x.kind === "audio");
+  if (!v && !a) throw new EngineError("video.no_formats", { detail: `${url}: no audio or video` });
+  const total = head.complete ? head.bytes.length : head.total;
+  let durationSeconds = probe.durationSeconds ?? 0;
+  // a probe of part of a file computes its bitrate over that part; only a whole-file figure counts
+  let bitrate = pipeSafe ? (probe.bitrate ?? undefined) : undefined;
+  // a probe of the first megabyte only knows the duration when the header says it (MP4, WebM);
+  // for MP3/ADTS/TS the whole length over the bitrate is the honest figure
+  if (!probe.durationSeconds && total && bitrate) durationSeconds = (total * 8) / bitrate;
+  if ((!bitrate || head.complete === false) && total && durationSeconds > 0) bitrate = Math.round((total * 8) / durationSeconds);
+  const stream = applyProbe(
+    {
+      id: "direct",
+      kind: "progressive",
+      url,
+      transport: { type: "direct" },
+      container: containerOf(probe, !v),
+      mimeType: head.contentType || undefined,
+      contentLength: total,
+      bitrate,
+      ...(pipeSafe ? {} : { pipeSafe: false }),
+    },
+    probe,
+  );
+  return { stream, durationSeconds: Math.round(durationSeconds * 1000) / 1000 };
+}
+
+export async function resolveGenericMedia(url: string, ctx: SourceContext): Promise<ResolvedMedia> {
+  let kind = kindFromPath(url);
+  let text: string | null = null;
+  let finalUrl: string;
+  let lastModified: string | null = null;
+  let head: Head | null = null;
+
+  if (kind === "hls" || kind === "dash") {
+    const r = await fetchText(ctx, url);
+    text = r.text;
+    finalUrl = r.url;
+  } else {
+    head = await fetchHead(ctx, url);
+    finalUrl = head.url;
+    lastModified = head.lastModified;
+    kind = kindFromHead(head);
+    if (kind !== "media") {
+      text = head.complete ? head.bytes.toString("utf8") : (await fetchText(ctx, url)).text;
+    }
+  }
+
+  let streams: UpstreamStream[];
+  let durationSeconds: number;
+  if (kind === "hls") {
+    ({ streams, durationSeconds } = await resolveHls(ctx, text!, finalUrl));
+  } else if (kind === "dash") {
+    ({ streams, durationSeconds } = resolveDash(text!, finalUrl));
+  } else {
+    const direct = await resolveDirect(ctx, head!, finalUrl);
+    streams = [direct.stream];
+    durationSeconds = direct.durationSeconds;
+  }
+  if (streams.length === 0) throw new EngineError("video.no_formats", { detail: url });
+
+  return {
+    platform: "generic",
+    sourceUrl: url,
+    details: detailsFor(url, durationSeconds, lastModified),
+    streams,
+    thumbnails: [],
+    captions: [],
+  };
+}
+
+export const genericSource: SourceAdapter = {
+  platform: "generic",
+  matches(link: ParsedLink) {
+    return link.kind === "generic";
+  },
+  async resolve(link, ctx) {
+    try {
+      return { ok: true, media: await resolveGenericMedia(link.url, ctx) };
+    } catch (err) {
+      if (isEngineError(err)) return { ok: false, code: err.code, detail: err.detail };
+      throw err;
+    }
+  },
+};

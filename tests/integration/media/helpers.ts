@@ -1,0 +1,36 @@
+/** Shared by the media integration tests: where mock media is cached and how files are checked. */
+import { execFile } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const execFileAsync = promisify(execFile);
+
+/** One cache for every test file (generation is lock-protected across Vitest forks). */
+export const MEDIA_CACHE_DIR = path.join(os.tmpdir(), "vidfetch-test-media");
+
+export interface FileProbe {
+  formatName: string;
+  duration: number;
+  bitRate: number;
+  streams: { codec_type: string; codec_name: string; width?: number; height?: number; bit_rate?: string; duration?: string }[];
+}
+
+/** ffprobe a finished file on disk (independent of the engine's own probe code). */
+export async function ffprobeFile(file: string): Promise<FileProbe> {
+  const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file]);
+  const json = JSON.parse(stdout) as { format: { format_name: string; duration: string; bit_rate: string }; streams: FileProbe["streams"] };
+  return { formatName: json.format.format_name, duration: Number(json.format.duration), bitRate: Number(json.format.bit_rate), streams: json.streams };
+}
+
+/** Decodes the whole file: a file that only looks right in its header fails here. */
+export async function decodesCleanly(file: string): Promise<string> {
+  const { stderr } = await execFileAsync("ffmpeg", ["-hide_banner", "-v", "error", "-xerror", "-i", file, "-f", "null", "-"]);
+  return stderr.trim();
+}
+
+/** ffmpeg processes that are children of this test process. */
+export async function childFfmpegCount(): Promise<number> {
+  const { stdout } = await execFileAsync("ps", ["-o", "pid=,comm=", "--ppid", String(process.pid)]).catch(() => ({ stdout: "" }));
+  return stdout.split("\n").filter((l) => /\bff(mpeg|probe)\b/.test(l)).length;
+}
