@@ -2,7 +2,7 @@
 // `npm start`: build the site when the build is missing or older than its sources, then serve
 // production. Server-side TypeScript runs through tsx, so only the React app needs a build.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -34,6 +34,11 @@ if (!builtAt || sourcesAt > builtAt || process.env.FORCE_BUILD === "true") {
     console.error("The build failed; see the output above.");
     process.exit(result.status ?? 1);
   }
+  // The server bundle is ESM; say so, in case the build folder lives outside this package.
+  writeFileSync(path.join(buildDir, "package.json"), '{ "type": "module" }\n');
+  // A build folder outside the project (parallel runs use /tmp) still needs the packages.
+  const modules = path.join(buildDir, "node_modules");
+  if (path.relative(root, buildDir).startsWith("..") && !existsSync(modules)) symlinkSync(path.join(root, "node_modules"), modules, "dir");
   writeFileSync(stamp, new Date().toISOString() + "\n");
   console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

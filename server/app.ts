@@ -14,6 +14,8 @@ export const RATE_LIMIT_MESSAGE = "You've made too many requests. Please wait a 
 
 export interface AppDeps extends AppServices {
   database: DatabaseHandle;
+  /** the host map in effect (OUTBOUND_HOST_MAP plus the mock platform's), for the CSP */
+  hostMap?: string;
   /** production: the built server bundle and its client folder; dev: Vite supplies both */
   build:
     | { mode: "production"; serverBuild: ServerBuild; clientDir: string }
@@ -53,7 +55,7 @@ export function createApp(deps: AppDeps): Express {
       filter: (req, res) => !isStreamingPath(req.path) && compression.filter(req, res),
     }),
   );
-  app.use(securityHeaders(config, { dev: deps.build.mode === "development" }));
+  app.use(securityHeaders(config, { dev: deps.build.mode === "development", hostMap: deps.hostMap }));
 
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
@@ -98,7 +100,8 @@ export function createApp(deps: AppDeps): Express {
   if (deps.build.mode === "production") {
     const clientDir = deps.build.clientDir;
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+    // redirect: false, or /blog would be redirected to /blog/ because public/blog/ (article covers) is a folder
+    app.use(express.static(clientDir, { maxAge: "1h", index: false, redirect: false }));
   } else {
     app.use(deps.build.middleware);
   }

@@ -61,7 +61,7 @@ export const envSchema = z
     YOUTUBE_API_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://www.googleapis.com/youtube/v3"),
     YOUTUBE_CLIENTS: z
       .string()
-      .default("VISIONOS,ANDROID,IOS,WEB_EMBEDDED")
+      .default("VISIONOS,ANDROID")
       .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
       .pipe(z.array(z.string().regex(/^[A-Z0-9_]+$/, "client names are upper-case InnerTube names")).min(1)),
     OUTBOUND_HOST_MAP: optionalString.pipe(

@@ -13,12 +13,12 @@ const AD_HOSTS = [
   "https://*.gstatic.com",
 ];
 
-/** Origins that OUTBOUND_HOST_MAP points at (a mock platform's images must load in the browser). */
-function mappedOrigins(config: AppConfig): string[] {
-  if (!config.OUTBOUND_HOST_MAP) return [];
+/** Origins the effective host map points at (a mock platform's images must load in the browser). */
+function mappedOrigins(hostMap: string | undefined): string[] {
+  if (!hostMap) return [];
   return [
     ...new Set(
-      config.OUTBOUND_HOST_MAP.split(",")
+      hostMap.split(",")
         .map((e) => e.split("=")[1]?.trim())
         .filter((o): o is string => Boolean(o))
         .map((o) => new URL(o).origin),
@@ -26,9 +26,13 @@ function mappedOrigins(config: AppConfig): string[] {
   ];
 }
 
-export function contentSecurityPolicy(config: AppConfig, nonce: string, opts: { dev: boolean; https: boolean }): string {
+export function contentSecurityPolicy(
+  config: AppConfig,
+  nonce: string,
+  opts: { dev: boolean; https: boolean; hostMap?: string },
+): string {
   const ads = config.AD_PROVIDER !== "none" ? AD_HOSTS : [];
-  const mapped = mappedOrigins(config);
+  const mapped = mappedOrigins(opts.hostMap);
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": ["'self'", `'nonce-${nonce}'`, ...ads],
@@ -54,12 +58,12 @@ export function contentSecurityPolicy(config: AppConfig, nonce: string, opts: { 
  * Security headers on every response. The CSP nonce is kept in res.locals for the renderer.
  * In development Vite injects inline module scripts for hot reload, so the CSP is report-only there.
  */
-export function securityHeaders(config: AppConfig, opts: { dev: boolean }) {
+export function securityHeaders(config: AppConfig, opts: { dev: boolean; hostMap?: string }) {
   const https = config.PUBLIC_URL.startsWith("https://");
   return (req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
-    const csp = contentSecurityPolicy(config, nonce, { dev: opts.dev, https });
+    const csp = contentSecurityPolicy(config, nonce, { dev: opts.dev, https, hostMap: opts.hostMap });
     res.setHeader(opts.dev ? "Content-Security-Policy-Report-Only" : "Content-Security-Policy", csp);
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");

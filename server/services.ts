@@ -12,6 +12,8 @@ export interface Services {
   logger: Logger;
   database: DatabaseHandle;
   engine: Engine;
+  /** OUTBOUND_HOST_MAP plus the mock platform's entries */
+  hostMap?: string;
   /** stops the mock platform when MOCKS=true */
   mocks: { close(): Promise<void>; exampleLinks: string[] } | null;
   close(): Promise<void>;
@@ -93,6 +95,7 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     logger,
     database,
     engine,
+    hostMap,
     mocks,
     async close() {
       await engine.close();
@@ -110,5 +113,6 @@ export function appServicesFrom(services: Services) {
     logger: services.logger,
     engine: services.engine,
     database: services.database,
+    hostMap: services.hostMap,
   };
 }

@@ -3,7 +3,8 @@ import { Form, Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { seo } from "#app/lib/seo.ts";
-import { MAX_QUERY_LENGTH, searchSite } from "#app/modules/site/search.server.ts";
+import { MAX_QUERY_LENGTH } from "#app/modules/site/pages.ts";
+import { searchSite } from "#app/modules/site/search.server.ts";
 import type { Route } from "./+types/search";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,16 +1,13 @@
+import { listBlogSitemapEntries } from "#app/modules/blog/articles.server.ts";
 import { SITE_PAGES } from "#app/modules/site/pages.ts";
 import type { Route } from "./+types/sitemap-xml";
 
-export interface SitemapEntry {
+interface SitemapEntry {
   path: string;
   lastmod?: string;
   changefreq?: string;
   priority?: number;
 }
-
-/** Extra entries from features (the blog adds its articles). */
-export type SitemapSource = (context: Route.LoaderArgs["context"]) => Promise<SitemapEntry[]>;
-export const SITEMAP_SOURCES: SitemapSource[] = [];
 
 const escapeXml = (s: string) =>
   s.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
@@ -19,7 +16,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const base = context.publicConfig.publicUrl;
   const entries: SitemapEntry[] = [
     ...SITE_PAGES.filter((p) => p.listed !== false).map((p) => ({ path: p.path, changefreq: p.changefreq, priority: p.priority })),
-    ...(await Promise.all(SITEMAP_SOURCES.map((source) => source(context)))).flat(),
+    // the blog's list and articles (imported here: a server module may only feed the loader)
+    ...(await listBlogSitemapEntries(context.db)),
   ];
   const body = [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -133,6 +133,9 @@ export const SITE_PAGES: SitePage[] = [
   },
 ];
 
+/** Longest search query taken (longer input is cut). */
+export const MAX_QUERY_LENGTH = 100;
+
 export function findSitePage(path: string): SitePage | undefined {
   return SITE_PAGES.find((p) => p.path === path);
 }

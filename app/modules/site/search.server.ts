@@ -1,5 +1,6 @@
 import type { Database } from "#db/client.ts";
-import { SITE_PAGES } from "./pages.ts";
+import { searchBlogArticles } from "#app/modules/blog/search-source.server.ts";
+import { MAX_QUERY_LENGTH, SITE_PAGES } from "./pages.ts";
 
 export interface SearchHit {
   title: string;
@@ -12,7 +13,6 @@ export interface SearchHit {
 /** A source of search hits; pages are one, the blog adds its articles as another. */
 export type SearchSource = (db: Database, terms: string[]) => Promise<SearchHit[]>;
 
-export const MAX_QUERY_LENGTH = 100;
 
 /** Lower-case words of at least two characters, without punctuation. */
 export function searchTerms(query: string): string[] {
@@ -55,7 +55,7 @@ export const searchPages: SearchSource = async (_db, terms) =>
     .filter((h) => h.score > 0);
 
 /** Sources searched, in order. The blog registers its articles here. */
-export const SEARCH_SOURCES: SearchSource[] = [searchPages];
+export const SEARCH_SOURCES: SearchSource[] = [searchPages, searchBlogArticles];
 
 export async function searchSite(db: Database, query: string, limit = 30): Promise<SearchHit[]> {
   const terms = searchTerms(query);
