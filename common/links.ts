@@ -1,0 +1,185 @@
+/**
+ * Link parsing shared by the browser form and the server (spec §5). Dependency-free on purpose:
+ * it runs in the browser bundle and in the engine, so both sides accept exactly the same links.
+ */
+
+export type LinkErrorCode = "link.empty" | "link.invalid" | "link.no_id";
+
+export const LINK_MESSAGES: Record<LinkErrorCode, string> = {
+  "link.empty": "Please enter a YouTube URL",
+  "link.invalid": "Please enter a valid YouTube URL",
+  "link.no_id": "Could not extract video ID from URL",
+};
+
+export type LinkError = { ok: false; code: LinkErrorCode; message: string };
+export type YouTubeParseResult = { ok: true; id: string } | LinkError;
+
+export type ParsedLink = { kind: "youtube"; id: string; url: string } | { kind: "generic"; url: string };
+export type LinkParseResult = ({ ok: true } & ParsedLink) | LinkError;
+
+/** A video id is exactly 11 characters of the URL-safe base64 alphabet. */
+export const VIDEO_ID_PATTERN = /^[A-Za-z0-9_-]{11}$/;
+
+/** Main, mobile, music, no-cookie and short hosts. */
+const YOUTUBE_HOSTS = new Set([
+  "youtube.com",
+  "www.youtube.com",
+  "m.youtube.com",
+  "music.youtube.com",
+  "youtube-nocookie.com",
+  "www.youtube-nocookie.com",
+  "youtu.be",
+  "www.youtu.be",
+]);
+const SHORT_HOSTS = new Set(["youtu.be", "www.youtu.be"]);
+
+/** Path prefixes whose next segment is the id: /embed/ID, /live/ID, /v/ID, /shorts/ID, /e/ID. */
+const ID_PATH_PREFIXES = new Set(["embed", "live", "v", "shorts", "e"]);
+
+/** Longer inputs are not links anyone typed; refusing them keeps parsing cheap. */
+const MAX_INPUT_LENGTH = 4096;
+
+const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+
+function fail(code: LinkErrorCode): LinkError {
+  return { ok: false, code, message: LINK_MESSAGES[code] };
+}
+
+/**
+ * Turns user input into a URL: http(s) links as they are, protocol-less links (`youtu.be/…`,
+ * `//www.youtube.com/…`) with https added. Anything else (other schemes, junk) gives null.
+ */
+function toUrl(input: string): { url: URL; explicitScheme: boolean } | null {
+  if (/\s/.test(input)) return null;
+  let text = input;
+  let explicitScheme = false;
+  const scheme = SCHEME.exec(text);
+  if (scheme) {
+    const name = scheme[1]!.toLowerCase();
+    if (name !== "http" && name !== "https") return null;
+    explicitScheme = true;
+  } else if (text.startsWith("//")) {
+    text = `https:${text}`;
+  } else {
+    text = `https://${text}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    // Not a URL at all: the caller reports "not a valid link", there is nothing to recover.
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  if (!url.hostname) return null;
+  return { url, explicitScheme };
+}
+
+function validId(candidate: string | null | undefined): string | null {
+  if (!candidate) return null;
+  return VIDEO_ID_PATTERN.test(candidate) ? candidate : null;
+}
+
+/** Old embed links glue parameters onto the path (`/v/ID&hl=en`): the id ends at `&`. */
+function pathId(segment: string | undefined): string | null {
+  return validId(segment?.split("&")[0]);
+}
+
+function idFromPathAndQuery(pathname: string, search: string): string | null {
+  const params = new URLSearchParams(search);
+  const v = params.get("v");
+  if (v !== null) return validId(v);
+
+  const segments = pathname.split("/").filter((s) => s.length > 0);
+  const first = segments[0]?.toLowerCase();
+  if (first && ID_PATH_PREFIXES.has(first)) return pathId(segments[1]);
+
+  // /attribution_link?u=/watch?v=ID (old share links): the target sits in `u`.
+  if (first === "attribution_link") {
+    const target = params.get("u");
+    if (target) {
+      const q = target.indexOf("?");
+      return idFromPathAndQuery(q === -1 ? target : target.slice(0, q), q === -1 ? "" : target.slice(q));
+    }
+    return null;
+  }
+  return null;
+}
+
+function idFromUrl(url: URL): string | null {
+  const host = url.hostname.toLowerCase();
+  if (SHORT_HOSTS.has(host)) {
+    const segment = url.pathname.split("/").filter((s) => s.length > 0)[0];
+    return pathId(segment);
+  }
+  const direct = idFromPathAndQuery(url.pathname, url.search);
+  if (direct) return direct;
+  // A `v` parameter that was present but malformed must not be rescued by other forms.
+  if (new URLSearchParams(url.search).get("v") !== null) return null;
+
+  // The `u/x/` form: …/u/1/ID, in the path or the fragment (`#p/u/1/ID`).
+  const uForm = /(?:^|\/)u\/\w\/([^/?#&]+)/.exec(`${url.pathname}${url.hash.replace(/^#/, "/")}`);
+  if (uForm) return pathId(uForm[1]);
+
+  // Old mobile links keep the route in the fragment: m.youtube.com/#/watch?v=ID
+  const hashRoute = /^#!?(\/[^?]*)(\?.*)?$/.exec(url.hash);
+  if (hashRoute) return idFromPathAndQuery(hashRoute[1]!, hashRoute[2] ?? "");
+  return null;
+}
+
+function isYouTubeHost(url: URL): boolean {
+  return YOUTUBE_HOSTS.has(url.hostname.toLowerCase());
+}
+
+/** Spec §5: the YouTube id of a link, or the exact message the form shows. */
+export function parseYouTubeUrl(input: string): YouTubeParseResult {
+  const text = typeof input === "string" ? input.trim() : "";
+  if (text.length === 0) return fail("link.empty");
+  if (text.length > MAX_INPUT_LENGTH) return fail("link.invalid");
+  const parsed = toUrl(text);
+  if (!parsed || !isYouTubeHost(parsed.url)) return fail("link.invalid");
+  const id = idFromUrl(parsed.url);
+  return id ? { ok: true, id } : fail("link.no_id");
+}
+
+export function isValidYouTubeUrl(input: string): boolean {
+  return parseYouTubeUrl(input).ok;
+}
+
+export function youtubeWatchUrl(id: string): string {
+  return `https://www.youtube.com/watch?v=${id}`;
+}
+
+/**
+ * Any link the engine can work with: a YouTube video, or a generic http(s) media link (direct
+ * file, HLS `.m3u8`, DASH `.mpd`). Generic links need an explicit http(s) scheme, so a typo such
+ * as `youtub.com/watch?v=…` is reported as an invalid YouTube link rather than fetched.
+ * Whether a generic link's address may be fetched is decided later by the outbound SSRF guard.
+ */
+export function parseLink(input: string): LinkParseResult {
+  const text = typeof input === "string" ? input.trim() : "";
+  if (text.length === 0) return fail("link.empty");
+  if (text.length > MAX_INPUT_LENGTH) return fail("link.invalid");
+  const parsed = toUrl(text);
+  if (!parsed) return fail("link.invalid");
+  if (isYouTubeHost(parsed.url)) {
+    const id = idFromUrl(parsed.url);
+    return id ? { ok: true, kind: "youtube", id, url: youtubeWatchUrl(id) } : fail("link.no_id");
+  }
+  if (!parsed.explicitScheme) return fail("link.invalid");
+  if (parsed.url.username || parsed.url.password) return fail("link.invalid");
+  parsed.url.hash = "";
+  return { ok: true, kind: "generic", url: parsed.url.href };
+}
+
+const MEDIA_EXTENSIONS = /\.(mp4|m4v|m4a|mov|webm|mkv|mp3|aac|ogg|oga|opus|flac|wav|ts|m3u8|mpd|3gp)$/i;
+
+/** Whether a generic link's path names a media file or manifest (a hint, not a guarantee). */
+export function hasMediaExtension(url: string): boolean {
+  try {
+    return MEDIA_EXTENSIONS.test(new URL(url).pathname);
+  } catch {
+    // Not a URL: no extension to speak of.
+    return false;
+  }
+}

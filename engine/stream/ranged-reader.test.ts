@@ -1,0 +1,132 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomMedia, startFakeUpstream, type FakeUpstream } from "#tests/integration/engine-core/fake-upstream.ts";
+import { silentLogger } from "#tests/integration/engine-core/helpers.ts";
+import { createOutbound, type Outbound } from "./outbound-fetch.ts";
+import { openRangedSource } from "./ranged-reader.ts";
+
+let upstream: FakeUpstream;
+let outbound: Outbound;
+const data = randomMedia(1_000_000);
+const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+
+async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of stream) parts.push(c as Buffer);
+  return Buffer.concat(parts);
+}
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  outbound = createOutbound({ hostMap: `cdn.example.com=${upstream.origin}`, allowPrivate: false, timeoutMs: 2000, retryDelayMs: 5, logger: silentLogger });
+});
+afterAll(async () => {
+  outbound.close();
+  await upstream.close();
+});
+
+describe("ranged reader", () => {
+  it("reads a file in bounded Range chunks", async () => {
+    upstream.files.set("/a.mp4", { data, type: "video/mp4" });
+    const before = upstream.requests.length;
+    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/a.mp4", chunkBytes: 128 * 1024, retryDelayMs: 1 });
+    expect(src.total).toBe(data.length);
+    expect(src.length).toBe(data.length);
+    expect(src.contentType).toBe("video/mp4");
+    expect(sha(await collect(src.stream))).toBe(sha(data));
+    const ranges = upstream.requests.slice(before).map((r) => r.headers.range);
+    expect(ranges.length).toBe(Math.ceil(data.length / (128 * 1024)));
+    expect(ranges[0]).toBe(`bytes=0-${128 * 1024 - 1}`);
+  });
+
+  it("reads a sub-range (for client Range requests)", async () => {
+    upstream.files.set("/a.mp4", { data, type: "video/mp4" });
+    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/a.mp4", chunkBytes: 100_000, start: 12_345, end: 654_321 });
+    expect(src.length).toBe(654_321 - 12_345 + 1);
+    expect(sha(await collect(src.stream))).toBe(sha(data.subarray(12_345, 654_322)));
+  });
+
+  it("resumes a cut chunk at its byte offset", async () => {
+    upstream.files.set("/cut.mp4", { data, type: "video/mp4", cutAt: { at: 300_000, times: 1 } });
+    const before = upstream.requests.length;
+    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/cut.mp4", chunkBytes: 256 * 1024, retryDelayMs: 1, logger: silentLogger });
+    expect(sha(await collect(src.stream))).toBe(sha(data));
+    const ranges = upstream.requests.slice(before).map((r) => r.headers.range);
+    // the cut chunk resumed exactly where the bytes stopped
+    expect(ranges.filter((r) => r?.startsWith("bytes=300000-")).length).toBe(1);
+  });
+
+  it("re-resolves on 403 and continues where it stopped", async () => {
+    const file = { data, type: "video/mp4", validTokens: new Set(["t1"]) };
+    upstream.files.set("/exp.mp4", file);
+    let refreshes = 0;
+    const src = await openRangedSource({
+      open: outbound.open,
+      url: "https://cdn.example.com/exp.mp4?token=t1",
+      chunkBytes: 200_000,
+      refresh: async () => {
+        refreshes++;
+        return "https://cdn.example.com/exp.mp4?token=t2";
+      },
+    });
+    const parts: Buffer[] = [];
+    let got = 0;
+    for await (const c of src.stream) {
+      parts.push(c as Buffer);
+      got += (c as Buffer).length;
+      // the first URL expires after the first chunk
+      if (got >= 200_000 && file.validTokens.has("t1")) file.validTokens = new Set(["t2"]);
+    }
+    expect(refreshes).toBe(1);
+    expect(sha(Buffer.concat(parts))).toBe(sha(data));
+    const afterRefresh = upstream.requests.filter((r) => r.url.includes("token=t2"));
+    expect(afterRefresh[0]?.headers.range).toBe("bytes=200000-399999");
+  });
+
+  it("gives upstream.expired on 403 without a refresh", async () => {
+    upstream.files.set("/gone.mp4", { data, type: "video/mp4", validTokens: new Set(["x"]) });
+    await expect(openRangedSource({ open: outbound.open, url: "https://cdn.example.com/gone.mp4?token=bad", chunkBytes: 1000 })).rejects.toMatchObject({
+      code: "upstream.expired",
+    });
+  });
+
+  it("fails the stream (not a clean end) when the source keeps failing", async () => {
+    upstream.files.set("/broken.mp4", { data, type: "video/mp4", failAfter: 500_000 });
+    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/broken.mp4", chunkBytes: 256 * 1024, maxRetries: 2, retryDelayMs: 1, logger: silentLogger });
+    await expect(collect(src.stream)).rejects.toMatchObject({ code: "upstream.fetch_failed" });
+  });
+
+  it("copes with an upstream that ignores Range", async () => {
+    upstream.files.set("/norange.mp4", { data, type: "video/mp4", ignoreRange: true });
+    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/norange.mp4", chunkBytes: 100_000, start: 10 });
+    expect(sha(await collect(src.stream))).toBe(sha(data.subarray(10)));
+  });
+
+  it("respects backpressure: a stalled consumer stops the fetching", async () => {
+    const big = randomMedia(8_000_000);
+    upstream.files.set("/big.mp4", { data: big, type: "video/mp4" });
+    const before = upstream.requests.length;
+    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/big.mp4", chunkBytes: 256 * 1024 });
+    let read = 0;
+    for await (const c of src.stream) {
+      read += (c as Buffer).length;
+      if (read > 600_000) break; // the consumer stops reading (and leaves)
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const requests = upstream.requests.length - before;
+    // at most the chunks that were read plus one in flight; never the whole 8 MB
+    expect(requests).toBeLessThanOrEqual(Math.ceil(600_000 / (256 * 1024)) + 2);
+  });
+
+  it("a paused consumer holds memory bounded", async () => {
+    const big = randomMedia(8_000_000);
+    upstream.files.set("/big2.mp4", { data: big, type: "video/mp4" });
+    const sentBefore = upstream.sent();
+    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/big2.mp4", chunkBytes: 1024 * 1024 });
+    src.stream.pause();
+    await new Promise((r) => setTimeout(r, 400));
+    // socket buffers plus one chunk at most, far below the file size
+    expect(upstream.sent() - sentBefore).toBeLessThan(2_500_000);
+    src.stream.destroy();
+  });
+});

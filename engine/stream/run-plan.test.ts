@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { parseRange } from "./run-plan.ts";
+
+describe("parseRange", () => {
+  it.each([
+    ["bytes=0-99", 1000, { start: 0, end: 99 }],
+    ["bytes=500-", 1000, { start: 500, end: 999 }],
+    ["bytes=-100", 1000, { start: 900, end: 999 }],
+    ["bytes=-5000", 1000, { start: 0, end: 999 }],
+    ["bytes=900-5000", 1000, { start: 900, end: 999 }],
+  ] as const)("%s of %i", (header, total, expected) => {
+    expect(parseRange(header, total)).toEqual(expected);
+  });
+
+  it.each([
+    ["bytes=1000-", 1000],
+    ["bytes=5-2", 1000],
+    ["bytes=-0", 1000],
+  ] as const)("%s of %i is not satisfiable", (header, total) => {
+    expect(parseRange(header, total)).toBe("invalid");
+  });
+
+  it("serves the whole file for no, multiple or odd ranges, or an unknown size", () => {
+    expect(parseRange(undefined, 1000)).toBeNull();
+    expect(parseRange("bytes=0-1,5-6", 1000)).toBeNull();
+    expect(parseRange("items=0-1", 1000)).toBeNull();
+    expect(parseRange("bytes=-", 1000)).toBeNull();
+    expect(parseRange("bytes=0-99", null)).toBeNull();
+  });
+});

@@ -1,0 +1,232 @@
+import { Readable } from "node:stream";
+import type { Logger } from "pino";
+import { fetchTranscript } from "../captions/index.ts";
+import { EngineError, isEngineError } from "../errors.ts";
+import { ffmpegArgsForPlan, runFfmpeg, type MediaTools } from "../media/ffmpeg.ts";
+import type { MediaPlan, UpstreamStream } from "../types.ts";
+import type { Outbound } from "./outbound-fetch.ts";
+import { readAll } from "./outbound-fetch.ts";
+import { openRangedSource } from "./ranged-reader.ts";
+import { openSegmentSource } from "./segment-reader.ts";
+
+/**
+ * Executes a MediaPlan into a byte stream plus the response headers that describe it. Readers
+ * for every input are opened first, so most failures (expired URL, blocked address, missing
+ * track) surface before any header is sent and reach the user as a clear JSON error.
+ */
+export interface RunContext {
+  outbound: Pick<Outbound, "open" | "fetch">;
+  media: MediaTools;
+  limits: { chunkBytes: number; segmentConcurrency: number };
+  logger: Logger;
+  /** re-resolves the media and returns the current version of the stream with this id (403 → fresh URL) */
+  refreshStream?: (stream: UpstreamStream) => Promise<UpstreamStream>;
+  /** aborted when the download is torn down */
+  signal: AbortSignal;
+  /** ffmpeg shutdown grace (SIGTERM → SIGKILL), ms */
+  killGraceMs?: number;
+}
+
+export interface PlanOutput {
+  status: 200 | 206;
+  headers: Record<string, string>;
+  body: Readable;
+  /** bytes the body will carry, when known */
+  length: number | null;
+  /** idempotent: stops ffmpeg and aborts every upstream request */
+  teardown(): void;
+}
+
+/** A single `bytes=` range, resolved against the total size; null = serve everything; "invalid" = 416. */
+export function parseRange(header: string | undefined, total: number | null): { start: number; end: number } | null | "invalid" {
+  if (!header || total === null) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m) return null; // multiple or odd ranges: serve the whole file (allowed by RFC 9110)
+  const [, a, b] = m;
+  if (a === "" && b === "") return null;
+  let start: number;
+  let end: number;
+  if (a === "") {
+    const suffix = Number(b);
+    if (suffix === 0) return "invalid";
+    start = Math.max(0, total - suffix);
+    end = total - 1;
+  } else {
+    start = Number(a);
+    end = b === "" ? total - 1 : Math.min(Number(b), total - 1);
+  }
+  if (start >= total || start > end) return "invalid";
+  return { start, end };
+}
+
+async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { start: number; end: number }): Promise<{ body: Readable; length: number | null; contentType: string | null }> {
+  if (stream.transport.type === "segments") {
+    const body = openSegmentSource({
+      open: ctx.outbound.open,
+      init: stream.transport.init,
+      segments: stream.transport.segments,
+      concurrency: ctx.limits.segmentConcurrency,
+      logger: ctx.logger,
+      signal: ctx.signal,
+    });
+    return { body, length: null, contentType: null };
+  }
+  let current = stream;
+  const src = await openRangedSource({
+    open: ctx.outbound.open,
+    url: stream.url,
+    chunkBytes: ctx.limits.chunkBytes,
+    start: range?.start,
+    end: range?.end ?? (stream.contentLength ? stream.contentLength - 1 : undefined),
+    refresh: ctx.refreshStream
+      ? async () => {
+          current = await ctx.refreshStream!(current);
+          return current.url;
+        }
+      : undefined,
+    logger: ctx.logger,
+    signal: ctx.signal,
+  });
+  return { body: src.stream, length: src.length, contentType: src.contentType };
+}
+
+/** Waits for the first chunk (or the end/failure) of a stream, so early failures come before headers. */
+function firstChunk(body: Readable, signal: AbortSignal): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      body.off("readable", onReadable);
+      body.off("end", onEnd);
+      body.off("error", onError);
+      body.off("close", onClose);
+      signal.removeEventListener("abort", onAbort);
+    };
+    const onReadable = () => {
+      const chunk = body.read() as Buffer | null;
+      if (chunk === null) return;
+      cleanup();
+      resolve(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(null);
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new EngineError("download.failed", { detail: "output closed before any data" }));
+    };
+    const onAbort = () => {
+      cleanup();
+      reject(new EngineError("download.failed", { detail: "aborted" }));
+    };
+    body.on("readable", onReadable);
+    body.once("end", onEnd);
+    body.once("error", onError);
+    body.once("close", onClose);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** `first` followed by the rest of `body`, as one stream (errors and teardown forwarded). */
+function prepend(first: Buffer, body: Readable): Readable {
+  async function* all(): AsyncGenerator<Buffer> {
+    yield first;
+    for await (const chunk of body) yield chunk as Buffer;
+  }
+  const out = Readable.from(all(), { objectMode: false, highWaterMark: 64 * 1024 });
+  out.once("close", () => {
+    if (!body.destroyed) body.destroy();
+  });
+  return out;
+}
+
+export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: string } = {}): Promise<PlanOutput> {
+  const opened: Readable[] = [];
+  let stop: () => void = () => {};
+  let tornDown = false;
+  const teardown = () => {
+    if (tornDown) return;
+    tornDown = true;
+    stop();
+    for (const r of opened) if (!r.destroyed) r.destroy();
+  };
+  try {
+    switch (plan.op) {
+      case "passthrough": {
+        const total = plan.bytes ?? plan.input.contentLength ?? null;
+        const range = plan.input.transport.type === "direct" ? parseRange(opts.range, total) : null;
+        if (range === "invalid") {
+          throw new EngineError("download.range_invalid", { detail: `bytes */${total}` });
+        }
+        const input = await openInput(plan.input, ctx, range ?? undefined);
+        opened.push(input.body);
+        const headers: Record<string, string> = { "content-type": plan.mimeType };
+        if (plan.input.transport.type === "direct") headers["accept-ranges"] = "bytes";
+        if (input.length !== null) headers["content-length"] = String(input.length);
+        if (range && total !== null) {
+          headers["content-range"] = `bytes ${range.start}-${range.end}/${total}`;
+          return { status: 206, headers, body: input.body, length: input.length, teardown };
+        }
+        return { status: 200, headers, body: input.body, length: input.length, teardown };
+      }
+      case "image": {
+        const res = await ctx.outbound.open(plan.url, { signal: ctx.signal, maxBytes: 20 * 1024 * 1024 });
+        if (res.status !== 200) {
+          res.body.resume();
+          throw new EngineError("thumbnail.unavailable", { detail: `image answered ${res.status}` });
+        }
+        const data = await readAll(res.body);
+        if (data.length === 0) throw new EngineError("thumbnail.unavailable", { detail: "empty image" });
+        return {
+          status: 200,
+          headers: { "content-type": plan.mimeType, "content-length": String(data.length) },
+          body: Readable.from([data]),
+          length: data.length,
+          teardown,
+        };
+      }
+      case "text": {
+        const text = await fetchTranscript(plan.track, plan.kind, ctx.outbound.fetch);
+        if (text.trim().length === 0) throw new EngineError("transcript.unavailable", { detail: "caption track is empty" });
+        const data = Buffer.from(text, "utf8");
+        return {
+          status: 200,
+          headers: { "content-type": plan.mimeType, "content-length": String(data.length) },
+          body: Readable.from([data]),
+          length: data.length,
+          teardown,
+        };
+      }
+      case "remux":
+      case "transcode": {
+        const streams = plan.op === "remux" ? plan.inputs : [plan.input];
+        const inputs = await Promise.all(
+          streams.map(async (s) => {
+            const input = await openInput(s, ctx);
+            opened.push(input.body);
+            return input.body;
+          }),
+        );
+        const run = runFfmpeg(ctx.media, ffmpegArgsForPlan(plan), inputs, { killGraceMs: ctx.killGraceMs });
+        stop = run.shutdown;
+        opened.push(run.output);
+        run.exited.then(
+          (exit) => ctx.logger.debug({ code: exit.code, signal: exit.signal }, "ffmpeg exited"),
+          () => undefined,
+        );
+        // A broken input usually makes ffmpeg fail at once: learn it before the headers go out.
+        const first = await firstChunk(run.output, ctx.signal);
+        if (first === null) throw new EngineError("download.failed", { detail: "ffmpeg produced no output" });
+        const body = prepend(first, run.output);
+        opened.push(body);
+        return { status: 200, headers: { "content-type": plan.mimeType }, body, length: null, teardown };
+      }
+    }
+  } catch (err) {
+    teardown();
+    throw isEngineError(err) ? err : new EngineError("download.failed", { cause: err, detail: (err as Error).message });
+  }
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { signDownload, verifyDownload, type DownloadClaims } from "./signed-links.ts";
+
+const secret = "test-secret-0123456789";
+const claims: DownloadClaims = {
+  id: "dl_1",
+  url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+  format: "mp4-720",
+  caller: "anonymous",
+  exp: 2_000_000_000,
+};
+
+describe("signed download links", () => {
+  it("round-trips the claims", () => {
+    const token = signDownload(secret, claims);
+    expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(verifyDownload(secret, token, 1_000_000_000_000)).toEqual({ ...claims, plan: undefined });
+  });
+
+  it("rejects an expired link with download.link_expired", () => {
+    const token = signDownload(secret, claims);
+    expect(() => verifyDownload(secret, token, claims.exp * 1000)).toThrow(expect.objectContaining({ code: "download.link_expired", status: 410 }));
+  });
+
+  it("rejects tampering with download.link_invalid", () => {
+    const token = signDownload(secret, claims);
+    const [body, sig] = token.split(".") as [string, string];
+    const edited = Buffer.from(JSON.stringify({ d: "dl_1", u: claims.url, f: "mp4-2160", c: "premium", e: claims.exp })).toString("base64url");
+    const cases = [
+      `${edited}.${sig}`,
+      `${body}.${sig.slice(0, -2)}`,
+      `${body}.${sig}x`,
+      `${body}`,
+      "",
+      "a.b.c",
+      `${body}.${Buffer.alloc(32).toString("base64url")}`,
+    ];
+    for (const bad of cases) {
+      expect(() => verifyDownload(secret, bad, 0)).toThrow(expect.objectContaining({ code: "download.link_invalid", status: 403 }));
+    }
+    expect(() => verifyDownload("another-secret", token, 0)).toThrow(expect.objectContaining({ code: "download.link_invalid" }));
+  });
+
+  it("keeps the caller's plan", () => {
+    const token = signDownload(secret, { ...claims, caller: "premium", plan: "pro" });
+    expect(verifyDownload(secret, token, 0)).toMatchObject({ caller: "premium", plan: "pro" });
+  });
+});

@@ -1,0 +1,66 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { EngineError } from "../errors.ts";
+import type { Caller } from "../types.ts";
+
+/**
+ * Signed, expiring download links (HMAC-SHA256). The token carries everything needed to start
+ * the download, so `GET /dl/{token}` checks the signature and expiry before any work starts and
+ * a link cannot be edited to another video, format or entitlement.
+ */
+export interface DownloadClaims {
+  /** download id (progress key) */
+  id: string;
+  /** the normalised link the user gave */
+  url: string;
+  /** format id */
+  format: string;
+  caller: Caller["kind"];
+  plan?: Caller["plan"];
+  /** expiry, epoch seconds */
+  exp: number;
+}
+
+const b64url = (buf: Buffer) => buf.toString("base64url");
+
+function mac(secret: string, body: string): Buffer {
+  return createHmac("sha256", secret).update(`vidfetch-dl.v1.${body}`).digest();
+}
+
+export function signDownload(secret: string, claims: DownloadClaims): string {
+  if (!secret) throw new EngineError("internal", { detail: "signing secret is empty" });
+  const body = b64url(
+    Buffer.from(JSON.stringify({ d: claims.id, u: claims.url, f: claims.format, c: claims.caller, p: claims.plan, e: claims.exp })),
+  );
+  return `${body}.${b64url(mac(secret, body))}`;
+}
+
+/** Verifies signature (constant time) and expiry; `now` in epoch ms is injectable for tests. */
+export function verifyDownload(secret: string, token: string, now: number = Date.now()): DownloadClaims {
+  if (typeof token !== "string" || token.length > 8192) throw new EngineError("download.link_invalid");
+  const dot = token.indexOf(".");
+  if (dot <= 0 || dot !== token.lastIndexOf(".")) throw new EngineError("download.link_invalid");
+  const body = token.slice(0, dot);
+  const given = Buffer.from(token.slice(dot + 1), "base64url");
+  const expected = mac(secret, body);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new EngineError("download.link_invalid");
+  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; e?: unknown };
+  try {
+    raw = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as typeof raw;
+  } catch (cause) {
+    throw new EngineError("download.link_invalid", { cause, detail: "payload is not JSON" });
+  }
+  const kinds = ["anonymous", "free", "premium"];
+  if (
+    typeof raw.d !== "string" ||
+    typeof raw.u !== "string" ||
+    typeof raw.f !== "string" ||
+    typeof raw.c !== "string" ||
+    !kinds.includes(raw.c) ||
+    typeof raw.e !== "number"
+  ) {
+    throw new EngineError("download.link_invalid", { detail: "payload fields" });
+  }
+  if (raw.e * 1000 <= now) throw new EngineError("download.link_expired");
+  const plan = raw.p === "basic" || raw.p === "pro" || raw.p === "ultimate" ? raw.p : undefined;
+  return { id: raw.d, url: raw.u, format: raw.f, caller: raw.c as Caller["kind"], plan, exp: raw.e };
+}

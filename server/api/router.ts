@@ -1,0 +1,125 @@
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import type { Logger } from "pino";
+import { z } from "zod";
+import type { Engine } from "#engine/index.ts";
+import { EngineError, errorBody, isEngineError } from "#engine/errors.ts";
+import { callerFromRequest, clientIp } from "./caller.ts";
+import { openApiDocument } from "./openapi.ts";
+
+/**
+ * The public HTTP API v1 (DESIGN §5), mounted by the host at /api/v1. Thin routes: parse with
+ * zod, call one engine function, answer. Errors are `{"error":{"code","message"}}` with the
+ * catalogue's status and wording.
+ */
+const linkBody = z.object({ url: z.string().max(4096) });
+const downloadBody = z.object({ url: z.string().max(4096), format: z.string().max(64) });
+const downloadQuery = z.object({ url: z.string().max(4096), format: z.string().max(64) });
+
+/** SSE keep-alive: proxies drop idle connections after 30–60 s. */
+const HEARTBEAT_MS = 15_000;
+
+export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUrl?: string }): Router {
+  const { engine, logger } = deps;
+  const router = express.Router();
+  router.use(express.json({ limit: "16kb" }));
+
+  const parse = <T>(schema: z.ZodType<T>, value: unknown): T => {
+    const result = schema.safeParse(value);
+    if (!result.success) {
+      throw new EngineError("request.invalid", { detail: result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+    }
+    return result.data;
+  };
+
+  router.post("/resolve", async (req, res) => {
+    const { url } = parse(linkBody, req.body);
+    const result = await engine.resolve(url, await callerFromRequest(req));
+    res.set("cache-control", "no-store").json(result);
+  });
+
+  router.post("/downloads", async (req, res) => {
+    const { url, format } = parse(downloadBody, req.body);
+    const created = await engine.createDownload({ url, format, caller: await callerFromRequest(req), ip: clientIp(req) });
+    res.set("cache-control", "no-store").json(created);
+  });
+
+  router.get("/download", async (req, res) => {
+    const { url, format } = parse(downloadQuery, req.query);
+    const created = await engine.createDownload({ url, format, caller: await callerFromRequest(req), ip: clientIp(req) });
+    res.set("cache-control", "no-store").redirect(302, created.downloadUrl);
+  });
+
+  router.get("/dl/:token", async (req, res) => {
+    await engine.handleDownload(String(req.params.token), req, res);
+  });
+
+  router.get("/downloads/:id/progress", (req, res) => {
+    const id = String(req.params.id);
+    let closed = false;
+    let unsubscribe: (() => void) | null = null;
+    let heartbeat: NodeJS.Timeout | null = null;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      if (heartbeat) clearInterval(heartbeat);
+      unsubscribe?.();
+      res.end();
+    };
+    const initial: Array<Parameters<Parameters<Engine["subscribeProgress"]>[1]>[0]> = [];
+    let ready = false;
+    const send = (p: (typeof initial)[number]) => {
+      if (!ready) {
+        initial.push(p);
+        return;
+      }
+      if (closed) return;
+      res.write(`data: ${JSON.stringify({ bytes: p.bytes, total: p.total, state: p.state })}\n\n`);
+      if (p.state === "done" || p.state === "failed" || p.state === "aborted") close();
+    };
+    // Throws download.not_found before any header is written: a plain JSON 404.
+    unsubscribe = engine.subscribeProgress(id, send);
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      "x-accel-buffering": "no",
+      connection: "keep-alive",
+    });
+    res.write("retry: 2000\n\n");
+    ready = true;
+    heartbeat = setInterval(() => {
+      if (!closed) res.write(": heartbeat\n\n");
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    req.on("close", close);
+    for (const p of initial) send(p);
+  });
+
+  router.get("/openapi.json", (req, res) => {
+    const origin = deps.publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}`;
+    res.json(openApiDocument(origin));
+  });
+
+  router.use((_req: Request, _res: Response, next: NextFunction) => {
+    next(new EngineError("request.invalid", { message: "Unknown API route.", detail: "no such route" }));
+  });
+
+  router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    let e: EngineError;
+    if (isEngineError(err)) e = err;
+    else if ((err as { type?: string })?.type === "entity.parse.failed") e = new EngineError("request.invalid", { detail: "body is not JSON" });
+    else if ((err as { type?: string })?.type === "entity.too.large") e = new EngineError("request.invalid", { detail: "body too large" });
+    else e = new EngineError("internal", { cause: err, detail: (err as Error)?.message });
+    if (e.status >= 500) logger.error({ err: e.cause ?? e, code: e.code, detail: e.detail, path: req.path }, "api error");
+    else logger.debug({ code: e.code, detail: e.detail, path: req.path }, "api refused");
+    if (e.retryAfter !== undefined) res.set("retry-after", String(e.retryAfter));
+    if (e.code === "request.invalid" && e.detail === "no such route") res.status(404);
+    else res.status(e.status);
+    res.set("cache-control", "no-store").json(errorBody(e));
+  });
+
+  return router;
+}

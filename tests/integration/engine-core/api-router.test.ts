@@ -1,0 +1,131 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiRouter } from "#server/api/router.ts";
+import { get, startEngineFixture, VIDEO_ID, WATCH_URL, type EngineFixture } from "./engine-fixture.ts";
+import { silentLogger } from "./helpers.ts";
+
+let fx: EngineFixture;
+let origin: string;
+let server: http.Server;
+
+beforeAll(async () => {
+  const app = express();
+  // publicUrl is filled in below, once the port is known
+  fx = await startEngineFixture({ config: { publicUrl: "http://127.0.0.1:1", limits: { downloadsPerIpPerHour: 8, maxConcurrentDownloads: 50 } } });
+  app.use("/api/v1", createApiRouter({ engine: fx.engine, logger: silentLogger }));
+  server = http.createServer(app);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await fx.close();
+});
+
+const post = (path: string, body: unknown) =>
+  fetch(`${origin}/api/v1${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+
+describe("API v1", () => {
+  it("POST /resolve gives details and formats", async () => {
+    const res = await post("/resolve", { url: `https://youtu.be/${VIDEO_ID}` });
+    expect(res.status).toBe(200);
+    const json = (await res.json()) as { video: { id: string }; formats: Array<{ id: string; available: boolean; bytes: number | null }> };
+    expect(json.video.id).toBe(VIDEO_ID);
+    expect(json.formats.map((f) => f.id)).toContain("transcript");
+  });
+
+  it("POST /resolve answers the spec's link messages", async () => {
+    const cases: Array<[unknown, number, string, string]> = [
+      [{ url: "" }, 400, "link.empty", "Please enter a YouTube URL"],
+      [{ url: "hello there" }, 400, "link.invalid", "Please enter a valid YouTube URL"],
+      [{ url: "https://www.youtube.com/watch?v=short" }, 400, "link.no_id", "Could not extract video ID from URL"],
+      [{ url: "https://youtu.be/notFound123" }, 404, "video.not_found", "Video not found"],
+      [{}, 400, "request.invalid", "The request is not valid."],
+      ["{not json", 400, "request.invalid", "The request is not valid."],
+    ];
+    for (const [body, status, code, message] of cases) {
+      const res = await post("/resolve", body);
+      expect(res.status).toBe(status);
+      expect(await res.json()).toEqual({ error: { code, message } });
+    }
+  });
+
+  it("refuses generic links to private addresses (SSRF guard through the whole stack)", async () => {
+    for (const url of ["http://127.0.0.1:9/a.mp4", "http://[::1]/a.m3u8", "http://169.254.169.254/latest/meta-data/", "http://2130706433/x.mpd"]) {
+      const res = await post("/resolve", { url });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("link.blocked_address");
+    }
+  });
+
+  it("POST /downloads creates a signed link that streams the file", async () => {
+    const res = await post("/downloads", { url: WATCH_URL, format: "thumbnail-hd" });
+    expect(res.status).toBe(200);
+    const created = (await res.json()) as { id: string; downloadUrl: string; filename: string; expiresAt: string };
+    expect(created.filename).toBe(`youtube-thumbnail-${VIDEO_ID}.jpg`);
+    const file = await get(origin + new URL(created.downloadUrl).pathname);
+    expect(file.status).toBe(200);
+    expect(file.headers["content-type"]).toBe("image/jpeg");
+    expect(file.headers["content-disposition"]).toBe(`attachment; filename="youtube-thumbnail-${VIDEO_ID}.jpg"; filename*=UTF-8''youtube-thumbnail-${VIDEO_ID}.jpg`);
+  });
+
+  it("POST /downloads: unknown 400, premium 403, unavailable 422", async () => {
+    expect((await post("/downloads", { url: WATCH_URL, format: "gif" })).status).toBe(400);
+    expect((await post("/downloads", { url: WATCH_URL, format: "vtt" })).status).toBe(403);
+    const unavailable = await post("/downloads", { url: WATCH_URL, format: "mp4-720" });
+    expect(unavailable.status).toBe(422);
+    expect(((await unavailable.json()) as { error: { code: string } }).error.code).toBe("format.unavailable");
+  });
+
+  it("GET /download redirects to a fresh signed link (curl -LOJ)", async () => {
+    const res = await fetch(`${origin}/api/v1/download?url=${encodeURIComponent(WATCH_URL)}&format=m4a`, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toMatch(/^http:\/\/127\.0\.0\.1:1\/api\/v1\/dl\/[\w-]+\.[\w-]+$/);
+  });
+
+  it("GET /downloads/:id/progress streams SSE until the download is done", async () => {
+    const created = (await (await post("/downloads", { url: WATCH_URL, format: "m4a" })).json()) as { id: string; downloadUrl: string };
+    const events = fetch(`${origin}/api/v1/downloads/${created.id}/progress`);
+    const sse = await events;
+    expect(sse.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(sse.headers.get("cache-control")).toBe("no-store");
+    expect(sse.headers.get("x-accel-buffering")).toBe("no");
+    const file = await get(origin + new URL(created.downloadUrl).pathname);
+    expect(file.outcome).toBe("end");
+    const text = await sse.text(); // the server closes the stream after "done"
+    const data = text
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)) as { bytes: number; total: number | null; state: string });
+    expect(data[0]).toMatchObject({ state: "queued", bytes: 0 });
+    expect(data.at(-1)).toEqual({ bytes: file.body.length, total: file.body.length, state: "done" });
+  });
+
+  it("GET /downloads/:id/progress for an unknown id is a JSON 404", async () => {
+    const res = await fetch(`${origin}/api/v1/downloads/dl_nope/progress`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { code: "download.not_found", message: "Download not found." } });
+  });
+
+  it("GET /openapi.json describes every route", async () => {
+    const doc = (await (await fetch(`${origin}/api/v1/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths).sort()).toEqual(["/dl/{token}", "/download", "/downloads", "/downloads/{id}/progress", "/openapi.json", "/resolve"]);
+  });
+
+  it("per-IP fair use: 429 with Retry-After and the spec's wording", async () => {
+    let last: Response | null = null;
+    for (let i = 0; i < 10; i++) {
+      last = await post("/downloads", { url: WATCH_URL, format: "m4a" });
+      if (last.status === 429) break;
+    }
+    expect(last!.status).toBe(429);
+    expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await last!.json()).toEqual({
+      error: { code: "download.rate_limited", message: "You've made too many requests. Please wait a moment and try again." },
+    });
+  });
+});
