@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
+import { startBlogFreshness } from "#app/modules/blog/freshness.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
@@ -85,6 +86,8 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     onPoolError: (err) => logger.error({ err }, "database pool error"),
   });
   logger.info({ driver: database.driver }, "database ready (migrations applied)");
+  // Generated blog articles: catch up now, then check every 3 hours (spec §4).
+  const stopBlogFreshness = startBlogFreshness({ db: database.db, logger });
 
   const signingSecret = await loadSigningSecret(config);
   const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap));
@@ -98,6 +101,7 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     hostMap,
     mocks,
     async close() {
+      stopBlogFreshness();
       await engine.close();
       await database.close();
       await mocks?.close();

@@ -1,0 +1,56 @@
+import { Mail } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { Button } from "#app/components/ui/button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { HoneypotField } from "#app/modules/pages/forms/honeypot-field.tsx";
+
+type State = { status: "idle" } | { status: "sending" } | { status: "done"; ok: boolean; message: string };
+
+const FAILED = "There was a problem subscribing. Please try again.";
+
+/** "Stay Updated": posts to /newsletter and shows the endpoint's own message. */
+export function NewsletterBox() {
+  const [state, setState] = useState<State>({ status: "idle" });
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const body = new FormData(form);
+    setState({ status: "sending" });
+    try {
+      const res = await fetch("/newsletter", { method: "POST", body, headers: { Accept: "application/json" } });
+      const json = (await res.json().catch(() => null)) as { ok?: boolean; message?: string; error?: { message?: string } } | null;
+      const message = json?.message ?? json?.error?.message ?? FAILED;
+      const ok = res.ok && json?.ok === true;
+      setState({ status: "done", ok, message });
+      if (ok) form.reset();
+    } catch {
+      setState({ status: "done", ok: false, message: FAILED });
+    }
+  }
+
+  return (
+    <section aria-labelledby="stay-updated-heading" className="rounded-2xl bg-brand-900 px-6 py-10 text-white sm:px-10">
+      <div className="mx-auto max-w-2xl text-center">
+        <Mail aria-hidden className="mx-auto size-8 text-brand-200" />
+        <h2 id="stay-updated-heading" className="mt-3 text-2xl font-bold">
+          Stay Updated
+        </h2>
+        <p className="mt-2 text-brand-100">Get new guides on saving videos safely, formats and quality in your inbox. No spam; unsubscribe any time.</p>
+        <form method="post" action="/newsletter" onSubmit={onSubmit} className="relative mt-6 flex flex-col gap-3 sm:flex-row">
+          <label htmlFor="newsletter-email" className="sr-only">
+            Email address
+          </label>
+          <Input id="newsletter-email" type="email" name="email" required placeholder="you@example.com" autoComplete="email" className="text-slate-900" />
+          <HoneypotField />
+          <Button type="submit" variant="secondary" disabled={state.status === "sending"}>
+            {state.status === "sending" ? "Subscribing..." : "Subscribe"}
+          </Button>
+        </form>
+        <p role="status" aria-live="polite" data-testid="newsletter-status" className={state.status === "done" ? (state.ok ? "mt-3 text-green-200" : "mt-3 text-red-200") : "sr-only"}>
+          {state.status === "done" ? state.message : ""}
+        </p>
+      </div>
+    </section>
+  );
+}
