@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { summariseIssues, type FormProblem } from "../pages/forms/form-problem.ts";
+
+/**
+ * The contact form (spec §3 "Contact form", §5 "Contact"): one schema for the browser and the
+ * server. Name, email and message are required, subject is optional. `website` is a honeypot:
+ * hidden from people, filled in by bots.
+ */
+export const CONTACT_MESSAGES = {
+  required: "Please fill out all required fields",
+  invalidEmail: "Please enter a valid email address",
+  tooLong: "Your message is too long. Please keep it under 5,000 characters.",
+  sent: { title: "Message sent", description: "We've received your message and will respond soon!" },
+  failed: { title: "Error", description: "There was a problem sending your message. Please try again." },
+} as const;
+
+export const CONTACT_LIMITS = { name: 100, email: 254, subject: 200, message: 5000 } as const;
+
+const required = (max: number, tooLong: string = CONTACT_MESSAGES.tooLong) =>
+  z.string({ error: CONTACT_MESSAGES.required }).trim().min(1, CONTACT_MESSAGES.required).max(max, tooLong);
+
+export const contactSchema = z.object({
+  name: required(CONTACT_LIMITS.name, "Please keep your name under 100 characters."),
+  email: required(CONTACT_LIMITS.email, CONTACT_MESSAGES.invalidEmail).pipe(z.email(CONTACT_MESSAGES.invalidEmail)),
+  subject: z.string().trim().max(CONTACT_LIMITS.subject, "Please keep the subject under 200 characters.").default(""),
+  message: required(CONTACT_LIMITS.message),
+  website: z.string().default(""),
+});
+
+export type ContactInput = z.output<typeof contactSchema>;
+export type ContactField = "name" | "email" | "subject" | "message";
+
+export function parseContactForm(input: Record<string, unknown>): { ok: true; data: ContactInput } | { ok: false; problem: FormProblem<ContactField> } {
+  const result = contactSchema.safeParse(input);
+  if (result.success) return { ok: true as const, data: result.data };
+  return { ok: false as const, problem: summariseIssues<ContactField>(result.error, CONTACT_MESSAGES.required) };
+}

@@ -1,0 +1,41 @@
+import pino from "pino";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { contactMessages } from "#db/schema/index.ts";
+import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { submitContactMessage } from "./submit-contact-message.server.ts";
+
+const logger = pino({ level: "silent" });
+const input = { name: "Ada", email: "ada@example.com", subject: "", message: "Please add Vimeo.", website: "" };
+
+describe.each(testDatabases)("submitContactMessage on $name", ({ skip, open, prepare }) => {
+  beforeAll(() => (skip ? undefined : prepare()));
+  let handle: TestDatabase | undefined;
+  afterEach(async () => {
+    await handle?.dispose();
+    handle = undefined;
+  });
+
+  it.skipIf(skip)("stores the message with the hashed address", async () => {
+    handle = await open();
+    const result = await submitContactMessage({ db: handle.db, logger }, input, { ipHash: "abc123" });
+    expect(result).toEqual({ ok: true, stored: true });
+    const rows = await handle.db.select().from(contactMessages);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ name: "Ada", email: "ada@example.com", subject: "", message: "Please add Vimeo.", ipHash: "abc123" });
+    expect(rows[0]?.createdAt).toBeInstanceOf(Date);
+  });
+
+  it.skipIf(skip)("answers a filled honeypot with success and stores nothing", async () => {
+    handle = await open();
+    const result = await submitContactMessage({ db: handle.db, logger }, { ...input, website: "https://spam.example" }, { ipHash: null });
+    expect(result).toEqual({ ok: true, stored: false });
+    expect(await handle.db.select().from(contactMessages)).toHaveLength(0);
+  });
+
+  it.skipIf(skip)("returns an error when the database fails, instead of a false success", async () => {
+    handle = await open();
+    await handle.close();
+    const result = await submitContactMessage({ db: handle.db, logger }, input, { ipHash: null });
+    expect(result).toEqual({ ok: false, code: "contact.store_failed" });
+  });
+});

@@ -1,0 +1,34 @@
+import type { Logger } from "pino";
+import type { Database } from "#db/client.ts";
+import { platformRequests } from "#db/schema/index.ts";
+import type { PlatformRequestInput } from "./platform-request-schema.ts";
+
+export type SubmitPlatformRequestResult = { ok: true; stored: boolean } | { ok: false; code: "platform_request.store_failed" };
+
+/**
+ * Store one validated platform request. Honeypot submissions look successful and store
+ * nothing; a database failure is logged and returned so the user sees an error.
+ */
+export async function submitPlatformRequest(
+  deps: { db: Database; logger: Logger },
+  input: PlatformRequestInput,
+  meta: { ipHash: string | null },
+): Promise<SubmitPlatformRequestResult> {
+  if (input.website.trim() !== "") {
+    deps.logger.info({ ipHash: meta.ipHash }, "platform request: honeypot filled, request discarded");
+    return { ok: true, stored: false };
+  }
+  try {
+    await deps.db.insert(platformRequests).values({
+      platformName: input.platformName,
+      email: input.email,
+      details: input.details,
+      ipHash: meta.ipHash,
+    });
+  } catch (err) {
+    deps.logger.error({ err }, "platform request: could not store the request");
+    return { ok: false, code: "platform_request.store_failed" };
+  }
+  deps.logger.info({ platform: input.platformName }, "platform request stored");
+  return { ok: true, stored: true };
+}

@@ -1,0 +1,58 @@
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { newsletterSubscribers } from "#db/schema/index.ts";
+import { formPost, routeContext, unwrap } from "#tests/support/route-context.ts";
+import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { action, loader } from "./newsletter.ts";
+
+const SUCCESS = { ok: true, message: "Thanks for subscribing! We'll email you when new articles are published." };
+const json = (body: unknown) =>
+  new Request("http://localhost/newsletter", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+
+describe.each(testDatabases)("POST /newsletter on $name", ({ skip, open, prepare }) => {
+  beforeAll(() => (skip ? undefined : prepare()));
+  let handle: TestDatabase | undefined;
+  afterEach(async () => {
+    await handle?.dispose();
+    handle = undefined;
+  });
+  const call = (request: Request) => action({ request, context: routeContext(handle!.db), params: {} } as never).then(unwrap);
+
+  it.skipIf(skip)("subscribes from JSON and from a form, one row per address", async () => {
+    handle = await open();
+    expect(await call(json({ email: "Reader@Example.com", website: "" }))).toEqual({ status: 200, body: SUCCESS });
+    expect(await call(formPost("http://localhost/newsletter", { email: " reader@example.com " }))).toEqual({ status: 200, body: SUCCESS });
+    const rows = await handle.db.select().from(newsletterSubscribers);
+    expect(rows.map((r) => r.email)).toEqual(["reader@example.com"]);
+  });
+
+  it.skipIf(skip)("rejects an invalid address with 400", async () => {
+    handle = await open();
+    for (const body of [{ email: "nope" }, { email: "" }, {}, "not an object"]) {
+      expect(await call(json(body))).toEqual({ status: 400, body: { ok: false, message: "Please enter a valid email address" } });
+    }
+    expect(await handle.db.select().from(newsletterSubscribers)).toHaveLength(0);
+  });
+
+  it.skipIf(skip)("answers bots that fill the honeypot like anyone else, storing nothing", async () => {
+    handle = await open();
+    expect(await call(json({ email: "bot@example.com", website: "http://spam" }))).toEqual({ status: 200, body: SUCCESS });
+    expect(await handle.db.select().from(newsletterSubscribers)).toHaveLength(0);
+  });
+
+  it.skipIf(skip)("reports a database failure with 500", async () => {
+    handle = await open();
+    await handle.close();
+    expect(await call(json({ email: "reader@example.com" }))).toEqual({
+      status: 500,
+      body: { ok: false, message: "There was a problem subscribing. Please try again." },
+    });
+  });
+});
+
+describe("GET /newsletter", () => {
+  it("explains that subscribing needs a POST", async () => {
+    const res = loader();
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { recordingLogger, routeContext, unwrap } from "#tests/support/route-context.ts";
+import { loader } from "./not-found.tsx";
+
+describe("not-found loader", () => {
+  it("answers 404, logs the missing path and picks the most relevant page", async () => {
+    const { logger, lines } = recordingLogger();
+    const result = await loader({
+      request: new Request("http://localhost/faqs?from=old-site", { headers: { referer: "https://example.org/links" } }),
+      context: routeContext(null, { logger }),
+      params: { "*": "faqs" },
+    } as never);
+    expect(await unwrap(result)).toEqual({
+      status: 404,
+      body: { path: "/faqs", redirectTo: { path: "/faq", title: "Frequently Asked Questions" } },
+    });
+    const warn = lines.find((l) => l.level === 40);
+    expect(warn).toMatchObject({ msg: "page not found", path: "/faqs", referrer: "https://example.org/links", redirectTo: "/faq" });
+  });
+
+  it("falls back to the home page", async () => {
+    const result = await loader({ request: new Request("http://localhost/qwxz"), context: routeContext(null), params: {} } as never);
+    expect((await unwrap(result)).body).toMatchObject({ redirectTo: { path: "/" } });
+  });
+});

@@ -1,0 +1,186 @@
+import { CheckCircle2, Clock3, Layers } from "lucide-react";
+import { data, Link, useActionData } from "react-router";
+import type { Route } from "./+types/supported-sites";
+import { AdSlot } from "#app/components/layout/ad-slot.tsx";
+import { cn } from "#app/lib/cn.ts";
+import { FaqAccordion, faqJsonLd, type FaqEntry } from "#app/modules/pages/faq-accordion.tsx";
+import { formFields, type FormResult } from "#app/modules/pages/forms/form-problem.ts";
+import { hashClientIp } from "#app/modules/pages/forms/hash-client-ip.server.ts";
+import { PageHero } from "#app/modules/pages/page-hero.tsx";
+import { pageMeta } from "#app/modules/pages/page-meta.ts";
+import { PLATFORMS, PLATFORM_STATUS_LABELS, type PlatformEntry, type PlatformStatus } from "#app/modules/pages/platforms.ts";
+import { PlatformRequestForm } from "#app/modules/platform-requests/platform-request-form.tsx";
+import {
+  PLATFORM_REQUEST_MESSAGES,
+  parsePlatformRequestForm,
+  type PlatformRequestField,
+} from "#app/modules/platform-requests/platform-request-schema.ts";
+import { submitPlatformRequest } from "#app/modules/platform-requests/submit-platform-request.server.ts";
+
+const QUESTIONS: FaqEntry[] = [
+  {
+    id: "basic",
+    question: "What is the difference between Fully Supported and Basic Support?",
+    answer:
+      "Fully Supported platforms get every format and quality we offer: MP4 up to 1080p, MP3, AAC, M4A and WEBM audio, thumbnails and transcripts. Basic Support means we can save the video as MP4 at the quality listed on the card, without audio-only formats or extras.",
+  },
+  {
+    id: "coming-soon",
+    question: "When will the Coming Soon platforms work?",
+    answer:
+      "We add platforms one at a time and only announce one when downloads from it work reliably. Requests from the form below decide the order, so tell us which one you need.",
+  },
+  {
+    id: "private",
+    question: "Can I download private or members-only videos?",
+    answer:
+      "No. Our server only reads what anyone can watch without logging in. Private, members-only, paid and age-restricted videos stay out of reach on every platform.",
+  },
+  {
+    id: "link-fails",
+    question: "My link is from a supported site but does not work. Why?",
+    answer:
+      "Platforms change how they deliver video from time to time, and a link can also point to a removed or region-locked video. Try again in a few minutes; if it still fails, send us the link through the contact page and we will look into it.",
+  },
+];
+
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "/supported-sites", { jsonLd: [faqJsonLd(QUESTIONS)] });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const fields = formFields(await request.formData());
+  const values = { platformName: fields.platformName ?? "", email: fields.email ?? "", details: fields.details ?? "" };
+  const parsed = parsePlatformRequestForm(fields);
+  if (!parsed.ok) {
+    return data<FormResult<PlatformRequestField>>(
+      { ok: false, title: "Error", message: parsed.problem.message, fields: parsed.problem.fields, values },
+      { status: 400 },
+    );
+  }
+  const result = await submitPlatformRequest(context, parsed.data, {
+    ipHash: hashClientIp(context.clientIp, context.config.DOWNLOAD_SIGNING_SECRET),
+  });
+  if (!result.ok) {
+    const m = PLATFORM_REQUEST_MESSAGES.failed;
+    return data<FormResult<PlatformRequestField>>({ ok: false, title: m.title, message: m.description, fields: [], values }, { status: 500 });
+  }
+  const m = PLATFORM_REQUEST_MESSAGES.sent;
+  return data<FormResult<PlatformRequestField>>({ ok: true, title: m.title, message: m.description });
+}
+
+const STATUS_STYLE: Record<PlatformStatus, string> = {
+  "fully-supported": "bg-green-100 text-green-900",
+  "basic-support": "bg-amber-100 text-amber-900",
+  planned: "bg-slate-200 text-slate-800",
+};
+
+const STATUS_ICON = { "fully-supported": CheckCircle2, "basic-support": Layers, planned: Clock3 } as const;
+
+function PlatformCard({ platform }: { platform: PlatformEntry }) {
+  const Icon = STATUS_ICON[platform.status];
+  const headingId = `platform-${platform.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  return (
+    <article aria-labelledby={headingId} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" data-testid="platform-card">
+      <div className="flex items-start justify-between gap-3">
+        <div className="flex items-center gap-3">
+          <span aria-hidden className="grid size-11 place-items-center rounded-xl text-lg font-bold text-white" style={{ background: platform.logo.background }}>
+            {platform.logo.letter}
+          </span>
+          <h3 id={headingId} className="text-lg font-semibold text-slate-900">
+            {platform.name}
+          </h3>
+        </div>
+        <span className={cn("inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-xs font-semibold whitespace-nowrap", STATUS_STYLE[platform.status])}>
+          <Icon aria-hidden className="size-3.5" />
+          {PLATFORM_STATUS_LABELS[platform.status]}
+        </span>
+      </div>
+      <p className="mt-3 text-sm leading-6 text-slate-700">{platform.description}</p>
+      <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
+        <div>
+          <dt className="text-slate-600">{platform.status === "planned" ? "Planned formats" : "Formats"}</dt>
+          <dd className="font-medium text-slate-900">{platform.formats.join(", ")}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Max quality</dt>
+          <dd className="font-medium text-slate-900">{platform.maxQuality}</dd>
+        </div>
+      </dl>
+      <ul className="mt-4 space-y-1.5 text-sm text-slate-700">
+        {platform.features.map((f) => (
+          <li key={f} className="flex gap-2">
+            <span aria-hidden className="mt-2 size-1.5 shrink-0 rounded-full bg-brand-500" />
+            {f}
+          </li>
+        ))}
+      </ul>
+    </article>
+  );
+}
+
+export default function SupportedSites() {
+  const actionResult = useActionData<typeof action>();
+  const counts = {
+    full: PLATFORMS.filter((p) => p.status === "fully-supported").length,
+    basic: PLATFORMS.filter((p) => p.status === "basic-support").length,
+    planned: PLATFORMS.filter((p) => p.status === "planned").length,
+  };
+  return (
+    <>
+      <PageHero
+        eyebrow="Platforms"
+        title="Supported Sites"
+        intro={
+          <>
+            Paste a link from any of these platforms on the{" "}
+            <Link to="/" className="font-medium text-brand-700 underline underline-offset-2">
+              downloader
+            </Link>
+            . {counts.full} platform is fully supported, {counts.basic} have basic support and {counts.planned} more are on the way.
+          </>
+        }
+      />
+      <div className="mx-auto max-w-6xl space-y-14 px-4 py-12 sm:px-6">
+        <section aria-labelledby="platforms-heading">
+          <h2 id="platforms-heading" className="text-2xl font-semibold text-slate-900">
+            Platforms and what you can save
+          </h2>
+          <div className="mt-6 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+            {PLATFORMS.map((p) => (
+              <PlatformCard key={p.name} platform={p} />
+            ))}
+          </div>
+        </section>
+
+        <AdSlot placement="in-content" />
+
+        <div className="grid gap-10 lg:grid-cols-2">
+          <section id="request-platform" aria-labelledby="request-heading" className="scroll-mt-24 rounded-2xl border border-slate-200 bg-slate-50 p-6 sm:p-8">
+            <h2 id="request-heading" className="text-2xl font-semibold text-slate-900">
+              Request Platform Support
+            </h2>
+            <p className="mt-2 mb-6 text-slate-700">
+              Missing a site? Tell us which one. Every request is read, and the most requested platforms are built first.
+            </p>
+            <PlatformRequestForm actionResult={actionResult} />
+          </section>
+
+          <section aria-labelledby="sites-faq-heading">
+            <h2 id="sites-faq-heading" className="mb-6 text-2xl font-semibold text-slate-900">
+              Questions about platforms
+            </h2>
+            <FaqAccordion items={QUESTIONS} />
+            <p className="mt-6 text-slate-700">
+              More answers in the{" "}
+              <Link to="/faq" className="font-medium text-brand-700 underline underline-offset-2">
+                FAQ
+              </Link>
+              .
+            </p>
+          </section>
+        </div>
+
+        <AdSlot placement="in-content" />
+      </div>
+    </>
+  );
+}
