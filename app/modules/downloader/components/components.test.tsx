@@ -1,0 +1,122 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import type { FormatOption, VideoDetails as Details } from "#engine/types.ts";
+import { FormatPicker } from "./format-picker.tsx";
+import { FormatButton } from "./format-button.tsx";
+import { UrlForm } from "./url-form.tsx";
+import { VideoDetails } from "./video-details.tsx";
+import { DownloadProgress, progressText } from "./download-progress.tsx";
+
+function render(node: React.ReactNode): string {
+  const router = createMemoryRouter([{ path: "/", element: node }]);
+  return renderToStaticMarkup(<RouterProvider router={router} />);
+}
+
+const video: Details = {
+  id: "vidfetchAll",
+  title: "Sample clip in every quality",
+  description: "A short generated test pattern.",
+  thumbnail: "https://i.ytimg.com/vi/vidfetchAll/maxresdefault.jpg",
+  channelTitle: "VidFetch Samples",
+  channelId: "UCvidfetchMockChannel01",
+  channelThumbnail: "",
+  isMonetized: true,
+  subscriberCount: "48.2K",
+  publishedAt: "Jun 3, 2026",
+  duration: "0:06",
+  viewCount: "1.2M views",
+  likeCount: "45.7K",
+  tags: ["sample", "test pattern"],
+  downloadUrl: "https://www.youtube.com/watch?v=vidfetchAll",
+  platform: "youtube",
+  durationSeconds: 6,
+  embedUrl: "https://www.youtube-nocookie.com/embed/vidfetchAll",
+};
+
+const option = (o: Partial<FormatOption> & Pick<FormatOption, "id" | "label" | "icon">): FormatOption => ({
+  quality: "q",
+  format: "F",
+  size: "709 KB",
+  available: true,
+  premium: false,
+  bytes: 708559,
+  ...o,
+});
+
+describe("link form markup", () => {
+  it("labels the field and keeps an announced message slot", () => {
+    const html = render(<UrlForm value="" onChange={() => {}} onSubmit={() => {}} busy={false} />);
+    expect(html).toMatch(/<label[^>]*class="sr-only"[^>]*>Video URL<\/label>/);
+    expect(html).toMatch(/role="alert"/);
+    expect(html).not.toContain("Clear URL");
+  });
+
+  it("shows the invalid message, disables Download and offers the clear button", () => {
+    const html = render(<UrlForm value="not a link" onChange={() => {}} onSubmit={() => {}} busy={false} />);
+    expect(html).toContain("Please enter a valid YouTube URL");
+    expect(html).toContain('aria-invalid="true"');
+    expect(html).toMatch(/<button[^>]*type="submit" disabled=""/);
+    expect(html).toContain('aria-label="Clear URL"');
+  });
+
+  it("reads Processing... with the field disabled while busy", () => {
+    const html = render(<UrlForm value="https://youtu.be/vidfetchAll" onChange={() => {}} onSubmit={() => {}} busy />);
+    expect(html).toContain("Processing...");
+    expect(html).toMatch(/<input[^>]*disabled=""/);
+  });
+});
+
+describe("details markup", () => {
+  it("shows every field of the spec's video details", () => {
+    const html = render(<VideoDetails video={video} />);
+    for (const text of ["Sample clip in every quality", "VidFetch Samples", "48.2K subscribers", "Jun 3, 2026", "0:06", "1.2M views", "45.7K", "#sample", "Monetized channel", "A short generated test pattern."]) {
+      expect(html).toContain(text);
+    }
+  });
+});
+
+describe("format picker markup", () => {
+  const formats = [
+    option({ id: "mp4-720", label: "MP4 720p HD", icon: "video" }),
+    option({ id: "mp4-1080", label: "MP4 1080p Full HD", icon: "video", available: false, note: "No 1080p stream for this video" }),
+    option({ id: "mp4-2160", label: "MP4 2160p 4K", icon: "video", premium: true, note: "Premium feature" }),
+    option({ id: "mp3-128", label: "MP3 128 Standard", icon: "audio" }),
+  ];
+
+  it("has the three tabs and, in Video, ready, unavailable and locked options", () => {
+    const html = render(<FormatPicker formats={formats} sourceUrl="https://youtu.be/vidfetchAll" />);
+    expect(html).toContain(">Video<");
+    expect(html).toContain(">Audio Only<");
+    expect(html).toContain(">Other<");
+    expect(html).toContain("709 KB");
+    expect(html).toContain("Not available: No 1080p stream for this video");
+    expect(html).toMatch(/href="\/premium"[^>]*>.*Unlock/);
+    expect(html).toContain("Premium feature");
+  });
+
+  it("lets premium visitors download premium formats", () => {
+    const html = render(<FormatPicker formats={formats} sourceUrl="https://youtu.be/vidfetchAll" isPremium />);
+    expect(html).not.toContain('href="/premium"');
+  });
+});
+
+describe("format button and progress", () => {
+  it("shows the attempt while retrying and names the format for screen readers", () => {
+    const html = render(<FormatButton label="MP4 720p HD" state="downloading" attempt={2} disabled={false} onClick={() => {}} />);
+    expect(html).toContain("Retrying (2/3)");
+    expect(html).toContain(`<span class="sr-only"> MP4 720p HD</span>`);
+    expect(html).toContain('data-state="downloading"');
+  });
+
+  it("reports percent, bytes and speed, and never 100 % before the end", () => {
+    const base = { formatId: "mp4-720", label: "MP4 720p HD", attempt: 1 } as const;
+    expect(progressText({ ...base, phase: "downloading", progress: { bytes: 354_000, total: 708_000, speed: 1_048_576, state: "streaming" } })).toBe("50% · 346 KB of 691 KB · 1.0 MB/s");
+    expect(progressText({ ...base, phase: "downloading", progress: { bytes: 710_000, total: 708_000, speed: 0, state: "streaming" } })).toMatch(/^99%/);
+    expect(progressText({ ...base, phase: "success", progress: { bytes: 707_311, total: null, speed: 0, state: "done" } })).toBe("100% · 691 KB");
+    const html = render(<DownloadProgress active={{ ...base, phase: "downloading", progress: { bytes: 354_000, total: 708_000, speed: 0, state: "streaming" } }} />);
+    expect(html).toContain('role="progressbar"');
+    expect(html).toContain('aria-valuenow="50"');
+    expect(html).toContain("Downloading MP4 720p HD");
+  });
+});

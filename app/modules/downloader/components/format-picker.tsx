@@ -1,0 +1,119 @@
+import { FileText, Film, Image as ImageIcon, Lock, Music } from "lucide-react";
+import { Link } from "react-router";
+import { toast } from "sonner";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tabs.tsx";
+import type { FormatOption } from "#engine/types.ts";
+import { FORMAT_TABS, groupFormats, optionExplanation, optionNote, optionStatus, type FormatTab } from "../format-groups.ts";
+import { useFormatDownloads } from "../hooks/use-format-downloads.ts";
+import { DownloadProgress } from "./download-progress.tsx";
+import { FormatButton, type FormatButtonState } from "./format-button.tsx";
+
+const ICONS = { video: Film, audio: Music, image: ImageIcon, text: FileText } as const;
+
+export interface FormatPickerProps {
+  formats: FormatOption[];
+  /** the link the formats were resolved from (what the API downloads) */
+  sourceUrl: string;
+  isPremium?: boolean;
+  /** offline (or offline mode): a click queues the download instead of starting it */
+  queueInstead?: boolean;
+  onQueue?: (option: FormatOption) => void;
+  /** tabs to show, in order (the Shorts page leaves out "Other") */
+  tabs?: FormatTab[];
+}
+
+/** A click on an option that does not exist for this video explains why, in the spec's words. */
+function explainUnavailable(option: FormatOption) {
+  if (option.id === "thumbnail-hd") return toast.error("Thumbnail not available");
+  if (option.id === "transcript") return toast.error("Not Available", { description: "Transcript is not available for this video" });
+  toast.error("Not Available", { description: option.note ?? "This format is not available for this video." });
+}
+
+export function FormatPicker({ formats, sourceUrl, isPremium = false, queueInstead = false, onQueue, tabs = ["video", "audio", "other"] }: FormatPickerProps) {
+  const { active, failure, start } = useFormatDownloads(sourceUrl);
+  const groups = groupFormats(formats);
+  const busy = active?.phase === "downloading";
+  const shownTabs = FORMAT_TABS.filter((t) => tabs.includes(t.value));
+
+  function choose(option: FormatOption) {
+    if (queueInstead && onQueue) return onQueue(option);
+    void start(option);
+  }
+
+  return (
+    <section aria-labelledby="formats-heading" className="mt-6">
+      <h2 id="formats-heading" className="text-lg font-semibold text-slate-900">
+        Choose a format
+      </h2>
+      <Tabs defaultValue={shownTabs[0]?.value ?? "video"} className="mt-3">
+        <TabsList aria-label="Format type">
+          {shownTabs.map((t) => (
+            <TabsTrigger key={t.value} value={t.value}>
+              {t.label}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {shownTabs.map((t) => (
+          <TabsContent key={t.value} value={t.value}>
+            <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200">
+              {groups[t.value].map((option) => {
+                const status = optionStatus(option, isPremium);
+                const Icon = ICONS[option.icon];
+                const mine = active?.formatId === option.id ? active : null;
+                const state: FormatButtonState = mine ? (mine.phase === "downloading" ? "downloading" : mine.phase) : "idle";
+                const explanation = optionExplanation(option, status);
+                const note = optionNote(option, status);
+                const failed = failure?.formatId === option.id ? failure.message : null;
+                return (
+                  <li key={option.id} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center sm:justify-between" data-format-id={option.id} data-testid={`format-${option.id}`}>
+                    <div className="flex min-w-0 items-start gap-3">
+                      <Icon aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-600" />
+                      <div className="min-w-0">
+                        <p className="font-medium text-slate-900">
+                          {option.label}
+                          {option.premium ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">Premium</span> : null}
+                        </p>
+                        <p className="text-sm text-slate-600">
+                          {option.quality} · {option.format} · <span data-testid="format-size">{option.size}</span>
+                        </p>
+                        {explanation ? <p className="mt-1 text-sm text-slate-600">{explanation}</p> : null}
+                        {note ? <p className="mt-1 text-xs text-slate-500">{note}</p> : null}
+                        {failed ? (
+                          <p role="alert" className="mt-1 text-sm font-medium text-destructive" data-testid="format-error">
+                            {failed}
+                          </p>
+                        ) : null}
+                      </div>
+                    </div>
+                    <div className="shrink-0 sm:ml-4">
+                      {status === "locked" ? (
+                        <Link
+                          to="/premium"
+                          className="inline-flex h-9 min-w-32 items-center justify-center gap-2 rounded-md border border-amber-400 bg-amber-50 px-3 text-sm font-medium text-amber-900 hover:bg-amber-100"
+                        >
+                          <Lock aria-hidden className="size-4" /> Unlock<span className="sr-only"> {option.label}</span> with Premium
+                        </Link>
+                      ) : status === "unavailable" ? (
+                        <button
+                          type="button"
+                          aria-disabled="true"
+                          onClick={() => explainUnavailable(option)}
+                          className="inline-flex h-9 min-w-32 cursor-not-allowed items-center justify-center rounded-md border border-slate-300 bg-slate-100 px-3 text-sm font-medium text-slate-600"
+                        >
+                          Unavailable<span className="sr-only"> {option.label}</span>
+                        </button>
+                      ) : (
+                        <FormatButton label={option.label} state={state} attempt={mine?.attempt ?? 1} disabled={busy && !mine} onClick={() => choose(option)} />
+                      )}
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          </TabsContent>
+        ))}
+      </Tabs>
+      <DownloadProgress active={active} />
+    </section>
+  );
+}

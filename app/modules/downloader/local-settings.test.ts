@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import {
+  SETTINGS_KEY,
+  clearQueue,
+  dequeue,
+  enqueue,
+  parseQueueEntry,
+  queueEntry,
+  readSettings,
+  sourceUrlFor,
+  updateSettings,
+  writeSettings,
+} from "./local-settings.ts";
+
+function memoryStorage(initial: Record<string, string> = {}) {
+  const data = new Map(Object.entries(initial));
+  return {
+    data,
+    getItem: (k: string) => data.get(k) ?? null,
+    setItem: (k: string, v: string) => void data.set(k, v),
+  };
+}
+
+describe("offline queue entries", () => {
+  it("are videoId:formatId strings (spec §3)", () => {
+    expect(queueEntry("vidfetchAll", "mp4-720")).toBe("vidfetchAll:mp4-720");
+    expect(parseQueueEntry("vidfetchAll:mp4-720")).toEqual({ videoId: "vidfetchAll", formatId: "mp4-720" });
+  });
+
+  it("split at the last colon and refuse malformed entries", () => {
+    expect(parseQueueEntry("a:b:mp3-128")).toEqual({ videoId: "a:b", formatId: "mp3-128" });
+    expect(parseQueueEntry("nocolon")).toBeNull();
+    expect(parseQueueEntry(":mp4-720")).toBeNull();
+    expect(parseQueueEntry("abc:")).toBeNull();
+  });
+});
+
+describe("local settings", () => {
+  it("start from the defaults", () => {
+    expect(readSettings(memoryStorage())).toEqual({ lastOnline: null, offlineMode: false, autoProcessQueue: false, downloadQueue: [], queueSources: {} });
+  });
+
+  it("survive a round trip through storage", () => {
+    const store = memoryStorage();
+    const s = enqueue(readSettings(store), { videoId: "vidfetchAll", formatId: "mp4-720" }).settings;
+    writeSettings({ ...s, offlineMode: true, autoProcessQueue: true, lastOnline: "2026-11-21T10:00:00.000Z" }, store);
+    expect(JSON.parse(store.data.get(SETTINGS_KEY)!)).toMatchObject({ downloadQueue: ["vidfetchAll:mp4-720"], offlineMode: true });
+    expect(readSettings(store)).toEqual({
+      lastOnline: "2026-11-21T10:00:00.000Z",
+      offlineMode: true,
+      autoProcessQueue: true,
+      downloadQueue: ["vidfetchAll:mp4-720"],
+      queueSources: {},
+    });
+  });
+
+  it("repair corrupt or foreign values instead of failing", () => {
+    expect(readSettings(memoryStorage({ [SETTINGS_KEY]: "{not json" })).downloadQueue).toEqual([]);
+    const odd = memoryStorage({ [SETTINGS_KEY]: JSON.stringify({ downloadQueue: ["ok:mp3-128", 42, "bad"], offlineMode: "yes", queueSources: { x: 1, y: "https://a/b.mp4" } }) });
+    const s = readSettings(odd);
+    expect(s.downloadQueue).toEqual(["ok:mp3-128"]);
+    expect(s.offlineMode).toBe(false);
+    expect(s.queueSources).toEqual({ y: "https://a/b.mp4" });
+  });
+
+  it("update writes the changed copy", () => {
+    const store = memoryStorage();
+    updateSettings((s) => ({ ...s, autoProcessQueue: true }), store);
+    expect(readSettings(store).autoProcessQueue).toBe(true);
+  });
+});
+
+describe("queue operations", () => {
+  const empty = readSettings(memoryStorage());
+
+  it("do not queue the same download twice", () => {
+    const once = enqueue(empty, { videoId: "vidfetchAll", formatId: "mp3-128" });
+    expect(once.added).toBe(true);
+    const twice = enqueue(once.settings, { videoId: "vidfetchAll", formatId: "mp3-128" });
+    expect(twice.added).toBe(false);
+    expect(twice.settings.downloadQueue).toEqual(["vidfetchAll:mp3-128"]);
+  });
+
+  it("remember the link of non-YouTube media and forget it with the last entry", () => {
+    let s = enqueue(empty, { videoId: "generic-1", formatId: "mp4-360", sourceUrl: "https://media.example.test/files/sample-360p.mp4" }).settings;
+    s = enqueue(s, { videoId: "generic-1", formatId: "mp3-128", sourceUrl: "https://media.example.test/files/sample-360p.mp4" }).settings;
+    expect(sourceUrlFor(s, "generic-1")).toBe("https://media.example.test/files/sample-360p.mp4");
+    s = dequeue(s, "generic-1:mp4-360");
+    expect(sourceUrlFor(s, "generic-1")).toBe("https://media.example.test/files/sample-360p.mp4");
+    s = dequeue(s, "generic-1:mp3-128");
+    expect(s.queueSources).toEqual({});
+    expect(sourceUrlFor(s, "generic-1")).toBeNull();
+  });
+
+  it("rebuild the watch link of a YouTube id", () => {
+    expect(sourceUrlFor(empty, "vidfetchAll")).toBe("https://www.youtube.com/watch?v=vidfetchAll");
+  });
+
+  it("clear everything", () => {
+    const s = enqueue(empty, { videoId: "x", formatId: "webm", sourceUrl: "https://a/b.mp4" }).settings;
+    expect(clearQueue(s)).toMatchObject({ downloadQueue: [], queueSources: {} });
+  });
+});

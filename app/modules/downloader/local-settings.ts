@@ -1,0 +1,116 @@
+/**
+ * The visitor's local settings (spec §3 "Local settings"): last online time, offline-mode flag,
+ * auto-process flag and the offline download queue of "videoId:formatId" strings. Kept in
+ * localStorage so a queue survives a reload while the connection is down.
+ */
+export const SETTINGS_KEY = "settings";
+
+export interface LocalSettings {
+  /** ISO time the browser was last seen online */
+  lastOnline: string | null;
+  offlineMode: boolean;
+  autoProcessQueue: boolean;
+  /** "videoId:formatId" entries, oldest first */
+  downloadQueue: string[];
+  /** link to resolve for queued ids that are not YouTube ids (generic media) */
+  queueSources: Record<string, string>;
+}
+
+export const DEFAULT_SETTINGS: LocalSettings = {
+  lastOnline: null,
+  offlineMode: false,
+  autoProcessQueue: false,
+  downloadQueue: [],
+  queueSources: {},
+};
+
+type StorageLike = Pick<Storage, "getItem" | "setItem">;
+
+function storage(): StorageLike | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage;
+  } catch {
+    // Storage disabled (privacy mode, sandboxed frame): settings live for this page only.
+    return null;
+  }
+}
+
+/** Read the settings, repairing anything missing or malformed instead of failing. */
+export function readSettings(store: StorageLike | null = storage()): LocalSettings {
+  const raw = store?.getItem(SETTINGS_KEY);
+  if (!raw) return { ...DEFAULT_SETTINGS, downloadQueue: [], queueSources: {} };
+  let parsed: Partial<LocalSettings>;
+  try {
+    parsed = JSON.parse(raw) as Partial<LocalSettings>;
+  } catch {
+    // A corrupt value is replaced by the defaults on the next write.
+    parsed = {};
+  }
+  const queue = Array.isArray(parsed.downloadQueue) ? parsed.downloadQueue.filter((e): e is string => typeof e === "string" && parseQueueEntry(e) !== null) : [];
+  const sources =
+    parsed.queueSources && typeof parsed.queueSources === "object"
+      ? Object.fromEntries(Object.entries(parsed.queueSources).filter(([, v]) => typeof v === "string"))
+      : {};
+  return {
+    lastOnline: typeof parsed.lastOnline === "string" ? parsed.lastOnline : null,
+    offlineMode: parsed.offlineMode === true,
+    autoProcessQueue: parsed.autoProcessQueue === true,
+    downloadQueue: queue,
+    queueSources: sources as Record<string, string>,
+  };
+}
+
+export function writeSettings(next: LocalSettings, store: StorageLike | null = storage()): void {
+  try {
+    store?.setItem(SETTINGS_KEY, JSON.stringify(next));
+  } catch {
+    // Quota exceeded or storage disabled: the in-memory copy still drives this page.
+    return;
+  }
+}
+
+export function updateSettings(change: (s: LocalSettings) => LocalSettings, store: StorageLike | null = storage()): LocalSettings {
+  const next = change(readSettings(store));
+  writeSettings(next, store);
+  return next;
+}
+
+export function queueEntry(videoId: string, formatId: string): string {
+  return `${videoId}:${formatId}`;
+}
+
+/** Split "videoId:formatId" at the last colon (format ids never contain one). */
+export function parseQueueEntry(entry: string): { videoId: string; formatId: string } | null {
+  const at = entry.lastIndexOf(":");
+  if (at <= 0 || at === entry.length - 1) return null;
+  return { videoId: entry.slice(0, at), formatId: entry.slice(at + 1) };
+}
+
+/** Add one download to the queue; false when the same entry is already waiting. */
+export function enqueue(s: LocalSettings, item: { videoId: string; formatId: string; sourceUrl?: string }): { settings: LocalSettings; added: boolean } {
+  const entry = queueEntry(item.videoId, item.formatId);
+  if (s.downloadQueue.includes(entry)) return { settings: s, added: false };
+  const queueSources = item.sourceUrl ? { ...s.queueSources, [item.videoId]: item.sourceUrl } : s.queueSources;
+  return { settings: { ...s, downloadQueue: [...s.downloadQueue, entry], queueSources }, added: true };
+}
+
+/** Remove one entry, dropping its source link when no other entry needs it. */
+export function dequeue(s: LocalSettings, entry: string): LocalSettings {
+  const downloadQueue = s.downloadQueue.filter((e) => e !== entry);
+  const stillUsed = new Set(downloadQueue.map((e) => parseQueueEntry(e)?.videoId));
+  const queueSources = Object.fromEntries(Object.entries(s.queueSources).filter(([id]) => stillUsed.has(id)));
+  return { ...s, downloadQueue, queueSources };
+}
+
+export function clearQueue(s: LocalSettings): LocalSettings {
+  return { ...s, downloadQueue: [], queueSources: {} };
+}
+
+const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
+
+/** The link to hand the API for a queued entry. */
+export function sourceUrlFor(s: LocalSettings, videoId: string): string | null {
+  const stored = s.queueSources[videoId];
+  if (stored) return stored;
+  return YOUTUBE_ID.test(videoId) ? `https://www.youtube.com/watch?v=${videoId}` : null;
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { ApiError, type DownloadTicket } from "./api-client.ts";
+import { parseProgress, runDownload, type ProgressEvent, type ProgressSubscribe } from "./run-download.ts";
+
+const ticket: DownloadTicket = { id: "dl1", downloadUrl: "/api/v1/dl/token", filename: "Sample (720p).mp4", expiresAt: "2026-11-21T20:00:00Z", bytes: 1000 };
+
+/** A progress stream that replays the given events asynchronously, after the save. */
+function scripted(events: ProgressEvent[], opts: { thenUnavailable?: boolean } = {}) {
+  const log: string[] = [];
+  const subscribe: ProgressSubscribe = (id, { onEvent, onUnavailable }) => {
+    log.push(`subscribe ${id}`);
+    let closed = false;
+    void (async () => {
+      for (const e of events) {
+        await new Promise((r) => setTimeout(r, 1));
+        if (closed) return;
+        onEvent(e);
+      }
+      if (opts.thenUnavailable && !closed) onUnavailable();
+    })();
+    return () => {
+      closed = true;
+      log.push("unsubscribe");
+    };
+  };
+  return { log, subscribe };
+}
+
+describe("runDownload", () => {
+  it("asks for a link, subscribes before saving, and ends when the server reports the file done", async () => {
+    const { log, subscribe } = scripted([
+      { bytes: 0, total: 1000, state: "queued" },
+      { bytes: 400, total: 1000, state: "streaming" },
+      { bytes: 1000, total: 1000, state: "done" },
+    ]);
+    const seen: ProgressEvent[] = [];
+    const outcome = await runDownload(
+      { url: "https://youtu.be/vidfetchAll", format: "mp4-720", onProgress: (p) => seen.push(p) },
+      {
+        request: async (url, format) => {
+          log.push(`request ${url} ${format}`);
+          return ticket;
+        },
+        subscribe,
+        save: (href, name) => log.push(`save ${href} ${name}`),
+      },
+    );
+    expect(outcome).toEqual({ ticket, tracked: true });
+    expect(log).toEqual(["request https://youtu.be/vidfetchAll mp4-720", "subscribe dl1", "save /api/v1/dl/token Sample (720p).mp4", "unsubscribe"]);
+    expect(seen.map((p) => p.bytes)).toEqual([0, 400, 1000]);
+  });
+
+  it("rejects with a retryable error when the stream fails mid-file", async () => {
+    const { subscribe } = scripted([
+      { bytes: 200, total: 1000, state: "streaming" },
+      { bytes: 200, total: 1000, state: "failed" },
+    ]);
+    const err = await runDownload({ url: "u", format: "mp4-720" }, { request: async () => ticket, subscribe, save: () => {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe("download.failed");
+    expect((err as ApiError).status).toBe(500);
+  });
+
+  it("reports a cancelled download as such, not as a failure to retry", async () => {
+    const { subscribe } = scripted([{ bytes: 10, total: 1000, state: "aborted" }]);
+    const err = await runDownload({ url: "u", format: "mp3-128" }, { request: async () => ticket, subscribe, save: () => {} }).catch((e: unknown) => e);
+    expect((err as ApiError).code).toBe("download.cancelled");
+  });
+
+  it("lets the browser own the file when progress cannot be followed at all", async () => {
+    const { subscribe } = scripted([], { thenUnavailable: true });
+    const outcome = await runDownload({ url: "u", format: "thumbnail-hd" }, { request: async () => ticket, subscribe, save: () => {} });
+    expect(outcome.tracked).toBe(false);
+  });
+
+  it("fails when the progress stream is lost before the end", async () => {
+    const { subscribe } = scripted([{ bytes: 10, total: 1000, state: "streaming" }], { thenUnavailable: true });
+    const err = await runDownload({ url: "u", format: "mp4-720" }, { request: async () => ticket, subscribe, save: () => {} }).catch((e: unknown) => e);
+    expect((err as ApiError).code).toBe("download.failed");
+  });
+
+  it("fails a download that never starts moving", async () => {
+    const { subscribe } = scripted([{ bytes: 0, total: 1000, state: "queued" }]);
+    const err = await runDownload({ url: "u", format: "mp4-720" }, { request: async () => ticket, subscribe, save: () => {}, stallTimeoutMs: 30 }).catch((e: unknown) => e);
+    expect((err as ApiError).code).toBe("download.stalled");
+  });
+
+  it("does not save anything when the API refuses the link", async () => {
+    const saved: string[] = [];
+    const err = await runDownload(
+      { url: "u", format: "mp4-2160" },
+      {
+        request: async () => {
+          throw new ApiError("format.premium", "This format is a premium feature. Upgrade to Premium to download it.", 403);
+        },
+        subscribe: () => () => {},
+        save: (h) => saved.push(h),
+      },
+    ).catch((e: unknown) => e);
+    expect((err as ApiError).status).toBe(403);
+    expect(saved).toEqual([]);
+  });
+});
+
+describe("parseProgress", () => {
+  it("reads the SSE payload and ignores anything else", () => {
+    expect(parseProgress('{"bytes":5,"total":10,"state":"streaming"}')).toEqual({ bytes: 5, total: 10, state: "streaming", message: undefined });
+    expect(parseProgress('{"bytes":5,"total":null,"state":"queued"}')?.total).toBeNull();
+    expect(parseProgress('{"state":"failed","error":{"message":"Boom"}}')?.message).toBe("Boom");
+    expect(parseProgress("keep-alive")).toBeNull();
+    expect(parseProgress('{"bytes":1}')).toBeNull();
+  });
+});

@@ -1,0 +1,145 @@
+import { ApiError, type DownloadTicket, progressUrl, requestDownload } from "./api-client.ts";
+import { saveWithBrowser } from "./save-file.ts";
+
+/** One event of the progress stream (DESIGN §5: bytes sent, total, state). */
+export interface ProgressEvent {
+  bytes: number;
+  total: number | null;
+  state: string;
+  /** the engine's wording when the state is a failure */
+  message?: string;
+}
+
+const DONE_STATES = new Set(["done", "complete", "completed", "finished"]);
+const FAILED_STATES = new Set(["error", "failed"]);
+const CANCELLED_STATES = new Set(["aborted", "cancelled", "canceled"]);
+
+export const DOWNLOAD_FAILED_MESSAGE = "The download stopped before the file was complete. Please try again.";
+export const DOWNLOAD_CANCELLED_MESSAGE = "The download was cancelled.";
+
+export type ProgressSubscribe = (id: string, handlers: { onEvent: (p: ProgressEvent) => void; onUnavailable: () => void }) => () => void;
+
+/** Parse one SSE data payload; null for anything that is not a progress event. */
+export function parseProgress(data: string): ProgressEvent | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(data);
+  } catch {
+    // Comments and keep-alives are not JSON: nothing to report.
+    return null;
+  }
+  if (!raw || typeof raw !== "object") return null;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.state !== "string") return null;
+  const bytes = typeof r.bytes === "number" && Number.isFinite(r.bytes) ? r.bytes : 0;
+  const total = typeof r.total === "number" && Number.isFinite(r.total) && r.total > 0 ? r.total : null;
+  const message =
+    typeof r.message === "string"
+      ? r.message
+      : typeof (r.error as { message?: unknown } | undefined)?.message === "string"
+        ? ((r.error as { message: string }).message)
+        : undefined;
+  return { bytes, total, state: r.state, message };
+}
+
+/** The progress endpoint through the browser's EventSource (reconnects are ours to decide). */
+export const subscribeWithEventSource: ProgressSubscribe = (id, { onEvent, onUnavailable }) => {
+  const source = new EventSource(progressUrl(id));
+  let closed = false;
+  const handle = (e: MessageEvent) => {
+    const p = parseProgress(String(e.data));
+    if (p) onEvent(p);
+  };
+  source.onmessage = handle;
+  source.addEventListener("progress", handle as EventListener);
+  source.onerror = () => {
+    if (closed) return;
+    // The stream ended or never opened: stop the automatic reconnects and let the caller decide.
+    closed = true;
+    source.close();
+    onUnavailable();
+  };
+  return () => {
+    closed = true;
+    source.close();
+  };
+};
+
+/** A download whose stream never starts (or stops moving) this long is reported as failed. */
+export const STALL_TIMEOUT_MS = 60_000;
+
+export type DownloadOutcome = { ticket: DownloadTicket; tracked: boolean };
+
+export interface RunDownloadDeps {
+  request?: typeof requestDownload;
+  subscribe?: ProgressSubscribe;
+  save?: (url: string, filename: string) => void;
+  stallTimeoutMs?: number;
+}
+
+/**
+ * One attempt: ask the API for a signed link, let the browser save it, follow the progress stream
+ * until the server reports the file complete. Rejects with an ApiError when the server reports a
+ * failure (so the caller can retry), or "download.cancelled" when the visitor cancelled it.
+ * When the progress stream is not reachable, the browser still owns the download: the outcome
+ * says it was not tracked.
+ */
+export async function runDownload(
+  input: { url: string; format: string; onProgress?: (p: ProgressEvent) => void; onTicket?: (t: DownloadTicket) => void; signal?: AbortSignal },
+  deps: RunDownloadDeps = {},
+): Promise<DownloadOutcome> {
+  const request = deps.request ?? requestDownload;
+  const subscribe = deps.subscribe ?? subscribeWithEventSource;
+  const save = deps.save ?? saveWithBrowser;
+
+  const ticket = await request(input.url, input.format, { signal: input.signal });
+  input.onTicket?.(ticket);
+
+  return new Promise<DownloadOutcome>((resolve, reject) => {
+    let settled = false;
+    let sawEvent = false;
+    let unsubscribe: () => void = () => {};
+    let stallTimer: ReturnType<typeof setTimeout> | null = null;
+    const stallMs = deps.stallTimeoutMs ?? STALL_TIMEOUT_MS;
+    const armStall = () => {
+      if (stallTimer) clearTimeout(stallTimer);
+      stallTimer = setTimeout(() => finish(() => reject(new ApiError("download.stalled", DOWNLOAD_FAILED_MESSAGE, 0))), stallMs);
+    };
+    let lastBytes = -1;
+    let lastState = "";
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      if (stallTimer) clearTimeout(stallTimer);
+      unsubscribe();
+      input.signal?.removeEventListener("abort", onAbort);
+      fn();
+    };
+    const onAbort = () => finish(() => reject(input.signal?.reason));
+    const stop = subscribe(ticket.id, {
+      onEvent: (p) => {
+        sawEvent = true;
+        if (p.bytes !== lastBytes || p.state !== lastState) armStall();
+        lastBytes = p.bytes;
+        lastState = p.state;
+        input.onProgress?.(p);
+        if (DONE_STATES.has(p.state)) finish(() => resolve({ ticket, tracked: true }));
+        else if (FAILED_STATES.has(p.state)) finish(() => reject(new ApiError("download.failed", p.message || DOWNLOAD_FAILED_MESSAGE, 500)));
+        else if (CANCELLED_STATES.has(p.state)) finish(() => reject(new ApiError("download.cancelled", DOWNLOAD_CANCELLED_MESSAGE, 499)));
+      },
+      onUnavailable: () => {
+        // Lost after events arrived: the server went away mid-file, which is a failed download.
+        if (sawEvent) finish(() => reject(new ApiError("download.failed", DOWNLOAD_FAILED_MESSAGE, 0)));
+        else finish(() => resolve({ ticket, tracked: false }));
+      },
+    });
+    if (settled) stop();
+    else {
+      unsubscribe = stop;
+      armStall();
+    }
+    input.signal?.addEventListener("abort", onAbort, { once: true });
+    // Subscribed first, so even a tiny file's whole progress is seen.
+    save(ticket.downloadUrl, ticket.filename);
+  });
+}

@@ -1,0 +1,174 @@
+import { readFileSync, statSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { SAMPLE, downloadFormat, ffprobe, formatRow, lookUp, urlField } from "./home-helpers.ts";
+
+test.describe("home: from a pasted link to a saved file", () => {
+  test("MP4 720p, MP3 and the thumbnail are saved by the browser and are valid files", async ({ page }, testInfo) => {
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await lookUp(page, SAMPLE.all);
+
+    // the details (spec §3)
+    const card = page.getByTestId("preview-card");
+    await expect(card).toContainText("VidFetch Samples");
+    await expect(card).toContainText("48.2K subscribers");
+    await expect(card).toContainText("Jun 3, 2026");
+    await expect(card).toContainText("0:06");
+    await expect(card).toContainText("1.2M views");
+    await expect(card).toContainText("45.7K");
+    await expect(card).toContainText("#test pattern");
+    await expect(card).toContainText("Monetized channel");
+    // the 1 s placeholder gives way to the no-cookie embed
+    await expect(card.locator('iframe[src^="https://www.youtube-nocookie.com/embed/vidfetchAll"]')).toBeAttached({ timeout: 5000 });
+
+    // real sizes from the engine, tabs Video / Audio Only / Other
+    await expect(page.getByRole("tab")).toHaveText(["Video", "Audio Only", "Other"]);
+    const api = (await (await page.request.post("/api/v1/resolve", { data: { url: SAMPLE.all } })).json()) as { formats: { id: string; size: string; bytes: number }[] };
+    const engine720 = api.formats.find((f) => f.id === "mp4-720")!;
+    expect(engine720.bytes).toBeGreaterThan(0);
+    await expect(formatRow(page, "mp4-720").getByTestId("format-size")).toHaveText(engine720.size);
+
+    // MP4 720p
+    const mp4 = await downloadFormat(page, testInfo, "Video", "mp4-720");
+    expect(mp4.download.suggestedFilename()).toBe("Sample clip in every quality (720p).mp4");
+    const v = ffprobe(mp4.file);
+    const video = v.streams.find((s) => s.codec_type === "video");
+    expect(video).toMatchObject({ codec_name: "h264", width: 1280, height: 720 });
+    expect(v.streams.some((s) => s.codec_type === "audio")).toBe(true);
+    expect(Math.abs(Number(v.format.duration) - SAMPLE.durationSeconds)).toBeLessThan(1);
+    const button720 = formatRow(page, "mp4-720").getByRole("button", { name: /MP4 720p HD/ });
+    await expect(button720).toHaveAttribute("data-state", "success");
+    await expect(page.getByTestId("download-progress-text")).toContainText("100%");
+    // the success state lasts 3 s, then the button is ready again
+    await expect(button720).toHaveAttribute("data-state", "idle", { timeout: 6000 });
+
+    // MP3
+    const mp3 = await downloadFormat(page, testInfo, "Audio Only", "mp3-128");
+    const a = ffprobe(mp3.file);
+    expect(a.streams.map((s) => s.codec_name)).toContain("mp3");
+    expect(a.streams.some((s) => s.codec_type === "video")).toBe(false);
+    expect(Math.abs(Number(a.format.duration) - SAMPLE.durationSeconds)).toBeLessThan(1);
+
+    // HD thumbnail
+    const thumb = await downloadFormat(page, testInfo, "Other", "thumbnail-hd");
+    expect(thumb.download.suggestedFilename()).toBe("youtube-thumbnail-vidfetchAll.jpg");
+    expect([...readFileSync(thumb.file).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    expect(statSync(thumb.file).size).toBeGreaterThan(1000);
+    expect(ffprobe(thumb.file).streams[0]).toMatchObject({ codec_name: "mjpeg", width: 1280, height: 720 });
+  });
+
+  test("a download in progress disables the other buttons and reports progress to screen readers", async ({ page }) => {
+    await page.goto("/");
+    await lookUp(page, SAMPLE.all);
+    // hold the signed link back so the downloading state can be observed
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route("**/api/v1/downloads", async (route) => {
+      await held;
+      await route.continue();
+    });
+    const row = formatRow(page, "mp4-1080");
+    await row.getByRole("button", { name: /Download/ }).click();
+    await expect(row.getByRole("button", { name: /MP4 1080p Full HD/ })).toContainText("Downloading...");
+    await expect(formatRow(page, "mp4-720").getByRole("button", { name: /MP4 720p HD/ })).toBeDisabled();
+    await expect(page.getByRole("status").filter({ hasText: "Downloading MP4 1080p Full HD" })).toBeAttached();
+    const downloadPromise = page.waitForEvent("download");
+    release();
+    await downloadPromise;
+    await expect(row.getByRole("button", { name: /MP4 1080p Full HD/ })).toHaveAttribute("data-state", "success");
+    await expect(formatRow(page, "mp4-720").getByRole("button", { name: /MP4 720p HD/ })).toBeEnabled();
+  });
+
+  test("/?url= pre-fills the field and resolves at once", async ({ page }) => {
+    await page.goto(`/?url=${encodeURIComponent(SAMPLE.upTo720)}`);
+    await expect(urlField(page)).toHaveValue(SAMPLE.upTo720);
+    await expect(page.getByTestId("video-title")).toHaveText("Sample clip up to 720p");
+    // formats the video lacks are explained, not offered
+    await expect(formatRow(page, "mp4-1080")).toContainText("Not available");
+    await expect(formatRow(page, "mp4-1080").getByRole("button", { name: /Unavailable/ })).toBeVisible();
+  });
+
+  test("the example row fills the field with working links", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Watch link" }).click();
+    await expect(urlField(page)).toHaveValue(SAMPLE.all);
+    await page.getByRole("button", { name: "Download", exact: true }).click();
+    await expect(page.getByTestId("video-title")).toHaveText(SAMPLE.title);
+  });
+
+  test("a generic HLS link: native player or poster, and a real MP4 from the stream", async ({ page }, testInfo) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "HLS stream" }).click();
+    await page.getByRole("button", { name: "Download", exact: true }).click();
+    await expect(page.getByTestId("video-title")).toHaveText("hls");
+    const player = page.getByTestId("video-player");
+    // browsers with native HLS get a <video>; the others a poster (no player library on the page)
+    await expect(player.locator("video").or(player.getByText("A preview is not available in this browser."))).toBeVisible({ timeout: 5000 });
+    await expect(player.locator("iframe")).toHaveCount(0);
+    const mp4 = await downloadFormat(page, testInfo, "Video", "mp4-720");
+    const probe = ffprobe(mp4.file);
+    expect(probe.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", height: 720 });
+    expect(Math.abs(Number(probe.format.duration) - SAMPLE.durationSeconds)).toBeLessThan(1);
+  });
+
+  test("premium formats are locked for visitors and link to /premium", async ({ page }) => {
+    await page.route("**/api/v1/resolve", async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as { formats: { id: string; available: boolean; premium: boolean; note?: string }[] };
+      // the sample has no 4K stream; pretend it does, as a real 4K video would
+      for (const f of body.formats) if (f.id === "mp4-2160") Object.assign(f, { available: true, size: "~40 MB", note: "Premium feature" });
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.goto("/");
+    await lookUp(page, SAMPLE.all);
+    const row = formatRow(page, "mp4-2160");
+    await expect(row).toContainText("Premium feature");
+    await expect(row.getByRole("link", { name: /Unlock/ })).toHaveAttribute("href", "/premium");
+  });
+
+  test("the rest of the home page: steps, premium block, FAQ teaser", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: /Why choose/ })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "How to download a video" })).toBeVisible();
+    await expect(page.locator("section[aria-labelledby=steps-heading] ol > li")).toHaveCount(4);
+    await expect(page.getByRole("link", { name: "View all premium plans" })).toHaveAttribute("href", "/premium");
+    await expect(page.locator("section[aria-labelledby=faq-teaser-heading] dt")).toHaveCount(3);
+    await expect(page.getByRole("link", { name: "See all questions" })).toHaveAttribute("href", "/faq");
+
+    // logged-out upgrade: the spec's toast, then /login
+    await page.getByRole("button", { name: "Upgrade to Premium" }).click();
+    await expect(page.getByText("Login Required")).toBeVisible();
+    await expect(page.getByText("Please log in or create an account to access premium features")).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("the preview appears without moving the page", async ({ page }) => {
+    await page.goto("/");
+    await page.evaluate(() => {
+      (window as unknown as { __cls: number }).__cls = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+          if (!e.hadRecentInput) (window as unknown as { __cls: number }).__cls += e.value;
+        }
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await lookUp(page, SAMPLE.all);
+    await expect(page.getByTestId("video-player").locator("iframe")).toBeAttached({ timeout: 5000 });
+    await page.waitForTimeout(300);
+    const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+    expect(cls).toBeLessThan(0.1);
+  });
+
+  test("axe finds no serious or critical violations, before and after a lookup", async ({ page }) => {
+    await page.goto("/");
+    const serious = async () => {
+      const r = await new AxeBuilder({ page }).exclude("iframe").analyze();
+      return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    };
+    expect(await serious()).toEqual([]);
+    await lookUp(page, SAMPLE.all);
+    await expect(page.getByTestId("video-player").locator("iframe")).toBeAttached({ timeout: 5000 });
+    expect(await serious()).toEqual([]);
+  });
+});
