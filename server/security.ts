@@ -38,7 +38,8 @@ export function contentSecurityPolicy(
     "script-src": ["'self'", `'nonce-${nonce}'`, ...ads],
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:", ...IMAGE_HOSTS, ...mapped, ...ads],
-    "media-src": ["'self'", "blob:", ...mapped],
+    // the preview of a generic link plays the visitor's own media link in a native <video>
+    "media-src": ["'self'", "blob:", "https:", ...mapped],
     "font-src": ["'self'", "data:"],
     "connect-src": ["'self'", ...mapped, ...(opts.dev ? ["ws:", "wss:"] : []), ...ads],
     "frame-src": [...EMBED_HOSTS, ...ads],

@@ -1,16 +1,9 @@
-import { ChevronDown, Download, Menu, X } from "lucide-react";
+import { Download, Menu, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "#app/components/ui/dropdown-menu.tsx";
 import { cn } from "#app/lib/cn.ts";
 import { HEADER_LINKS, TOOLS_LINKS, isActivePath } from "./nav-links.ts";
+import { ToolsMenu } from "./tools-menu.tsx";
 
 const SCROLL_THRESHOLD = 20;
 
@@ -63,20 +56,7 @@ export function SiteHeader({ siteName }: { siteName: string }) {
               {l.label}
             </NavLink>
           ))}
-          <DropdownMenu>
-            <DropdownMenuTrigger className={cn(linkClass(toolsActive), "inline-flex items-center gap-1")}>
-              Tools <ChevronDown aria-hidden className="size-4" />
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              {TOOLS_LINKS.map((t) => (
-                <DropdownMenuItem key={t.to} asChild>
-                  <Link to={t.to}>{t.label}</Link>
-                </DropdownMenuItem>
-              ))}
-              <DropdownMenuSeparator />
-              <DropdownMenuLabel>More tools coming soon</DropdownMenuLabel>
-            </DropdownMenuContent>
-          </DropdownMenu>
+          <ToolsMenu className={linkClass(toolsActive)} active={toolsActive} />
         </nav>
 
         <button

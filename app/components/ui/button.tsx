@@ -14,6 +14,8 @@ export const buttonVariants = cva(
         secondary: "bg-slate-100 text-slate-900 hover:bg-slate-200",
         ghost: "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
         link: "text-brand-700 underline-offset-4 hover:underline",
+        success: "border border-emerald-600 bg-white text-emerald-800 hover:bg-emerald-50",
+        accent: "bg-amber-400 text-slate-900 shadow-sm hover:bg-amber-300",
       },
       size: {
         default: "h-10 px-4 py-2",

@@ -30,6 +30,16 @@ export const SITE_PAGES: SitePage[] = [
     priority: 1,
   },
   {
+    path: "/shorts-downloader",
+    title: "Shorts Downloader: Save Short Videos in HD",
+    description:
+      "Paste a Shorts link and save it as MP4 up to 1080p, or as MP3, M4A or AAC audio. Free, no sign-up, nothing stored on our servers.",
+    keywords: ["shorts", "short video", "vertical video", "mp4", "mp3", "download shorts", "reels"],
+    group: "main",
+    changefreq: "monthly",
+    priority: 0.8,
+  },
+  {
     path: "/how-to-download",
     title: "How to Download Videos: Step-by-Step Guide",
     description:

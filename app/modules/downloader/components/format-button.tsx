@@ -23,12 +23,12 @@ export function FormatButton({
     <Button
       type="button"
       size="sm"
-      variant={state === "error" ? "destructive" : state === "success" ? "outline" : "default"}
+      variant={state === "error" ? "destructive" : state === "success" ? "success" : "default"}
       onClick={onClick}
       disabled={disabled && state !== "downloading"}
       aria-disabled={state === "downloading" ? true : undefined}
       data-state={state}
-      className={cn("min-w-32", state === "success" && "border-emerald-600 text-emerald-800", state === "downloading" && "pointer-events-none")}
+      className={cn("min-w-32", state === "downloading" && "pointer-events-none")}
     >
       {state === "downloading" ? (
         <>

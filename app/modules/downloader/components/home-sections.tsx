@@ -131,7 +131,7 @@ export function PremiumBlock() {
           ))}
         </ul>
         <div className="mt-8 flex flex-wrap items-center gap-4">
-          <Button type="button" size="lg" onClick={upgrade} className="bg-amber-400 text-slate-900 hover:bg-amber-300">
+          <Button type="button" size="lg" variant="accent" onClick={upgrade}>
             <Crown aria-hidden /> Upgrade to Premium
           </Button>
           <Link to="/premium" className="inline-flex items-center gap-1 font-medium text-white underline underline-offset-4">
