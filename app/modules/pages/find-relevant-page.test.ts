@@ -36,3 +36,7 @@ describe("findRelevantPage", () => {
     expect(findRelevantPage("/faqs")).toEqual({ path: "/faq", title: "Frequently Asked Questions" });
   });
 });
+
+it("a made-up path with no real hint goes home rather than to a chance match", () => {
+  expect(findRelevantPage("/this-page-does-not-exist-123").path).toBe("/");
+});

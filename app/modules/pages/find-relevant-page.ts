@@ -6,7 +6,11 @@ import { SITE_PAGES, type SitePage } from "#app/modules/site/pages.ts";
  * Scored against each listed page's path, title and keywords, with typo tolerance; "/" when
  * nothing matches well enough.
  */
-const STOP_WORDS = new Set(["the", "and", "for", "with", "www", "html", "htm", "php", "asp", "aspx", "index", "page", "pages", "our", "your"]);
+const STOP_WORDS = new Set([
+  ...["the", "and", "for", "with", "www", "html", "htm", "php", "asp", "aspx", "index", "page", "pages", "our", "your"],
+  // words of a made-up or broken link that say nothing about where the visitor meant to go
+  ...["this", "that", "does", "not", "exist", "exists", "missing", "old", "new", "test", "here", "there", "link"],
+]);
 
 function tokens(text: string): string[] {
   return text
