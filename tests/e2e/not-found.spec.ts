@@ -1,6 +1,8 @@
 import { expect, test } from "@playwright/test";
 
 test("an unknown path answers 404 with the spec's texts, buttons and suggestions", async ({ page }) => {
+  // a frozen clock: on a slow machine the countdown would otherwise move on before the check
+  await page.clock.install();
   const res = await page.goto("/this-page-does-not-exist-123");
   expect(res?.status()).toBe(404);
   await expect(page).toHaveTitle(/^Page Not Found \| /);
