@@ -52,16 +52,24 @@ describe("ranged reader", () => {
     const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/cut.mp4", chunkBytes: 256 * 1024, retryDelayMs: 1, logger: silentLogger });
     expect(sha(await collect(src.stream))).toBe(sha(data));
     const ranges = upstream.requests.slice(before).map((r) => r.headers.range);
-    // the cut chunk resumed exactly where the bytes stopped
-    expect(ranges.filter((r) => r?.startsWith("bytes=300000-")).length).toBe(1);
+    // the cut chunk resumed exactly where the bytes stopped, asking only for the rest of that
+    // chunk (the next one was already requested ahead)
+    expect(ranges.filter((r) => r?.startsWith("bytes=300000-"))).toEqual([`bytes=300000-${2 * 256 * 1024 - 1}`]);
+    expect(ranges.filter((r) => r === `bytes=${2 * 256 * 1024}-${3 * 256 * 1024 - 1}`).length).toBe(1);
   });
 
   it("re-resolves on 403 and continues where it stopped", async () => {
     const file = { data, type: "video/mp4", validTokens: new Set(["t1"]) };
     upstream.files.set("/exp.mp4", file);
     let refreshes = 0;
+    let opened = 0;
     const src = await openRangedSource({
-      open: outbound.open,
+      // the first URL expires once the first chunk is open: the prefetched chunk meets the 403
+      open: async (url, init) => {
+        const res = await outbound.open(url, init);
+        if (++opened === 1) file.validTokens = new Set(["t2"]);
+        return res;
+      },
       url: "https://cdn.example.com/exp.mp4?token=t1",
       chunkBytes: 200_000,
       refresh: async () => {
@@ -69,18 +77,40 @@ describe("ranged reader", () => {
         return "https://cdn.example.com/exp.mp4?token=t2";
       },
     });
-    const parts: Buffer[] = [];
-    let got = 0;
-    for await (const c of src.stream) {
-      parts.push(c as Buffer);
-      got += (c as Buffer).length;
-      // the first URL expires after the first chunk
-      if (got >= 200_000 && file.validTokens.has("t1")) file.validTokens = new Set(["t2"]);
-    }
+    expect(sha(await collect(src.stream))).toBe(sha(data));
     expect(refreshes).toBe(1);
-    expect(sha(Buffer.concat(parts))).toBe(sha(data));
-    const afterRefresh = upstream.requests.filter((r) => r.url.includes("token=t2"));
+    const afterRefresh = upstream.requests.filter((r) => r.url.includes("/exp.mp4?token=t2"));
     expect(afterRefresh[0]?.headers.range).toBe("bytes=200000-399999");
+  });
+
+  it("asks for a fresh URL once when several prefetched chunks meet the 403", async () => {
+    const file = { data, type: "video/mp4", validTokens: new Set(["t1"]) };
+    upstream.files.set("/exp3.mp4", file);
+    let refreshes = 0;
+    let opened = 0;
+    const src = await openRangedSource({
+      open: async (url, init) => {
+        const res = await outbound.open(url, init);
+        if (++opened === 1) file.validTokens = new Set(["t2"]);
+        return res;
+      },
+      url: "https://cdn.example.com/exp3.mp4?token=t1",
+      chunkBytes: 100_000,
+      prefetch: 3,
+      refresh: async () => {
+        refreshes++;
+        await new Promise((r) => setTimeout(r, 20));
+        return "https://cdn.example.com/exp3.mp4?token=t2";
+      },
+    });
+    expect(sha(await collect(src.stream))).toBe(sha(data));
+    expect(refreshes).toBe(1);
+    const refused = upstream.requests.filter((r) => r.url.includes("/exp3.mp4?token=t1")).map((r) => r.headers.range);
+    // the three chunks in flight were refused together; each was asked again with the fresh URL
+    expect(refused).toEqual(expect.arrayContaining(["bytes=100000-199999", "bytes=200000-299999", "bytes=300000-399999"]));
+    const fresh = upstream.requests.filter((r) => r.url.includes("/exp3.mp4?token=t2")).map((r) => r.headers.range);
+    expect(new Set(fresh).size).toBe(fresh.length);
+    expect(fresh.length).toBe(9);
   });
 
   it("gives upstream.expired on 403 without a refresh", async () => {
@@ -128,5 +158,78 @@ describe("ranged reader", () => {
     // socket buffers plus one chunk at most, far below the file size
     expect(upstream.sent() - sentBefore).toBeLessThan(2_500_000);
     src.stream.destroy();
+  });
+
+  it("keeps at most 1 + prefetch requests open, however fast the consumer", async () => {
+    const big = randomMedia(3_000_000);
+    upstream.files.set("/bounded.mp4", { data: big, type: "video/mp4", delayMs: 5 });
+    for (const prefetch of [0, 1, 2]) {
+      let open = 0;
+      let maxOpen = 0;
+      const src = await openRangedSource({
+        open: async (url, init) => {
+          open++;
+          maxOpen = Math.max(maxOpen, open);
+          try {
+            const res = await outbound.open(url, init);
+            let counted = true;
+            const done = () => {
+              if (counted) open--;
+              counted = false;
+            };
+            res.body.once("end", done);
+            res.body.once("close", done);
+            return res;
+          } catch (err) {
+            open--;
+            throw err;
+          }
+        },
+        url: "https://cdn.example.com/bounded.mp4",
+        chunkBytes: 100_000,
+        prefetch,
+      });
+      expect(sha(await collect(src.stream))).toBe(sha(big));
+      expect(maxOpen).toBe(1 + prefetch);
+    }
+  });
+
+  it("a stalled consumer with a prefetch holds at most the chunks in flight", async () => {
+    const big = randomMedia(8_000_000);
+    upstream.files.set("/stall.mp4", { data: big, type: "video/mp4" });
+    const before = upstream.requests.length;
+    const sentBefore = upstream.sent();
+    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/stall.mp4", chunkBytes: 256 * 1024, prefetch: 2 });
+    src.stream.pause();
+    await new Promise((r) => setTimeout(r, 400));
+    // the Readable's buffer (1 MiB) fills from the current chunk and the parked ones, then
+    // everything stops: a handful of chunks requested, a small part of the 8 MB sent
+    const requests = upstream.requests.length - before;
+    expect(requests).toBeLessThanOrEqual(Math.ceil((1024 * 1024) / (256 * 1024)) + 1 + 2);
+    expect(upstream.sent() - sentBefore).toBeLessThan(3_000_000);
+    expect(src.stream.readableLength).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
+    src.stream.destroy();
+  });
+
+  it("asks again for a prefetched chunk that died while parked, without counting a failure", async () => {
+    const file = randomMedia(1_500_000);
+    upstream.files.set("/parked.mp4", { data: file, type: "video/mp4" });
+    const before = upstream.requests.length;
+    let opened = 0;
+    const src = await openRangedSource({
+      open: async (url, init) => {
+        const res = await outbound.open(url, init);
+        // the second request (the first prefetch) dies while it waits for its turn
+        if (++opened === 2) res.body.destroy();
+        return res;
+      },
+      url: "https://cdn.example.com/parked.mp4",
+      chunkBytes: 500_000,
+      maxRetries: 0,
+      logger: silentLogger,
+    });
+    expect(sha(await collect(src.stream))).toBe(sha(file));
+    const ranges = upstream.requests.slice(before).map((r) => r.headers.range);
+    expect(ranges).toEqual(["bytes=0-499999", "bytes=500000-999999", "bytes=500000-999999", "bytes=1000000-1499999"]);
   });
 });

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { Readable } from "node:stream";
 import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../errors.ts";
@@ -5,15 +6,20 @@ import type { OutboundOpen, OutboundResponse } from "./outbound-fetch.ts";
 
 /**
  * A Readable over one direct upstream URL, fetched in bounded Range chunks. Why chunks: platform
- * CDNs throttle or cut long single requests, and a cut costs at most one chunk. Memory stays
- * bounded (one socket buffer plus the Readable's high-water mark, whatever the file size);
- * a failed chunk resumes at the exact byte offset; a 403 (expired URL) asks the caller for a
- * fresh URL and continues where it stopped.
+ * CDNs throttle or cut long single requests, and a cut costs at most one chunk. Why a prefetch:
+ * a new request costs a round trip (plus the CDN's time to first byte), so the next chunk is
+ * requested while the current one streams; its body stays parked (paused, in socket buffers)
+ * until its turn. Memory stays bounded (socket buffers of at most `1 + prefetch` requests plus
+ * the Readable's high-water mark, whatever the file size); a failed chunk resumes at the exact
+ * byte offset; a 403 (expired URL) asks the caller for a fresh URL (once for all requests in
+ * flight) and continues where it stopped.
  */
 export interface RangedReaderOptions {
   open: OutboundOpen;
   url: string;
   chunkBytes: number;
+  /** chunks requested ahead of the one being delivered (default 1; 0 = strictly one at a time) */
+  prefetch?: number;
   /** first byte (default 0) */
   start?: number;
   /** last byte, inclusive (default: the end of the resource) */
@@ -41,6 +47,7 @@ export interface RangedSource {
 
 const CONTENT_RANGE = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i;
 const MAX_REFRESHES = 3;
+const noop = () => undefined;
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -57,9 +64,29 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** One upstream response covering [start, last] (last = null: until the resource ends). */
+interface Chunk {
+  res: OutboundResponse;
+  start: number;
+  last: number | null;
+  /** bytes the body should carry from `start` on (null = unknown) */
+  expect: number | null;
+  /** bytes to drop first (an upstream that ignores Range sends from byte 0) */
+  skip: number;
+  /** the upstream ignored Range: this body runs to the end of the resource */
+  full: boolean;
+}
+
+/** A chunk requested ahead of its turn. */
+interface Pending {
+  start: number;
+  last: number;
+  promise: Promise<Chunk>;
+}
+
 /**
  * Opens the first chunk right away (so an error surfaces before response headers are sent) and
- * returns a stream that fetches the rest on demand.
+ * returns a stream that fetches the rest on demand, `prefetch` chunks ahead.
  */
 export async function openRangedSource(opts: RangedReaderOptions): Promise<RangedSource> {
   const controller = new AbortController();
@@ -68,41 +95,70 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
 
   const chunkBytes = Math.max(1024, Math.floor(opts.chunkBytes));
+  const prefetch = Math.max(0, Math.floor(opts.prefetch ?? 1));
+  // every request in flight listens on the signal (twice: headers, then body): not a leak
+  setMaxListeners(10 + 3 * (1 + prefetch), controller.signal);
   const maxRetries = opts.maxRetries ?? 4;
   const retryDelayMs = opts.retryDelayMs ?? 200;
   const log = opts.logger;
   let url = opts.url;
+  /** bumped whenever `url` is replaced, so requests that failed with an older URL just retry */
+  let urlGeneration = 0;
+  let refreshing: Promise<void> | null = null;
   let pos = opts.start ?? 0;
   let end: number | null = opts.end ?? null;
   let total: number | null = null;
   let refreshes = 0;
   let contentType: string | null = null;
 
-  /** Requests [pos, chunkEnd]; handles 403 refresh; returns the response and how many bytes it should carry. */
-  async function request(): Promise<{ res: OutboundResponse; expect: number | null; skip: number }> {
+  /** Asks for a fresh URL once, however many requests in flight were refused with the old one. */
+  async function refreshUrl(seen: number): Promise<boolean> {
+    if (seen !== urlGeneration) return true;
+    if (refreshing) {
+      await refreshing;
+      return true;
+    }
+    if (!opts.refresh || refreshes >= MAX_REFRESHES) return false;
+    refreshes++;
+    log?.info({ pos, refreshes }, "upstream refused (403): re-resolving the stream URL");
+    const refresh = opts.refresh;
+    refreshing = (async () => {
+      try {
+        url = await refresh();
+        urlGeneration++;
+      } finally {
+        refreshing = null;
+      }
+    })();
+    await refreshing;
+    return true;
+  }
+
+  /** Requests [start, until]; handles 403 refresh; the body is left paused for its turn. */
+  async function request(start: number, until?: number): Promise<Chunk> {
     for (;;) {
-      const chunkEnd = end !== null ? Math.min(end, pos + chunkBytes - 1) : pos + chunkBytes - 1;
+      const last = until ?? (end !== null ? Math.min(end, start + chunkBytes - 1) : start + chunkBytes - 1);
+      const generation = urlGeneration;
       const res = await opts.open(url, {
-        headers: { ...opts.headers, range: `bytes=${pos}-${chunkEnd}` },
+        headers: { ...opts.headers, range: `bytes=${start}-${last}` },
         signal: controller.signal,
       });
-      if (res.status === 403 && opts.refresh && refreshes < MAX_REFRESHES) {
+      // late errors from a parked or abandoned body must not crash the process
+      res.body.on("error", noop);
+      if (res.status === 403 && opts.refresh) {
         res.body.resume();
-        refreshes++;
-        log?.info({ pos, refreshes }, "upstream refused (403): re-resolving the stream URL");
-        url = await opts.refresh();
-        continue;
+        if (await refreshUrl(generation)) continue;
       }
       if (res.status === 206) {
         const m = CONTENT_RANGE.exec(res.headers.get("content-range") ?? "");
-        if (!m || Number(m[1]) !== pos) {
+        if (!m || Number(m[1]) !== start) {
           res.body.destroy();
-          throw new EngineError("upstream.fetch_failed", { detail: `bad Content-Range ${res.headers.get("content-range")} for offset ${pos}` });
+          throw new EngineError("upstream.fetch_failed", { detail: `bad Content-Range ${res.headers.get("content-range")} for offset ${start}` });
         }
         if (m[3] !== "*") total = Number(m[3]);
         if (end === null && total !== null) end = total - 1;
         contentType ??= res.headers.get("content-type");
-        return { res, expect: Number(m[2]) - pos + 1, skip: 0 };
+        return { res, start, last: Number(m[2]), expect: Number(m[2]) - start + 1, skip: 0, full: false };
       }
       if (res.status === 200) {
         // The upstream ignores Range: the body is the whole resource; skip to our offset.
@@ -112,22 +168,22 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
           if (end === null || end > total - 1) end = total - 1;
         }
         contentType ??= res.headers.get("content-type");
-        return { res, expect: end !== null ? end - pos + 1 : null, skip: pos };
+        return { res, start, last: end, expect: end !== null ? end - start + 1 : null, skip: start, full: true };
       }
       res.body.resume();
-      if (res.status === 416 && (total === null || pos >= total)) {
-        return { res, expect: 0, skip: 0 };
+      if (res.status === 416 && (total === null || start >= total)) {
+        return { res, start, last: null, expect: 0, skip: 0, full: false };
       }
       if (res.status === 403 || res.status === 404 || res.status === 410) {
-        throw new EngineError("upstream.expired", { detail: `upstream answered ${res.status} at offset ${pos}` });
+        throw new EngineError("upstream.expired", { detail: `upstream answered ${res.status} at offset ${start}` });
       }
-      throw new EngineError("upstream.fetch_failed", { detail: `upstream answered ${res.status} at offset ${pos}` });
+      throw new EngineError("upstream.fetch_failed", { detail: `upstream answered ${res.status} at offset ${start}` });
     }
   }
 
-  let first: Awaited<ReturnType<typeof request>>;
+  let first: Chunk;
   try {
-    first = await request();
+    first = await request(pos);
   } catch (err) {
     opts.signal?.removeEventListener("abort", onOuterAbort);
     throw err;
@@ -139,8 +195,10 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
    * socket is paused whenever the consumer's buffer is full. (An async-generator version was
    * several times slower on fast links.)
    */
-  type Chunk = Awaited<ReturnType<typeof request>>;
   let current: Chunk | null = null;
+  /** last byte of the range being delivered (a resume asks only for the rest of it) */
+  let currentLast: number | null = null;
+  const ahead: Pending[] = [];
   let skip = 0;
   let received = 0;
   let failures = 0;
@@ -158,6 +216,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       opts.signal?.removeEventListener("abort", onOuterAbort);
       controller.abort();
       if (current) detach(true);
+      dropAhead(0);
       cb(err);
     },
   });
@@ -211,11 +270,10 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
 
   function attach(chunk: Chunk): void {
     current = chunk;
+    currentLast = chunk.last;
     skip = chunk.skip;
     received = 0;
     const body = chunk.res.body;
-    // late errors from a body we already let go of must not crash the process
-    body.on("error", () => undefined);
     body.on("data", onData);
     body.once("end", onEnd);
     body.once("error", onError);
@@ -223,6 +281,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     body.once("close", () => {
       if (current === chunk && !body.readableEnded) onError(new Error("upstream closed the connection"));
     });
+    schedulePrefetch();
   }
 
   function detach(destroyBody: boolean): void {
@@ -236,14 +295,37 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     if (destroyBody && !body.destroyed && !body.readableEnded) body.destroy();
   }
 
+  /** Requests the chunks after the one being delivered, up to `prefetch` of them. */
+  function schedulePrefetch(): void {
+    if (finished || end === null || current === null || current.full || current.last === null) return;
+    let from = ahead.length > 0 ? ahead[ahead.length - 1]!.last + 1 : current.last + 1;
+    while (ahead.length < prefetch && from <= end) {
+      const last = Math.min(end, from + chunkBytes - 1);
+      const promise = request(from, last);
+      // observed when its turn comes; this only keeps a failure ahead of its turn from being "unhandled"
+      promise.catch(noop);
+      ahead.push({ start: from, last, promise });
+      from = last + 1;
+    }
+  }
+
+  /** Abandons prefetched chunks from index `from` on (their bodies are destroyed when they arrive). */
+  function dropAhead(from: number): void {
+    for (const p of ahead.splice(from)) {
+      p.promise.then((c) => c.res.body.destroy(), noop);
+    }
+  }
+
   function finish(): void {
     if (finished) return;
     finished = true;
+    dropAhead(0);
     stream.push(null);
   }
 
   function fail(err: unknown): void {
     finished = true;
+    dropAhead(0);
     stream.destroy(isEngineError(err) ? err : new EngineError("upstream.fetch_failed", { cause: err, detail: `chunk at ${pos}: ${(err as Error)?.message}` }));
   }
 
@@ -267,18 +349,42 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     );
   }
 
+  /** The range to request fresh at `pos`: the rest of the cut chunk, never overlapping a prefetched one. */
+  function freshUntil(): number | undefined {
+    let until: number | undefined = currentLast !== null && pos <= currentLast ? currentLast : undefined;
+    const upcoming = ahead[0];
+    if (upcoming) until = Math.min(until ?? pos + chunkBytes - 1, pos + chunkBytes - 1, upcoming.start - 1);
+    return until;
+  }
+
   function next(): void {
     if (finished || busy || current) return;
     if (end !== null && pos > end) {
       finish();
       return;
     }
+    // prefetched chunks that no longer follow on (the upstream sent a shorter range) are useless
+    const stale = ahead.findIndex((p) => p.start < pos);
+    if (stale !== -1) dropAhead(stale);
+    const upcoming = ahead[0]?.start === pos ? ahead.shift()! : null;
+    take(upcoming ? upcoming.promise : request(pos, freshUntil()), upcoming);
+  }
+
+  /** Waits for the chunk at `pos` to open, then streams it. */
+  function take(opening: Promise<Chunk>, parked: Pending | null): void {
     busy = true;
-    request().then(
+    opening.then(
       (chunk) => {
         busy = false;
         if (finished) {
           chunk.res.body.destroy();
+          return;
+        }
+        if (parked && chunk.res.body.destroyed) {
+          // It died while parked (idle timeout behind a slow client, a cut): not the
+          // upstream's failure at our offset, so ask again at once, without counting a retry.
+          log?.debug({ pos }, "prefetched chunk closed while waiting; requesting it again");
+          take(request(pos, parked.last), null);
           return;
         }
         attach(chunk);

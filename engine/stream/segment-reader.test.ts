@@ -107,4 +107,38 @@ describe("segment reader", () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(upstream.requests.length - before).toBeLessThanOrEqual(2 + 3 + 3);
   });
+
+  it("a slow segment at the head does not idle the other slots (within the window)", async () => {
+    // segment 0 takes 300 ms, the rest 20 ms: with 3 slots freed only on delivery, nothing else
+    // could start during those 300 ms beyond segments 1 and 2
+    const { refs, whole } = makeSegments("hol", 12, (i) => (i === 0 ? 300 : 20));
+    const before = upstream.requests.length;
+    const stream = openSegmentSource({ open: outbound.open, segments: refs, concurrency: 3, ahead: 3 });
+    const parts: Buffer[] = [];
+    let startedWhenHeadArrived = 0;
+    for await (const c of stream) {
+      if (parts.length === 0) startedWhenHeadArrived = upstream.requests.length - before;
+      parts.push(c as Buffer);
+    }
+    expect(sha(Buffer.concat(parts))).toBe(sha(whole));
+    // while segment 0 was on its way, the whole window (3 in flight + 3 waiting) was used
+    expect(startedWhenHeadArrived).toBeGreaterThanOrEqual(6);
+  });
+
+  it("never holds more than concurrency + ahead segments fetched and not handed on", async () => {
+    const { refs } = makeSegments("window", 60, () => 0);
+    const before = upstream.requests.length;
+    const stream = openSegmentSource({ open: outbound.open, segments: refs, concurrency: 4, ahead: 2 });
+    // nobody reads yet: fetching starts, and stops at the window
+    await new Promise((r) => setTimeout(r, 300));
+    expect(upstream.requests.length - before).toBe(6);
+    let n = 0;
+    for await (const _ of stream) {
+      if (++n >= 10) break;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    // 10 consumed, at most a high-water mark's worth (64 KiB: 4 segments of ~20 KB) in the
+    // Readable's buffer, plus the window
+    expect(upstream.requests.length - before).toBeLessThanOrEqual(10 + 4 + 6);
+  });
 });

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { Readable } from "node:stream";
 import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../errors.ts";
@@ -8,14 +9,19 @@ import { readAll } from "./outbound-fetch.ts";
 /**
  * HLS/DASH segments (init segment first, then media segments, byte ranges honoured) fetched with
  * bounded parallelism and emitted strictly in order. Why parallel: per-request latency dominates
- * segment downloads; a few requests in flight hide it. Memory is bounded by `concurrency`
- * segments: the next fetch starts only when the consumer takes a segment.
+ * segment downloads; a few requests in flight hide it. A finished request frees its slot at once
+ * (a slow segment at the head does not idle the others), and fetching starts before the consumer
+ * (ffmpeg, still starting) asks; both only within a window: at most `concurrency` requests in
+ * flight and at most `concurrency + ahead` segments fetched but not yet handed on, so memory is
+ * bounded by the window, whatever the number of segments.
  */
 export interface SegmentReaderOptions {
   open: OutboundOpen;
   init?: SegmentRef;
   segments: SegmentRef[];
   concurrency: number;
+  /** segments that may wait, fetched, beyond the ones in flight (default: `concurrency`) */
+  ahead?: number;
   /** attempts per segment after a failure (default 3) */
   maxRetries?: number;
   retryDelayMs?: number;
@@ -46,6 +52,8 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
   if (opts.signal?.aborted) controller.abort(opts.signal.reason);
   opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
   const concurrency = Math.max(1, Math.floor(opts.concurrency));
+  // every request in flight listens on the signal (twice: headers, then body): not a leak
+  setMaxListeners(10 + 3 * concurrency, controller.signal);
   const maxRetries = opts.maxRetries ?? 3;
   const retryDelayMs = opts.retryDelayMs ?? 200;
   const maxBytes = opts.maxSegmentBytes ?? 64 * 1024 * 1024;
@@ -57,6 +65,8 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
         const headers: Record<string, string> = {};
         if (ref.range) headers.range = `bytes=${ref.range.start}-${ref.range.end}`;
         const res = await opts.open(ref.url, { headers, signal: controller.signal, maxBytes });
+        // a discarded body can still fail later (teardown aborts it): that must not crash the process
+        res.body.on("error", () => undefined);
         if (res.status !== 200 && res.status !== 206) {
           res.body.resume();
           if (res.status === 403 || res.status === 404 || res.status === 410) {
@@ -89,30 +99,70 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
     }
   }
 
-  async function* inOrder(): AsyncGenerator<Buffer> {
-    const inflight: Promise<Buffer>[] = [];
-    let next = 0;
-    const fill = () => {
-      while (next < all.length && inflight.length < concurrency) {
-        const p = fetchSegment(all[next]!, next);
-        // observed when its turn comes; this only keeps a failure ahead of its turn from being "unhandled"
-        p.catch(() => undefined);
-        inflight.push(p);
-        next++;
-      }
-    };
-    fill();
-    while (inflight.length > 0) {
-      const buf = await inflight.shift()!;
-      fill();
-      if (buf.length > 0) yield buf;
+  /** segments fetched and waiting for their turn (a failure waits for its turn too) */
+  const ready = new Map<number, Buffer | Error>();
+  const window = concurrency + Math.max(0, Math.floor(opts.ahead ?? concurrency));
+  let started = 0;
+  let delivered = 0;
+  let inflight = 0;
+  let wanted = false;
+  let done = false;
+
+  const stream = new Readable({
+    highWaterMark: 64 * 1024,
+    read() {
+      wanted = true;
+      deliver();
+    },
+    destroy(err, cb) {
+      done = true;
+      ready.clear();
+      opts.signal?.removeEventListener("abort", onOuterAbort);
+      controller.abort();
+      cb(err);
+    },
+  });
+
+  function pump(): void {
+    while (!done && started < all.length && inflight < concurrency && started - delivered < window) {
+      const index = started++;
+      inflight++;
+      fetchSegment(all[index]!, index).then(
+        (buf) => settle(index, buf),
+        (err: unknown) => settle(index, err instanceof Error ? err : new EngineError("upstream.fetch_failed", { detail: String(err) })),
+      );
     }
   }
 
-  const stream = Readable.from(inOrder(), { objectMode: false, highWaterMark: 64 * 1024 });
-  stream.once("close", () => {
-    opts.signal?.removeEventListener("abort", onOuterAbort);
-    controller.abort();
-  });
+  function settle(index: number, result: Buffer | Error): void {
+    inflight--;
+    if (done) return;
+    ready.set(index, result);
+    deliver();
+    pump();
+  }
+
+  /** Hands on the segments at the head, in order, while the consumer wants more. */
+  function deliver(): void {
+    while (!done && wanted && ready.has(delivered)) {
+      const result = ready.get(delivered)!;
+      ready.delete(delivered);
+      delivered++;
+      if (result instanceof Error) {
+        done = true;
+        stream.destroy(result);
+        return;
+      }
+      if (result.length > 0) wanted = stream.push(result);
+    }
+    if (!done && delivered === all.length) {
+      done = true;
+      stream.push(null);
+      return;
+    }
+    pump();
+  }
+
+  pump();
   return stream;
 }
