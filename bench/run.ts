@@ -4,7 +4,7 @@
  * server, so `curl` downloads from both exactly the same way. Prints the table and writes it
  * to docs/benchmarks.md.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,6 +16,7 @@ import { promisify } from "node:util";
 import pino from "pino";
 import { createEngine, type Engine } from "../engine/index.ts";
 import { genericSource } from "../engine/sources/generic/index.ts";
+import { formatFirstLoadReport, measureFirstLoadJs } from "./first-load-js.ts";
 import { ensureBenchMedia } from "./media.ts";
 
 const execFileAsync = promisify(execFile);
@@ -71,7 +72,7 @@ const median = (xs: number[]) => {
 };
 
 /** `--only passthrough,hls` runs just those rows (and leaves docs/benchmarks.md alone). */
-const ROWS = ["passthrough", "memory", "hls", "mp3", "concurrent", "resolve"] as const;
+const ROWS = ["passthrough", "memory", "hls", "mp3", "concurrent", "resolve", "firstload"] as const;
 function parseOnly(argv: string[]): Set<string> | null {
   const i = argv.indexOf("--only");
   if (i === -1) return null;
@@ -319,6 +320,26 @@ async function main() {
       });
     }
 
+    if (want("firstload")) {
+      // A fresh production build of the site, measured as a browser's first load of "/".
+      const buildDir = path.join(work, "site-build");
+      const built = spawnSync(process.execPath, [path.join(repoRoot, "node_modules/@react-router/dev/bin.js"), "build"], {
+        cwd: repoRoot,
+        env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
+        encoding: "utf8",
+      });
+      if (built.status !== 0) throw new Error(`site build failed:\n${built.stderr}`);
+      const report = measureFirstLoadJs({ buildDir, page: "/" });
+      log(formatFirstLoadReport(report));
+      rows.push({
+        row: "First load of / (JavaScript, gzipped)",
+        baseline: "—",
+        measured: `${fmt(report.totalGzipBytes / 1000, 1)} KB in ${report.files.length} files`,
+        ratio: "—",
+        target: `≤ ${report.budgetBytes / 1000} KB`,
+        pass: report.withinBudget,
+      });
+    }
   } finally {
     await engine?.close();
     server.closeAllConnections();
