@@ -69,3 +69,27 @@ describe("loadConfig", () => {
     expect(json).not.toContain("sk_test");
   });
 });
+
+test(".env.example runs as-is: every value in it is accepted", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const text = await readFile(new URL("../.env.example", import.meta.url), "utf8");
+  const env = Object.fromEntries(
+    text
+      .split("\n")
+      .filter((l) => l.trim() && !l.trim().startsWith("#"))
+      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+  );
+  expect(Object.keys(env).length).toBeGreaterThan(10);
+  const c = loadConfig(env);
+  expect(c.PORT).toBe(3000);
+  expect(c.MOCKS).toBe(false);
+});
+
+test("docs/env.md documents every variable of the schema", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const { envSchema } = await import("./config.ts");
+  const doc = await readFile(new URL("../docs/env.md", import.meta.url), "utf8");
+  const keys = Object.keys(envSchema.in.shape);
+  expect(keys.length).toBeGreaterThan(20);
+  expect(keys.filter((k) => !doc.includes(`\`${k}\``))).toEqual([]);
+});
