@@ -26,7 +26,7 @@ describe("ffmpegArgsForPlan", () => {
     expect(text).toContain("-c:v copy");
     expect(text).toContain("-c:a copy");
     expect(text).toContain("-movflags frag_keyframe+empty_moov+default_base_moof");
-    expect(args.slice(-3)).toEqual(["-f", "mp4", "pipe:1"]);
+    expect(args.slice(-5)).toEqual(["-f", "mp4", "-flush_packets", "0", "pipe:1"]);
     expect(text).not.toMatch(/https?:/);
     expect(args).toContain("-nostdin");
   });
@@ -50,7 +50,7 @@ describe("ffmpegArgsForPlan", () => {
     expect(text).toContain("-c:v copy");
     expect(text).toContain("-c:a copy");
     expect(text).not.toContain("aac_adtstoasc");
-    expect(text).toMatch(/-f webm pipe:1$/);
+    expect(text).toMatch(/-f webm -flush_packets 0 pipe:1$/);
   });
 
   it("converts AAC to Opus for WebM when the source has no Opus", () => {
@@ -63,12 +63,12 @@ describe("ffmpegArgsForPlan", () => {
     const text = argString({ op: "remux", inputs: [prog], container: "m4a", mimeType: "audio/mp4", extension: "m4a", bytes: null });
     expect(text).toContain("-map 0:a:0 -vn");
     expect(text).not.toContain("0:v:0");
-    expect(text).toMatch(/-f ipod pipe:1$/);
+    expect(text).toMatch(/-f ipod -flush_packets 0 pipe:1$/);
   });
 
   it("transcodes MP3 at a constant bitrate and AAC into a fragmented M4A", () => {
     expect(argString({ op: "transcode", input: opus, codec: "mp3", bitrateKbps: 320, mimeType: "audio/mpeg", extension: "mp3", bytes: null })).toMatch(
-      /-i pipe:3 -map 0:a:0 -vn -c:a libmp3lame -b:a 320k -f mp3 pipe:1$/,
+      /-i pipe:3 -map 0:a:0 -vn -c:a libmp3lame -b:a 320k -f mp3 -flush_packets 0 pipe:1$/,
     );
     const aacText = argString({ op: "transcode", input: opus, codec: "aac", bitrateKbps: 256, mimeType: "audio/mp4", extension: "m4a", bytes: null });
     expect(aacText).toContain("-c:a aac -b:a 256k");
