@@ -1,3 +1,4 @@
+import { abortableDelay } from "./abortable-delay.ts";
 import { setMaxListeners } from "node:events";
 import { Readable } from "node:stream";
 import type { Logger } from "pino";
@@ -49,20 +50,6 @@ const CONTENT_RANGE = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i;
 const MAX_REFRESHES = 3;
 const noop = () => undefined;
 
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new EngineError("download.failed", { detail: "aborted" }));
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new EngineError("download.failed", { detail: "aborted" }));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 /** One upstream response covering [start, last] (last = null: until the resource ends). */
 interface Chunk {
@@ -337,7 +324,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     failures++;
     log?.warn({ pos, failures, err: (err as Error)?.message }, message);
     busy = true;
-    delay(retryDelayMs * 2 ** (failures - 1), controller.signal).then(
+    abortableDelay(retryDelayMs * 2 ** (failures - 1), controller.signal).then(
       () => {
         busy = false;
         next();

@@ -1,3 +1,4 @@
+import { abortableDelay } from "./abortable-delay.ts";
 import { setMaxListeners } from "node:events";
 import { Readable } from "node:stream";
 import type { Logger } from "pino";
@@ -31,20 +32,6 @@ export interface SegmentReaderOptions {
   signal?: AbortSignal;
 }
 
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new EngineError("download.failed", { detail: "aborted" }));
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new EngineError("download.failed", { detail: "aborted" }));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 export function openSegmentSource(opts: SegmentReaderOptions): Readable {
   const controller = new AbortController();
@@ -94,7 +81,7 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
           throw isEngineError(err) ? err : new EngineError("upstream.fetch_failed", { cause: err, detail: `segment ${index}: ${(err as Error).message}` });
         }
         opts.logger?.warn({ segment: index, attempt: attempt + 1, err: (err as Error).message }, "segment failed; retrying");
-        await wait(retryDelayMs * 2 ** attempt, controller.signal);
+        await abortableDelay(retryDelayMs * 2 ** attempt, controller.signal);
       }
     }
   }

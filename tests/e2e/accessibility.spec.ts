@@ -1,20 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { INFO_PAGES } from "./support/pages.ts";
 
-const PAGES = [
-  "/how-to-download",
-  "/supported-sites",
-  "/faq",
-  "/about-us",
-  "/contact-us",
-  "/privacy-policy",
-  "/terms-and-conditions",
-  "/disclaimer",
-  "/dmca",
-  "/sitemap",
-  "/connection-status",
-  "/no-such-page",
-];
+const PAGES: readonly string[] = [...INFO_PAGES, "/no-such-page"];
 
 for (const path of PAGES) {
   test(`${path} has no serious or critical accessibility violations`, async ({ page }) => {

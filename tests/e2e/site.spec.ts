@@ -1,19 +1,8 @@
 import { expect, test } from "@playwright/test";
+import { INFO_PAGES } from "./support/pages.ts";
 
 /** The information pages the foundation serves, with metadata on each. */
-const PAGES = [
-  "/how-to-download",
-  "/supported-sites",
-  "/faq",
-  "/about-us",
-  "/contact-us",
-  "/privacy-policy",
-  "/terms-and-conditions",
-  "/disclaimer",
-  "/dmca",
-  "/sitemap",
-  "/connection-status",
-];
+const PAGES: readonly string[] = INFO_PAGES;
 
 test.describe("metadata on every page", () => {
   for (const path of PAGES) {

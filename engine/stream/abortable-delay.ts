@@ -1,0 +1,17 @@
+import { EngineError } from "../errors.ts";
+
+/** Wait before a retry; an abort (teardown) ends the wait at once as a failed download. */
+export function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new EngineError("download.failed", { detail: "aborted" }));
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new EngineError("download.failed", { detail: "aborted" }));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
