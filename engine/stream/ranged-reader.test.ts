@@ -1,20 +1,12 @@
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomMedia, startFakeUpstream, type FakeUpstream } from "#tests/integration/engine-core/fake-upstream.ts";
-import { silentLogger } from "#tests/integration/engine-core/helpers.ts";
+import { collect, sha256, silentLogger } from "#tests/integration/engine-core/helpers.ts";
 import { createOutbound, type Outbound } from "./outbound-fetch.ts";
 import { openRangedSource } from "./ranged-reader.ts";
 
 let upstream: FakeUpstream;
 let outbound: Outbound;
 const data = randomMedia(1_000_000);
-const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
-
-async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const c of stream) parts.push(c as Buffer);
-  return Buffer.concat(parts);
-}
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
@@ -33,7 +25,7 @@ describe("ranged reader", () => {
     expect(src.total).toBe(data.length);
     expect(src.length).toBe(data.length);
     expect(src.contentType).toBe("video/mp4");
-    expect(sha(await collect(src.stream))).toBe(sha(data));
+    expect(sha256(await collect(src.stream))).toBe(sha256(data));
     const ranges = upstream.requests.slice(before).map((r) => r.headers.range);
     expect(ranges.length).toBe(Math.ceil(data.length / (128 * 1024)));
     expect(ranges[0]).toBe(`bytes=0-${128 * 1024 - 1}`);
@@ -43,14 +35,14 @@ describe("ranged reader", () => {
     upstream.files.set("/a.mp4", { data, type: "video/mp4" });
     const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/a.mp4", chunkBytes: 100_000, start: 12_345, end: 654_321 });
     expect(src.length).toBe(654_321 - 12_345 + 1);
-    expect(sha(await collect(src.stream))).toBe(sha(data.subarray(12_345, 654_322)));
+    expect(sha256(await collect(src.stream))).toBe(sha256(data.subarray(12_345, 654_322)));
   });
 
   it("resumes a cut chunk at its byte offset", async () => {
     upstream.files.set("/cut.mp4", { data, type: "video/mp4", cutAt: { at: 300_000, times: 1 } });
     const before = upstream.requests.length;
     const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/cut.mp4", chunkBytes: 256 * 1024, retryDelayMs: 1, logger: silentLogger });
-    expect(sha(await collect(src.stream))).toBe(sha(data));
+    expect(sha256(await collect(src.stream))).toBe(sha256(data));
     const ranges = upstream.requests.slice(before).map((r) => r.headers.range);
     // the cut chunk resumed exactly where the bytes stopped, asking only for the rest of that
     // chunk (the next one was already requested ahead)
@@ -77,7 +69,7 @@ describe("ranged reader", () => {
         return "https://cdn.example.com/exp.mp4?token=t2";
       },
     });
-    expect(sha(await collect(src.stream))).toBe(sha(data));
+    expect(sha256(await collect(src.stream))).toBe(sha256(data));
     expect(refreshes).toBe(1);
     const afterRefresh = upstream.requests.filter((r) => r.url.includes("/exp.mp4?token=t2"));
     expect(afterRefresh[0]?.headers.range).toBe("bytes=200000-399999");
@@ -103,7 +95,7 @@ describe("ranged reader", () => {
         return "https://cdn.example.com/exp3.mp4?token=t2";
       },
     });
-    expect(sha(await collect(src.stream))).toBe(sha(data));
+    expect(sha256(await collect(src.stream))).toBe(sha256(data));
     expect(refreshes).toBe(1);
     const refused = upstream.requests.filter((r) => r.url.includes("/exp3.mp4?token=t1")).map((r) => r.headers.range);
     // the three chunks in flight were refused together; each was asked again with the fresh URL
@@ -129,7 +121,7 @@ describe("ranged reader", () => {
   it("copes with an upstream that ignores Range", async () => {
     upstream.files.set("/norange.mp4", { data, type: "video/mp4", ignoreRange: true });
     const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/norange.mp4", chunkBytes: 100_000, start: 10 });
-    expect(sha(await collect(src.stream))).toBe(sha(data.subarray(10)));
+    expect(sha256(await collect(src.stream))).toBe(sha256(data.subarray(10)));
   });
 
   it("respects backpressure: a stalled consumer stops the fetching", async () => {
@@ -189,7 +181,7 @@ describe("ranged reader", () => {
         chunkBytes: 100_000,
         prefetch,
       });
-      expect(sha(await collect(src.stream))).toBe(sha(big));
+      expect(sha256(await collect(src.stream))).toBe(sha256(big));
       expect(maxOpen).toBe(1 + prefetch);
     }
   });
@@ -228,7 +220,7 @@ describe("ranged reader", () => {
       maxRetries: 0,
       logger: silentLogger,
     });
-    expect(sha(await collect(src.stream))).toBe(sha(file));
+    expect(sha256(await collect(src.stream))).toBe(sha256(file));
     const ranges = upstream.requests.slice(before).map((r) => r.headers.range);
     expect(ranges).toEqual(["bytes=0-499999", "bytes=500000-999999", "bytes=500000-999999", "bytes=1000000-1499999"]);
   });

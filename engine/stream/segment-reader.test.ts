@@ -1,20 +1,12 @@
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomMedia, startFakeUpstream, type FakeUpstream } from "#tests/integration/engine-core/fake-upstream.ts";
-import { silentLogger } from "#tests/integration/engine-core/helpers.ts";
+import { collect, sha256, silentLogger } from "#tests/integration/engine-core/helpers.ts";
 import type { SegmentRef } from "../types.ts";
 import { createOutbound, type Outbound } from "./outbound-fetch.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 
 let upstream: FakeUpstream;
 let outbound: Outbound;
-const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
-
-async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const c of stream) parts.push(c as Buffer);
-  return Buffer.concat(parts);
-}
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
@@ -43,7 +35,7 @@ describe("segment reader", () => {
     const init = randomMedia(1000);
     upstream.files.set("/order/init.mp4", { data: init, type: "video/mp4" });
     const stream = openSegmentSource({ open: outbound.open, init: { url: "https://seg.example.com/order/init.mp4" }, segments: refs, concurrency: 4 });
-    expect(sha(await collect(stream))).toBe(sha(Buffer.concat([init, whole])));
+    expect(sha256(await collect(stream))).toBe(sha256(Buffer.concat([init, whole])));
   });
 
   it("fetches in parallel, never more than the configured concurrency", async () => {
@@ -64,7 +56,7 @@ describe("segment reader", () => {
     const { refs, whole } = makeSegments("par", 16, () => 30);
     const started = Date.now();
     const out = await collect(openSegmentSource({ open, segments: refs, concurrency: 4 }));
-    expect(sha(out)).toBe(sha(whole));
+    expect(sha256(out)).toBe(sha256(whole));
     expect(peak).toBeGreaterThan(1);
     expect(peak).toBeLessThanOrEqual(4);
     // 16 segments × 30 ms sequentially would take ≥ 480 ms
@@ -79,13 +71,13 @@ describe("segment reader", () => {
       { url: "https://seg.example.com/ranged/all.mp4", range: { start: 1000, end: 29_999 } },
       { url: "https://seg.example.com/ranged/all.mp4", range: { start: 30_000, end: 49_999 } },
     ];
-    expect(sha(await collect(openSegmentSource({ open: outbound.open, segments: refs, concurrency: 2 })))).toBe(sha(file));
+    expect(sha256(await collect(openSegmentSource({ open: outbound.open, segments: refs, concurrency: 2 })))).toBe(sha256(file));
   });
 
   it("retries a cut segment", async () => {
     const { refs, whole } = makeSegments("retry", 5, () => 0);
     upstream.files.get("/retry/s2.ts")!.cutAt = { at: 5000, times: 1 };
-    expect(sha(await collect(openSegmentSource({ open: outbound.open, segments: refs, concurrency: 3, retryDelayMs: 1, logger: silentLogger })))).toBe(sha(whole));
+    expect(sha256(await collect(openSegmentSource({ open: outbound.open, segments: refs, concurrency: 3, retryDelayMs: 1, logger: silentLogger })))).toBe(sha256(whole));
   });
 
   it("fails the stream when a segment cannot be fetched", async () => {
@@ -120,7 +112,7 @@ describe("segment reader", () => {
       if (parts.length === 0) startedWhenHeadArrived = upstream.requests.length - before;
       parts.push(c as Buffer);
     }
-    expect(sha(Buffer.concat(parts))).toBe(sha(whole));
+    expect(sha256(Buffer.concat(parts))).toBe(sha256(whole));
     // while segment 0 was on its way, the whole window (3 in flight + 3 waiting) was used
     expect(startedWhenHeadArrived).toBeGreaterThanOrEqual(6);
   });

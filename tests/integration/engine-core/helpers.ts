@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import pino from "pino";
@@ -41,3 +42,12 @@ export async function startServer(handler: (req: IncomingMessage, res: ServerRes
       }),
   };
 }
+
+/** Read a whole stream into one buffer (test inputs are small). */
+export async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of stream) parts.push(c as Buffer);
+  return Buffer.concat(parts);
+}
+
+export const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
