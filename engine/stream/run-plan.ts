@@ -61,11 +61,19 @@ export function parseRange(header: string | undefined, total: number | null): { 
 
 async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { start: number; end: number }): Promise<{ body: Readable; length: number | null; contentType: string | null }> {
   if (stream.transport.type === "segments") {
+    let current = stream;
     const body = openSegmentSource({
       open: ctx.outbound.open,
       init: stream.transport.init,
       segments: stream.transport.segments,
       concurrency: ctx.limits.segmentConcurrency,
+      refresh: ctx.refreshStream
+        ? async () => {
+            current = await ctx.refreshStream!(current);
+            if (current.transport.type !== "segments") throw new EngineError("upstream.expired", { detail: "the stream is no longer segmented" });
+            return { init: current.transport.init, segments: current.transport.segments };
+          }
+        : undefined,
       logger: ctx.logger,
       signal: ctx.signal,
     });

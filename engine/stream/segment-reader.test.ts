@@ -38,6 +38,48 @@ describe("segment reader", () => {
     expect(sha256(await collect(stream))).toBe(sha256(Buffer.concat([init, whole])));
   });
 
+  it("re-resolves expired segment URLs once and goes on from the refused segment", async () => {
+    const { refs, whole } = makeSegments("expire", 10, () => 2);
+    const tokens = new Set(["t1"]);
+    for (let i = 0; i < 10; i++) upstream.files.get(`/expire/s${i}.ts`)!.validTokens = tokens;
+    const withToken = (t: string) => refs.map((r) => ({ url: `${r.url}?token=${t}` }));
+    let refreshCalls = 0;
+    // the first four segments go through, then the old token stops working
+    const open: typeof outbound.open = async (url, init) => {
+      if (String(url).includes("/s4.ts")) tokens.delete("t1");
+      return outbound.open(url, init);
+    };
+    const stream = openSegmentSource({
+      open,
+      segments: withToken("t1"),
+      concurrency: 3,
+      refresh: async () => {
+        refreshCalls++;
+        tokens.add("t2");
+        return { segments: withToken("t2") };
+      },
+    });
+    expect(sha256(await collect(stream))).toBe(sha256(whole));
+    expect(refreshCalls).toBe(1);
+  });
+
+  it("fails clearly when segments stay refused after re-resolving", async () => {
+    const { refs } = makeSegments("gone", 4, () => 2);
+    for (let i = 0; i < 4; i++) upstream.files.get(`/gone/s${i}.ts`)!.validTokens = new Set(["never"]);
+    let refreshCalls = 0;
+    const stream = openSegmentSource({
+      open: outbound.open,
+      segments: refs,
+      concurrency: 2,
+      refresh: async () => {
+        refreshCalls++;
+        return { segments: refs };
+      },
+    });
+    await expect(collect(stream)).rejects.toMatchObject({ code: "upstream.expired" });
+    expect(refreshCalls).toBe(3);
+  });
+
   it("fetches in parallel, never more than the configured concurrency", async () => {
     let active = 0;
     let peak = 0;

@@ -30,7 +30,14 @@ export interface SegmentReaderOptions {
   maxSegmentBytes?: number;
   logger?: Logger;
   signal?: AbortSignal;
+  /**
+   * Re-resolve the manifest when segment URLs have expired (403/410): gives the same segments
+   * with fresh URLs; the download goes on from the segment that was refused.
+   */
+  refresh?: () => Promise<{ init?: SegmentRef; segments: SegmentRef[] }>;
 }
+
+const MAX_REFRESHES = 3;
 
 
 export function openSegmentSource(opts: SegmentReaderOptions): Readable {
@@ -44,10 +51,40 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
   const maxRetries = opts.maxRetries ?? 3;
   const retryDelayMs = opts.retryDelayMs ?? 200;
   const maxBytes = opts.maxSegmentBytes ?? 64 * 1024 * 1024;
-  const all = opts.init ? [opts.init, ...opts.segments] : [...opts.segments];
+  let all = opts.init ? [opts.init, ...opts.segments] : [...opts.segments];
 
-  async function fetchSegment(ref: SegmentRef, index: number): Promise<Buffer> {
+  // One re-resolve at a time serves every segment refused meanwhile.
+  let refreshes = 0;
+  let refreshing: Promise<boolean> | null = null;
+  let generation = 0;
+  function refreshList(seen: number): Promise<boolean> {
+    if (generation !== seen) return Promise.resolve(true);
+    if (refreshing) return refreshing;
+    const refresh = opts.refresh;
+    if (!refresh || refreshes >= MAX_REFRESHES) return Promise.resolve(false);
+    refreshes++;
+    opts.logger?.info({ refreshes }, "segment refused (expired): re-resolving the manifest");
+    refreshing = (async () => {
+      try {
+        const fresh = await refresh();
+        const next = fresh.init ? [fresh.init, ...fresh.segments] : [...fresh.segments];
+        if (next.length !== all.length) {
+          throw new EngineError("upstream.expired", { detail: `manifest changed from ${all.length} to ${next.length} segments` });
+        }
+        all = next;
+        generation++;
+        return true;
+      } finally {
+        refreshing = null;
+      }
+    })();
+    return refreshing;
+  }
+
+  async function fetchSegment(index: number): Promise<Buffer> {
     for (let attempt = 0; ; attempt++) {
+      const seen = generation;
+      const ref = all[index]!;
       try {
         const headers: Record<string, string> = {};
         if (ref.range) headers.range = `bytes=${ref.range.start}-${ref.range.end}`;
@@ -56,6 +93,10 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
         res.body.on("error", () => undefined);
         if (res.status !== 200 && res.status !== 206) {
           res.body.resume();
+          if ((res.status === 403 || res.status === 410) && (await refreshList(seen))) {
+            attempt--;
+            continue;
+          }
           if (res.status === 403 || res.status === 404 || res.status === 410) {
             throw new EngineError("upstream.expired", { detail: `segment ${index} answered ${res.status}` });
           }
@@ -114,7 +155,7 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
     while (!done && started < all.length && inflight < concurrency && started - delivered < window) {
       const index = started++;
       inflight++;
-      fetchSegment(all[index]!, index).then(
+      fetchSegment(index).then(
         (buf) => settle(index, buf),
         (err: unknown) => settle(index, err instanceof Error ? err : new EngineError("upstream.fetch_failed", { detail: String(err) })),
       );
