@@ -39,6 +39,23 @@ describe.each(testDatabases)("POST /newsletter on $name", ({ skip, open, prepare
     expect(await handle.db.select().from(newsletterSubscribers)).toHaveLength(0);
   });
 
+  it.skipIf(skip)("a browser without JavaScript is sent back to its page, which shows the outcome", async () => {
+    handle = await open();
+    const htmlPost = (email: string, referer?: string) =>
+      new Request("http://localhost/newsletter", {
+        method: "POST",
+        body: new URLSearchParams({ email, website: "" }),
+        headers: { accept: "text/html,application/xhtml+xml", ...(referer ? { referer } : {}) },
+      });
+    const ok = (await action({ request: htmlPost("reader@example.com", "http://localhost/blog?tag=MP3"), context: routeContext(handle.db), params: {} } as never)) as Response;
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get("location")).toBe("/blog?tag=MP3&newsletter=subscribed#stay-updated");
+    const bad = (await action({ request: htmlPost("nope", "https://elsewhere.example/x"), context: routeContext(handle.db), params: {} } as never)) as Response;
+    // another site's Referer is never followed
+    expect(bad.headers.get("location")).toBe("/blog?newsletter=invalidEmail#stay-updated");
+    expect((await handle.db.select().from(newsletterSubscribers)).map((r) => r.email)).toEqual(["reader@example.com"]);
+  });
+
   it.skipIf(skip)("reports a database failure with 500", async () => {
     handle = await open();
     await handle.close();

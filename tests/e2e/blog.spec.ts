@@ -229,6 +229,14 @@ test.describe("blog journey", () => {
     await page.getByTestId("comment-form").locator('input[type="file"]').setInputFiles({ name: "cat.gif", mimeType: "image/gif", buffer: Buffer.from("GIF? no, just text") });
     await page.getByTestId("comment-form").getByTestId("comment-submit").click();
     await expect(page.getByTestId("comment-form").getByTestId("comment-status")).toHaveText("Invalid file type: Please select an image file");
+
+    // "Stay Updated" without JavaScript: the endpoint sends the visitor back and the box says how it went
+    await page.goto("/blog?tag=MP3");
+    const box = page.getByRole("region", { name: "Stay Updated" });
+    await box.getByLabel("Email address").fill(`noscript-${Date.now()}@example.com`);
+    await box.getByRole("button", { name: "Subscribe" }).click();
+    await expect(page).toHaveURL(/\/blog\?tag=MP3&newsletter=subscribed#stay-updated$/);
+    await expect(page.getByTestId("newsletter-status")).toHaveText("Thanks for subscribing! We'll email you when new articles are published.");
     await context.close();
   });
 });

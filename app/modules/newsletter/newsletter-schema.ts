@@ -1,14 +1,11 @@
 import { z } from "zod";
+import { NEWSLETTER_MESSAGES } from "./newsletter-messages.ts";
 
 /**
  * The blog's "Stay Updated" box posts here (POST /newsletter, form or JSON). `website` is the
  * honeypot. Addresses are stored trimmed and lower-cased so repeats are recognised.
  */
-export const NEWSLETTER_MESSAGES = {
-  subscribed: "Thanks for subscribing! We'll email you when new articles are published.",
-  invalidEmail: "Please enter a valid email address",
-  failed: "There was a problem subscribing. Please try again.",
-} as const;
+export { NEWSLETTER_MESSAGES } from "./newsletter-messages.ts";
 
 export const newsletterSchema = z.object({
   email: z

@@ -1,7 +1,9 @@
 import { Mail } from "lucide-react";
 import { useState, type FormEvent } from "react";
+import { useSearchParams } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
+import { isNewsletterOutcome, NEWSLETTER_MESSAGES } from "#app/modules/newsletter/newsletter-messages.ts";
 import { HoneypotField } from "#app/modules/pages/forms/honeypot-field.tsx";
 
 type State = { status: "idle" } | { status: "sending" } | { status: "done"; ok: boolean; message: string };
@@ -10,7 +12,12 @@ const FAILED = "There was a problem subscribing. Please try again.";
 
 /** "Stay Updated": posts to /newsletter and shows the endpoint's own message. */
 export function NewsletterBox() {
-  const [state, setState] = useState<State>({ status: "idle" });
+  // Without JavaScript the form posts and the endpoint sends the visitor back with ?newsletter=…
+  const [params] = useSearchParams();
+  const outcome = params.get("newsletter");
+  const [state, setState] = useState<State>(
+    isNewsletterOutcome(outcome) ? { status: "done", ok: outcome === "subscribed", message: NEWSLETTER_MESSAGES[outcome] } : { status: "idle" },
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -30,7 +37,7 @@ export function NewsletterBox() {
   }
 
   return (
-    <section aria-labelledby="stay-updated-heading" className="rounded-2xl bg-brand-900 px-6 py-10 text-white sm:px-10">
+    <section id="stay-updated" aria-labelledby="stay-updated-heading" className="rounded-2xl bg-brand-900 px-6 py-10 text-white sm:px-10">
       <div className="mx-auto max-w-2xl text-center">
         <Mail aria-hidden className="mx-auto size-8 text-brand-200" />
         <h2 id="stay-updated-heading" className="mt-3 text-2xl font-bold">
