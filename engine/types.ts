@@ -6,7 +6,7 @@
  */
 import type { EngineErrorCode } from "./errors.ts";
 
-/** One uniform result for every adapter (cobalt's idea, our own types). */
+/** One uniform result for every adapter. */
 export type SourceResult<T> =
   | { ok: true; media: T }
   | {

@@ -122,7 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return result.data;
 }
 
-/** The values the browser may see (Epic Stack habit: a small explicit list). */
+/** The values the browser may see (a small explicit list). */
 export function publicConfig(config: AppConfig) {
   return {
     siteName: config.SITE_NAME,

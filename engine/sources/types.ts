@@ -1,6 +1,6 @@
 /**
- * The adapter interface every source implements (cobalt's idea of a URL-pattern registry with one
- * uniform result, our own types). Adapters get everything from the context: the outbound fetch
+ * The adapter interface every source implements (a registry chosen by link, with one
+ * uniform result). Adapters get everything from the context: the outbound fetch
  * (never the global fetch), configuration, logger and the located media tools.
  */
 import type { Logger } from "pino";

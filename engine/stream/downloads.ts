@@ -5,7 +5,7 @@ import type { PlanOutput } from "./run-plan.ts";
 /**
  * The runtime around one download: progress (for the SSE endpoint), the server-wide concurrency
  * limit, per-IP fair use, the Content-Disposition header, and the one place where a plan's
- * output meets the HTTP response (fastify's stream contract: client gone → destroy the source;
+ * output meets the HTTP response (the stream contract: client gone → destroy the source;
  * error after headers → destroy the socket; never end a truncated file cleanly).
  */
 
