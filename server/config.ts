@@ -122,6 +122,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return result.data;
 }
 
+/**
+ * For the entry points: parse, or print every bad variable and exit with status 1. A server
+ * with a wrong setting must not start half-configured.
+ */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\nSee docs/env.md for every variable.\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
 /** The values the browser may see (a small explicit list). */
 export function publicConfig(config: AppConfig) {
   return {

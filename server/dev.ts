@@ -1,23 +1,14 @@
 import { createServer as createViteServer } from "vite";
 import type { ServerBuild } from "react-router";
 import { createApp } from "./app.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { loadConfigOrExit } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { appServicesFrom, createServices } from "./services.ts";
 import { listenWithGracefulShutdown } from "./shutdown.ts";
 
 /** `npm run dev`: the same host with Vite's middleware and hot reload. */
 async function main() {
-  let config;
-  try {
-    config = loadConfig({ NODE_ENV: "development", ...process.env });
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\nSee docs/env.md for every variable.\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit({ NODE_ENV: "development", ...process.env });
   const logger = createLogger(config);
   const vite = await createViteServer({ server: { middlewareMode: true } });
   const services = await createServices(config, logger);

@@ -2,23 +2,14 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createApp } from "./app.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { loadConfigOrExit } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { appServicesFrom, createServices } from "./services.ts";
 import { listenWithGracefulShutdown } from "./shutdown.ts";
 
 /** Production entry: `npm start` (scripts/start.mjs builds first when needed). */
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\nSee docs/env.md for every variable.\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config);
   const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
   const serverBuild = (await import(pathToFileURL(path.join(buildDir, "server", "index.js")).href)) as ServerBuild;
