@@ -4,12 +4,16 @@ import express, { type Express, type Request, type Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
-import { createRequestHandler } from "@react-router/express";
 import type { AppServices } from "#app/lib/load-context.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import type { DatabaseHandle } from "#db/client.ts";
+import { hostErrorOf, refuse } from "./http-errors.ts";
+import { loggableUrl } from "./loggable-url.ts";
+import { createPageHandler } from "./page-handler.ts";
+import { crossSiteGuard, hostGuard, pageBodyGuard, pageMethodGuard, urlGuard } from "./request-guards.ts";
 import { securityHeaders } from "./security.ts";
 
+const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Please try again later.";
 export const RATE_LIMIT_MESSAGE = "You've made too many requests. Please wait a moment and try again.";
 
 export interface AppDeps extends AppServices {
@@ -45,7 +49,8 @@ export function createApp(deps: AppDeps): Express {
         return req.url?.startsWith("/assets/") ? "debug" : "info";
       },
       serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        // never a signed download token or what a visitor typed (see loggable-url.ts)
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: loggableUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     }),
@@ -71,11 +76,14 @@ export function createApp(deps: AppDeps): Express {
       checks.database = "unreachable";
       logger.warn({ err }, "readiness: database ping failed");
     }
+    // the ffmpeg version is logged at start, never shown to the public
     const tools = deps.engine.mediaTools;
-    checks.ffmpeg = tools ? `ok (${tools.version})` : "missing";
+    checks.ffmpeg = tools ? "ok" : "missing";
     if (!tools) ok = false;
     res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "not ready", checks });
   });
+
+  app.use(hostGuard(), urlGuard(), crossSiteGuard(config.PUBLIC_URL));
 
   // Per-IP limit on every POST (forms, API). Downloads have their own fair-use limits in the engine.
   const postLimiter = rateLimit({
@@ -95,7 +103,7 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(postLimiter);
 
-  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger }));
+  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL }));
 
   if (deps.build.mode === "production") {
     const clientDir = deps.build.clientDir;
@@ -106,10 +114,11 @@ export function createApp(deps: AppDeps): Express {
     app.use(deps.build.middleware);
   }
 
+  app.use(pageMethodGuard(), pageBodyGuard());
   const build = deps.build;
   app.all(
     "/{*splat}",
-    createRequestHandler({
+    createPageHandler({
       build: build.mode === "production" ? build.serverBuild : build.load,
       mode: build.mode,
       getLoadContext: (req, res) => ({
@@ -123,6 +132,22 @@ export function createApp(deps: AppDeps): Express {
       }),
     }),
   );
+
+  // The last word on any error: a client's mistake keeps its 4xx; only our own failures are
+  // 500, logged without the request's content.
+  app.use((err: unknown, req: Request, res: Response, _next: express.NextFunction) => {
+    const code = hostErrorOf(err);
+    if (code) {
+      refuse(req, res, code);
+      return;
+    }
+    logger.error({ err, method: req.method, url: loggableUrl(req.originalUrl) }, "unhandled error");
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(500).set("cache-control", "no-store").type("text/plain; charset=utf-8").send(INTERNAL_ERROR_MESSAGE);
+  });
 
   return app;
 }

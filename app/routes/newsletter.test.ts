@@ -56,6 +56,32 @@ describe.each(testDatabases)("POST /newsletter on $name", ({ skip, open, prepare
     expect((await handle.db.select().from(newsletterSubscribers)).map((r) => r.email)).toEqual(["reader@example.com"]);
   });
 
+  it.skipIf(skip)("never redirects off the site, whatever the Referer's path", async () => {
+    handle = await open();
+    const htmlPost = (referer: string) =>
+      new Request("http://localhost/newsletter", {
+        method: "POST",
+        body: new URLSearchParams({ email: "reader@example.com", website: "" }),
+        headers: { accept: "text/html", referer },
+      });
+    const hostile = [
+      "http://localhost//evil.example/x",
+      "http://localhost/\\evil.example/x",
+      "http://localhost/%2F%2Fevil.example",
+      "http://localhost//evil.example/blog",
+      "http://localhost/blog//evil.example",
+      "http://localhost/api/v1/download?url=x",
+      "https://evil.example/blog",
+    ];
+    for (const referer of hostile) {
+      const res = (await action({ request: htmlPost(referer), context: routeContext(handle.db), params: {} } as never)) as Response;
+      const location = res.headers.get("location") ?? "";
+      expect(location, referer).toBe("/blog?newsletter=subscribed#stay-updated");
+    }
+    const article = (await action({ request: htmlPost("http://localhost/blog/saving-lectures-offline"), context: routeContext(handle.db), params: {} } as never)) as Response;
+    expect(article.headers.get("location")).toBe("/blog/saving-lectures-offline?newsletter=subscribed#stay-updated");
+  });
+
   it.skipIf(skip)("reports a database failure with 500", async () => {
     handle = await open();
     await handle.close();

@@ -27,15 +27,24 @@ function wantsHtml(request: Request): boolean {
   return accept.includes("text/html") && !accept.includes("application/json");
 }
 
-/** Back to the page the form was on (same origin only), which shows the outcome in its box. */
+/**
+ * The pages that show the subscribe box. Only these are ever redirected to: a Referer whose path
+ * is `//evil.example/x` or `/\evil.example` would otherwise become an off-site Location.
+ */
+const RETURN_PATHS = /^\/blog(?:\/[a-z0-9][a-z0-9-]{0,199})?$/;
+
+/** Back to the page the form was on (same origin, allow-listed path), which shows the outcome in its box. */
 function backTo(request: Request, outcome: NewsletterOutcome): Response {
   const own = new URL(request.url);
-  let target = new URL("/blog", own);
+  const target = new URL("/blog", own);
   const referer = request.headers.get("referer");
   if (referer) {
     try {
       const from = new URL(referer);
-      if (from.origin === own.origin) target = from;
+      if (from.origin === own.origin && RETURN_PATHS.test(from.pathname)) {
+        target.pathname = from.pathname;
+        target.search = from.search;
+      }
     } catch {
       // an unparsable Referer: fall back to the blog
     }

@@ -3,6 +3,8 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import type { Engine } from "#engine/index.ts";
 import { EngineError, errorBody, isEngineError } from "#engine/errors.ts";
+import { hostErrorOf, refuse } from "../http-errors.ts";
+import { loggableUrl } from "../loggable-url.ts";
 import { callerFromRequest, clientIp } from "./caller.ts";
 import { openApiDocument } from "./openapi.ts";
 
@@ -108,13 +110,18 @@ export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUr
       next(err);
       return;
     }
+    // body-parser and path-decoding refusals (bad JSON, too large, charset, encoding, %ZZ)
+    const refusal = isEngineError(err) ? null : hostErrorOf(err);
+    if (refusal) {
+      refuse(req, res, refusal);
+      return;
+    }
     let e: EngineError;
     if (isEngineError(err)) e = err;
-    else if ((err as { type?: string })?.type === "entity.parse.failed") e = new EngineError("request.invalid", { detail: "body is not JSON" });
-    else if ((err as { type?: string })?.type === "entity.too.large") e = new EngineError("request.invalid", { detail: "body too large" });
     else e = new EngineError("internal", { cause: err, detail: (err as Error)?.message });
-    if (e.status >= 500) logger.error({ err: e.cause ?? e, code: e.code, detail: e.detail, path: req.path }, "api error");
-    else logger.debug({ code: e.code, detail: e.detail, path: req.path }, "api refused");
+    const path = loggableUrl(req.originalUrl);
+    if (e.status >= 500) logger.error({ err: e.cause ?? e, code: e.code, detail: e.detail, path }, "api error");
+    else logger.debug({ code: e.code, detail: e.detail, path }, "api refused");
     if (e.retryAfter !== undefined) res.set("retry-after", String(e.retryAfter));
     if (e.code === "request.invalid" && e.detail === "no such route") res.status(404);
     else res.status(e.status);

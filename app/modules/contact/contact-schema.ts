@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "#app/lib/zod.ts";
 import { summariseIssues, type FormProblem } from "../pages/forms/form-problem.ts";
 
 /**

@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
+import { databaseErrorCode } from "#db/errors.ts";
 import type { Database } from "#db/client.ts";
 import { contactMessages } from "#db/schema/index.ts";
 import type { ContactInput } from "./contact-schema.ts";
@@ -21,8 +23,11 @@ export async function submitContactMessage(
     deps.logger.info({ ipHash: meta.ipHash }, "contact form: honeypot filled, message discarded");
     return { ok: true, stored: false };
   }
+  // the id is chosen here so a failure can be logged by id, never by the message's content
+  const id = randomUUID();
   try {
     await deps.db.insert(contactMessages).values({
+      id,
       name: input.name,
       email: input.email,
       subject: input.subject,
@@ -30,9 +35,9 @@ export async function submitContactMessage(
       ipHash: meta.ipHash,
     });
   } catch (err) {
-    deps.logger.error({ err }, "contact form: could not store the message");
+    deps.logger.error({ id, dbCode: databaseErrorCode(err) }, "contact form: could not store the message");
     return { ok: false, code: "contact.store_failed" };
   }
-  deps.logger.info({ ipHash: meta.ipHash }, "contact form: message stored");
+  deps.logger.info({ id, ipHash: meta.ipHash }, "contact form: message stored");
   return { ok: true, stored: true };
 }

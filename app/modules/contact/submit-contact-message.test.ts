@@ -1,3 +1,4 @@
+import { Writable } from "node:stream";
 import pino from "pino";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { contactMessages } from "#db/schema/index.ts";
@@ -37,5 +38,33 @@ describe.each(testDatabases)("submitContactMessage on $name", ({ skip, open, pre
     await handle.close();
     const result = await submitContactMessage({ db: handle.db, logger }, input, { ipHash: null });
     expect(result).toEqual({ ok: false, code: "contact.store_failed" });
+  });
+});
+
+describe.each(testDatabases)("submitContactMessage logging on $name", ({ skip, open, prepare }) => {
+  beforeAll(() => (skip ? undefined : prepare()));
+
+  it.skipIf(skip)("logs a failed write by id and database code, never the message's content", async () => {
+    const handle = await open();
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    try {
+      // PostgreSQL refuses a NUL byte in text: a real failed insert carrying personal data
+      const hostile = { ...input, email: "grace@example.com", message: "private words\u0000here" };
+      const result = await submitContactMessage({ db: handle.db, logger: pino(stream) }, hostile, { ipHash: null });
+      expect(result).toEqual({ ok: false, code: "contact.store_failed" });
+      const log = lines.join("");
+      expect(log).toMatch(/"id":"[0-9a-f-]{36}"/);
+      expect(log).toContain('"dbCode":"22021"');
+      expect(log).not.toContain("grace@example.com");
+      expect(log).not.toContain("private words");
+    } finally {
+      await handle.dispose();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "#app/lib/zod.ts";
 import { NEWSLETTER_MESSAGES } from "./newsletter-messages.ts";
 
 /**

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { databaseErrorCode } from "#db/errors.ts";
 import type { Database } from "#db/client.ts";
 import { newsletterSubscribers } from "#db/schema/index.ts";
 import type { NewsletterInput } from "./newsletter-schema.ts";
@@ -29,7 +30,7 @@ export async function subscribeToNewsletter(
       .returning({ id: newsletterSubscribers.id });
     return { ok: true, created: rows.length > 0 };
   } catch (err) {
-    deps.logger.error({ err }, "newsletter: could not store the subscription");
+    deps.logger.error({ dbCode: databaseErrorCode(err) }, "newsletter: could not store the subscription");
     return { ok: false, code: "newsletter.store_failed" };
   }
 }

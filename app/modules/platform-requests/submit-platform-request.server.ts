@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
+import { databaseErrorCode } from "#db/errors.ts";
 import type { Database } from "#db/client.ts";
 import { platformRequests } from "#db/schema/index.ts";
 import type { PlatformRequestInput } from "./platform-request-schema.ts";
@@ -18,17 +20,19 @@ export async function submitPlatformRequest(
     deps.logger.info({ ipHash: meta.ipHash }, "platform request: honeypot filled, request discarded");
     return { ok: true, stored: false };
   }
+  const id = randomUUID();
   try {
     await deps.db.insert(platformRequests).values({
+      id,
       platformName: input.platformName,
       email: input.email,
       details: input.details,
       ipHash: meta.ipHash,
     });
   } catch (err) {
-    deps.logger.error({ err }, "platform request: could not store the request");
+    deps.logger.error({ id, dbCode: databaseErrorCode(err) }, "platform request: could not store the request");
     return { ok: false, code: "platform_request.store_failed" };
   }
-  deps.logger.info({ platform: input.platformName }, "platform request stored");
+  deps.logger.info({ id }, "platform request stored");
   return { ok: true, stored: true };
 }

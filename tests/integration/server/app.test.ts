@@ -1,60 +1,10 @@
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { pino } from "pino";
-import { afterEach, describe, expect, test } from "vitest";
-import type { DatabaseHandle } from "#db/client.ts";
-import type { Engine } from "#engine/index.ts";
-import { createApp, RATE_LIMIT_MESSAGE } from "#server/app.ts";
-import { loadConfig, publicConfig } from "#server/config.ts";
+import { describe, expect, test } from "vitest";
+import { RATE_LIMIT_MESSAGE } from "#server/app.ts";
+import { startHost } from "./host.ts";
 
-/**
- * The Express host without a React build: health, readiness, headers and the POST limit.
- * Pages are covered by the e2e suite against the real build.
- */
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
-});
-
-function fakeEngine(calls: string[]): Engine {
-  return {
-    mediaTools: { ffmpeg: "ffmpeg", ffprobe: "ffprobe", version: "5.1", source: "path" },
-    resolve: async (url: string) => {
-      calls.push(url);
-      return { video: { id: "x" }, formats: [] };
-    },
-  } as unknown as Engine;
-}
-
-async function startHost(opts: { env?: NodeJS.ProcessEnv; ping?: () => Promise<void> } = {}) {
-  const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env });
-  const logger = pino({ level: "silent" });
-  const calls: string[] = [];
-  const database = { ping: opts.ping ?? (async () => {}), close: async () => {}, driver: "pglite" } as unknown as DatabaseHandle;
-  const app = createApp({
-    config,
-    publicConfig: publicConfig(config),
-    logger,
-    db: database.db,
-    database,
-    engine: fakeEngine(calls),
-    build: {
-      mode: "development",
-      middleware: (_req, _res, next) => next(),
-      load: async () => {
-        throw new Error("pages are not part of this test");
-      },
-    },
-  });
-  const server = app.listen(0, "127.0.0.1");
-  servers.push(server);
-  await new Promise((r) => server.once("listening", r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, calls };
-}
-
+/** The Express host: health, readiness, headers and the POST limit. */
 describe("the Express host", () => {
   test("healthz answers and every response carries the security headers", async () => {
     const { base } = await startHost();
@@ -97,7 +47,7 @@ describe("the Express host", () => {
     expect(await limited.json()).toEqual({ error: { code: "download.rate_limited", message: RATE_LIMIT_MESSAGE } });
     expect(RATE_LIMIT_MESSAGE).toBe("You've made too many requests. Please wait a moment and try again.");
     // the limited request never reached the engine
-    expect(calls).toHaveLength(3);
+    expect(calls.resolved).toHaveLength(3);
     // GETs are not limited by the POST limiter
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
   });

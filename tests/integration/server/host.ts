@@ -1,0 +1,101 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import type { Writable } from "node:stream";
+import { pino } from "pino";
+import type { ServerBuild } from "react-router";
+import { afterEach } from "vitest";
+import type { DatabaseHandle } from "#db/client.ts";
+import type { Engine } from "#engine/index.ts";
+import { createApp } from "#server/app.ts";
+import { loadConfig, publicConfig } from "#server/config.ts";
+import { serializeError } from "#server/logger.ts";
+
+/**
+ * The Express host without the React build, for tests of what the host itself does. Pages are
+ * a small hand-made build (`echoBuild`) or absent; the real build is covered by the e2e suite.
+ */
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+export interface EngineCalls {
+  resolved: string[];
+  downloads: string[];
+}
+
+function fakeEngine(calls: EngineCalls): Engine {
+  return {
+    mediaTools: { ffmpeg: "ffmpeg", ffprobe: "ffprobe", version: "5.1", source: "path" },
+    resolve: async (url: string) => {
+      calls.resolved.push(url);
+      return { video: { id: "x" }, formats: [] };
+    },
+    createDownload: async (req: { url: string }) => {
+      calls.downloads.push(req.url);
+      return { id: "dl_test", downloadUrl: "/api/v1/dl/not-a-real-token" };
+    },
+  } as unknown as Engine;
+}
+
+export async function startHost(
+  opts: { env?: NodeJS.ProcessEnv; ping?: () => Promise<void>; build?: ServerBuild; logTo?: Writable } = {},
+) {
+  const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env });
+  const logger = opts.logTo ? pino({ level: "info", serializers: { err: serializeError } }, opts.logTo) : pino({ level: "silent" });
+  const calls: EngineCalls = { resolved: [], downloads: [] };
+  const database = { ping: opts.ping ?? (async () => {}), close: async () => {}, driver: "pglite" } as unknown as DatabaseHandle;
+  const build = opts.build;
+  const app = createApp({
+    config,
+    publicConfig: publicConfig(config),
+    logger,
+    db: database.db,
+    database,
+    engine: fakeEngine(calls),
+    build: {
+      mode: "development",
+      middleware: (_req, _res, next) => next(),
+      load: async () => {
+        if (build) return build;
+        throw new Error("pages are not part of this test");
+      },
+    },
+  });
+  const server = app.listen(0, "127.0.0.1");
+  servers.push(server);
+  await new Promise((r) => server.once("listening", r));
+  const port = (server.address() as AddressInfo).port;
+  return { base: `http://127.0.0.1:${port}`, port, calls };
+}
+
+/**
+ * A one-route build whose resource route answers every GET and POST with what it received:
+ * proof that a request passed the host's checks and what body the route could read.
+ */
+export function echoBuild(): ServerBuild {
+  const echo = async ({ request }: { request: Request }) => {
+    const type = request.headers.get("content-type") ?? "";
+    const fields: Record<string, string> = {};
+    if (request.method === "POST") {
+      const form = await request.formData();
+      for (const [k, v] of form) fields[k] = typeof v === "string" ? v : `file:${v.size}`;
+    }
+    return Response.json({ method: request.method, url: request.url, type, fields });
+  };
+  return {
+    entry: { module: { default: () => new Response("no pages in this build", { status: 404 }) } },
+    routes: {
+      root: { id: "root", path: "", module: {} },
+      echo: { id: "echo", parentId: "root", path: "*", module: { loader: echo, action: echo } },
+    },
+    assets: { entry: { module: "/entry.js", imports: [] }, routes: {}, url: "/manifest.js", version: "test" },
+    publicPath: "/",
+    assetsBuildDirectory: "/nonexistent",
+    future: {},
+    ssr: true,
+    isSpaMode: false,
+    prerender: [],
+    routeDiscovery: { mode: "initial", manifestPath: "/__manifest" },
+  } as unknown as ServerBuild;
+}
