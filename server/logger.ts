@@ -31,7 +31,7 @@ export function serializeError(err: unknown): unknown {
 export function createLogger(config: Pick<AppConfig, "LOG_LEVEL">): Logger {
   return pino({
     level: config.LOG_LEVEL,
-    redact: { paths: ["req.headers.cookie", "req.headers.authorization", "*.password", "*.signingSecret"], remove: true },
+    redact: { paths: ["req.headers.cookie", "req.headers.authorization", "*.password", "*.signingSecret", "*.DOWNLOAD_SIGNING_SECRET", "*.AUTH_SECRET"], remove: true },
     serializers: { err: serializeError },
   });
 }

@@ -94,7 +94,8 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
 
   return {
-    config,
+    // routes key their hashes and cookies with the effective secret, generated or configured
+    config: { ...config, DOWNLOAD_SIGNING_SECRET: signingSecret },
     logger,
     database,
     engine,

@@ -7,7 +7,9 @@ import { AdSlot } from "#app/components/layout/ad-slot.tsx";
 import { absoluteUrl, publicConfigFrom, seo } from "#app/lib/seo.ts";
 import { getArticleBySlug, getRelatedArticles } from "#app/modules/blog/articles.server.ts";
 import { RELATED_COUNT } from "#app/modules/blog/list-constants.ts";
-import { countComments, createComment, likeComment, listComments, reportComment } from "#app/modules/blog/comments/comments.server.ts";
+import { hasControls } from "#app/modules/blog/clean-text.ts";
+import { countComments, createComment, listComments, reportComment } from "#app/modules/blog/comments/comments.server.ts";
+import { registerLike } from "#app/modules/blog/comments/like-request.server.ts";
 import { COMMENT_MESSAGES, MAX_COMMENT_IMAGE_BYTES } from "#app/modules/blog/comments/messages.ts";
 import { ArticleCard } from "#app/modules/blog/components/article-card.tsx";
 import { CommentsSection, REPORT_MESSAGES, type CommentActionResult } from "#app/modules/blog/components/comments-section.tsx";
@@ -17,26 +19,34 @@ import { articlePath } from "#app/modules/blog/types.ts";
 import { ensureVisitorId, readVisitorId } from "#app/modules/blog/visitor.server.ts";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
+  // a slug with control characters (NUL, …) can name no article: not found, without a query
+  if (hasControls(params.slug)) return data({ notFound: true as const }, { status: 404 });
   const found = await getArticleBySlug(context.db, params.slug);
   // spec: an unknown slug redirects to the list; a removed article is "Article Not Found"
   if (found.status === "unknown") throw redirect("/blog");
   if (found.status === "removed") return data({ notFound: true as const }, { status: 404 });
   const article = found.article;
-  const visitorId = readVisitorId(request);
+  // the first view gives the browser its visitor id, so a later Like has one to count against
+  const { visitorId, setCookie } = ensureVisitorId(request, { secure: isSecure(context.publicConfig.publicUrl), secret: context.config.DOWNLOAD_SIGNING_SECRET });
   const [related, comments, commentCount] = await Promise.all([
     getRelatedArticles(context.db, article, RELATED_COUNT),
     listComments(context.db, article.slug, visitorId),
     countComments(context.db, article.slug),
   ]);
-  return {
-    notFound: false as const,
-    article,
-    related,
-    comments,
-    commentCount,
-    pageUrl: absoluteUrl(context.publicConfig.publicUrl, article.canonical),
-  };
+  return data(
+    {
+      notFound: false as const,
+      article,
+      related,
+      comments,
+      commentCount,
+      pageUrl: absoluteUrl(context.publicConfig.publicUrl, article.canonical),
+    },
+    setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
+  );
 }
+
+const isSecure = (publicUrl: string) => publicUrl.startsWith("https://");
 
 /** Styles for the Markdown elements the shared .prose-page class leaves plain (tables, code, quotes, images). */
 const BODY_EXTRAS =
@@ -46,22 +56,32 @@ const BODY_EXTRAS =
 const MAX_REQUEST_BYTES = MAX_COMMENT_IMAGE_BYTES * 2;
 const FORM_KEY = /^(root|reply-[0-9a-f-]{36})$/;
 
+/** The comment, like and report forms post one of these; anything else (JSON, plain text, no body) is refused. */
+const FORM_CONTENT_TYPE = /^\s*(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i;
+
 export async function action({ params, request, context }: Route.ActionArgs) {
+  if (hasControls(params.slug)) throw data(null, { status: 404 });
   const found = await getArticleBySlug(context.db, params.slug);
   if (found.status !== "found") throw data(null, { status: 404 });
   const slug = found.article.slug;
-  const { visitorId, setCookie } = ensureVisitorId(request, { secure: context.publicConfig.publicUrl.startsWith("https://") });
-  const headers: HeadersInit = setCookie ? { "Set-Cookie": setCookie } : {};
-  const reply = (body: CommentActionResult, status = 200) => data(body, { status, headers });
+  // read before a new id is made: only a visitor the browser already had may like
+  const existingVisitorId = readVisitorId(request, context.config.DOWNLOAD_SIGNING_SECRET);
+  const { visitorId, setCookie } = ensureVisitorId(request, { secure: isSecure(context.publicConfig.publicUrl), secret: context.config.DOWNLOAD_SIGNING_SECRET });
+  const reply = (body: CommentActionResult, status = 200, extra: Record<string, string> = {}) =>
+    data(body, { status, headers: { ...(setCookie ? { "Set-Cookie": setCookie } : {}), ...extra } });
+  const emptyValues = { name: "", email: "", content: "" };
 
   if (Number(request.headers.get("content-length") ?? 0) > MAX_REQUEST_BYTES) {
-    return reply({ intent: "comment", formKey: "root", ok: false, field: "image", message: COMMENT_MESSAGES.imageTooLarge, values: { name: "", email: "", content: "" } }, 413);
+    return reply({ intent: "comment", formKey: "root", ok: false, field: "image", message: COMMENT_MESSAGES.imageTooLarge, values: emptyValues }, 413);
   }
+  const unreadable = () => reply({ intent: "comment", formKey: "root", ok: false, message: COMMENT_MESSAGES.badRequest, values: emptyValues }, 400);
+  if (!FORM_CONTENT_TYPE.test(request.headers.get("content-type") ?? "")) return unreadable();
   let form: FormData;
   try {
     form = await request.formData();
   } catch {
-    return reply({ intent: "comment", formKey: "root", ok: false, message: COMMENT_MESSAGES.error, values: { name: "", email: "", content: "" } }, 400);
+    // a body that does not parse as the form it claims to be (broken multipart boundary, …)
+    return unreadable();
   }
   const text = (k: string) => {
     const v = form.get(k);
@@ -69,12 +89,16 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   };
   const intent = text("intent");
 
-  if (intent === "like" || intent === "report") {
+  if (intent === "like") {
     const commentId = text("commentId");
-    if (intent === "like") {
-      const res = await likeComment(context.db, { commentId, articleSlug: slug, visitorId });
-      return reply({ intent, commentId, ok: res.ok, likes: res.likes }, res.ok ? 200 : 404);
-    }
+    const res = await registerLike(context.db, { commentId, articleSlug: slug, existingVisitorId, ip: context.clientIp });
+    if (res.ok) return reply({ intent, commentId, ok: true, likes: res.likes });
+    if (res.reason === "rate_limited") return reply({ intent, commentId, ok: false, message: res.message }, 429, { "Retry-After": String(res.retryAfterSeconds) });
+    // no visitor id yet: the answer sets one, and the next click counts
+    return reply({ intent, commentId, ok: false, message: res.message }, res.reason === "no_visitor" ? 409 : 404);
+  }
+  if (intent === "report") {
+    const commentId = text("commentId");
     const ok = await reportComment(context.db, { commentId, articleSlug: slug, visitorId, reason: text("reason"), ip: context.clientIp });
     return reply({ intent, commentId, ok, message: ok ? REPORT_MESSAGES.reported : REPORT_MESSAGES.failed }, ok ? 200 : 404);
   }
@@ -97,7 +121,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       { ffmpegPath: context.engine.mediaTools.ffmpeg, visitorId, ip: context.clientIp },
     );
     if (result.ok) return reply({ intent: "comment", formKey, ok: true, message: result.message, values: { name: values.name, email: values.email } });
-    return reply({ intent: "comment", formKey, ok: false, message: result.message, field: result.field, values }, 400);
+    const failed: CommentActionResult = { intent: "comment", formKey, ok: false, message: result.message, field: result.field, values };
+    // busy with other images: the same post can succeed shortly, and the client is told when
+    if (result.retryAfterSeconds) return reply(failed, 503, { "Retry-After": String(result.retryAfterSeconds) });
+    return reply(failed, 400);
   } catch (err) {
     context.logger.error({ err, slug }, "blog: storing a comment failed");
     return reply({ intent: "comment", formKey, ok: false, message: COMMENT_MESSAGES.error, values }, 500);

@@ -5,10 +5,12 @@ import type { Route } from "./+types/blog";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { seo } from "#app/lib/seo.ts";
-import { listArticles } from "#app/modules/blog/articles.server.ts";
+import { cleanTag, listArticles, listLocalGuides } from "#app/modules/blog/articles.server.ts";
+import { controlsToSpaces } from "#app/modules/blog/clean-text.ts";
 import { FIRST_SHOWN, LOAD_MORE_STEP, MAX_SHOWN } from "#app/modules/blog/list-constants.ts";
 import { blogListUrl } from "#app/modules/blog/blog-urls.ts";
 import { ArticleCard, FeaturedArticleCard } from "#app/modules/blog/components/article-card.tsx";
+import { GuideList } from "#app/modules/blog/components/guide-list.tsx";
 import { NewsletterBox } from "#app/modules/blog/components/newsletter-box.tsx";
 import { TagChips } from "#app/modules/blog/components/tag-chips.tsx";
 import { formatLongDate } from "#app/modules/blog/types.ts";
@@ -16,12 +18,16 @@ import { useNewArticlesToast } from "#app/modules/blog/use-new-articles-toast.ts
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const tag = url.searchParams.get("tag")?.trim().slice(0, 60) || null;
-  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
+  // control characters (a NUL would fail the query) are dropped while parsing
+  const tag = cleanTag(url.searchParams.get("tag"));
+  const q = controlsToSpaces(url.searchParams.get("q") ?? "").slice(0, 100);
   const requested = Number.parseInt(url.searchParams.get("show") ?? "", 10);
   const show = Number.isFinite(requested) ? Math.min(Math.max(requested, FIRST_SHOWN), MAX_SHOWN) : FIRST_SHOWN;
-  const list = await listArticles(context.db, { tag, q, limit: show });
-  return { ...list, tag, q, show };
+  const filtered = Boolean(tag || q.trim());
+  const [list, local] = await Promise.all([listArticles(context.db, { tag, q, limit: show }), filtered ? [] : listLocalGuides(context.db)]);
+  // the written guides always show on the unfiltered list, besides the newest articles
+  const shown = new Set(list.articles.map((a) => a.slug));
+  return { ...list, guides: local.filter((g) => !shown.has(g.slug)), tag, q, show };
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
@@ -38,7 +44,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
 };
 
 export default function BlogList({ loaderData }: Route.ComponentProps) {
-  const { articles, total, tags, tag, q, show, latestPublishedAt } = loaderData;
+  const { articles, guides, total, tags, tag, q, show, latestPublishedAt } = loaderData;
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/blog";
   useNewArticlesToast(latestPublishedAt);
@@ -101,6 +107,8 @@ export default function BlogList({ loaderData }: Route.ComponentProps) {
           </div>
         )}
       </div>
+
+      <GuideList guides={guides} />
 
       <div className="mt-16">
         <NewsletterBox />

@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
 import { blogArticleRemovals, blogGeneratedArticles } from "#db/schema/blog.ts";
+import { controlsToSpaces, stripControls } from "./clean-text.ts";
 import { ensureGeneratedArticlesToday } from "./generated-store.server.ts";
 import { getLocalArticles } from "./local-articles.server.ts";
 import { articlePath, formatLongDate, readTimeLabel, type Article, type ArticleSummary } from "./types.ts";
@@ -82,7 +83,8 @@ const notRemoved = sql`not exists (select 1 from ${blogArticleRemovals} r where 
 
 /** Search words: every word must appear in the title, excerpt, author or a tag. */
 export function searchWords(q: string | null | undefined): string[] {
-  return (q ?? "")
+  // control characters (NUL would fail the query) separate words like spaces do
+  return controlsToSpaces(q ?? "")
     .toLowerCase()
     .split(/\s+/)
     .map((w) => w.trim())
@@ -112,6 +114,11 @@ function localMatches(a: ArticleSummary, filter: { tag?: string | null; words: s
   return filter.words.every((w) => hay.includes(w));
 }
 
+/** A tag filter as typed in the URL: control characters dropped, blank means none. */
+export function cleanTag(tag: string | null | undefined): string | null {
+  return stripControls(tag ?? "").trim().slice(0, 60) || null;
+}
+
 export interface ListArticlesInput {
   tag?: string | null;
   q?: string | null;
@@ -134,7 +141,7 @@ export interface ListArticlesResult {
 export async function listArticles(db: Database, input: ListArticlesInput = {}, opts: BlogSourceOptions = {}): Promise<ListArticlesResult> {
   const { local } = await prepare(db, opts);
   const limit = Math.min(Math.max(input.limit ?? FIRST_SHOWN, 1), MAX_SHOWN);
-  const filter = { tag: input.tag?.trim() || null, words: searchWords(input.q) };
+  const filter = { tag: cleanTag(input.tag), words: searchWords(input.q) };
   const where = and(...generatedFilters(filter));
 
   const [generated, [countRow], tagRows, [meta]] = await Promise.all([
@@ -167,6 +174,15 @@ export async function listArticles(db: Database, input: ListArticlesInput = {}, 
   };
 }
 
+/** The written (local) articles that are not taken down, newest first: the guides /blog always lists. */
+export async function listLocalGuides(db: Database, opts: BlogSourceOptions = {}): Promise<ArticleSummary[]> {
+  const removed = new Set((await db.select({ slug: blogArticleRemovals.slug }).from(blogArticleRemovals)).map((r) => r.slug));
+  return (opts.local ?? getLocalArticles())
+    .filter((a) => !removed.has(a.slug))
+    .map(summaryOf)
+    .sort(compareNewestFirst);
+}
+
 /** node-postgres returns { rows }, PGlite returns { rows } too; typed loosely by drizzle. */
 function rowsOf<T>(result: unknown): T[] {
   return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
@@ -174,8 +190,14 @@ function rowsOf<T>(result: unknown): T[] {
 
 export type ArticleLookup = { status: "found"; article: Article } | { status: "removed" } | { status: "unknown" };
 
+/** Every slug, local or generated, is lowercase words joined by hyphens. */
+const SLUG_SHAPE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const MAX_SLUG_LENGTH = 200;
+
 /** Find one article by slug: local first, then generated; removed ones say so. */
 export async function getArticleBySlug(db: Database, slug: string, opts: BlogSourceOptions = {}): Promise<ArticleLookup> {
+  // anything else can name no article (and NUL would fail the query): unknown, without asking the database
+  if (slug.length > MAX_SLUG_LENGTH || !SLUG_SHAPE.test(slug)) return { status: "unknown" };
   await ensureGeneratedArticlesToday(db, { now: opts.now });
   const [removal] = await db.select().from(blogArticleRemovals).where(eq(blogArticleRemovals.slug, slug)).limit(1);
   const local = (opts.local ?? getLocalArticles()).find((a) => a.slug === slug);

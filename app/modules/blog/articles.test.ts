@@ -55,6 +55,18 @@ describe("generated article store", () => {
     expect(rows.map((r) => r.slug).sort()).toEqual(generateBatch("2026-11-21", "initial").map((a) => a.slug).sort());
   });
 
+  it("never repeats a title across the stored days, even after a year's titles are used up", async () => {
+    await ensureGeneratedArticles(handle.db, { now: day("2026-11-01") });
+    // 39 more days: 625 articles, more than the ~520 titles a year's templates and topics make
+    await ensureGeneratedArticles(handle.db, { now: day("2026-12-10") });
+    const rows = await handle.db.select({ title: blogGeneratedArticles.title }).from(blogGeneratedArticles);
+    expect(rows).toHaveLength(40 + 39 * 15);
+    expect(new Set(rows.map((r) => r.title.toLowerCase())).size).toBe(rows.length);
+    expect(rows.some((r) => r.title.endsWith(" (December 2026 Update)"))).toBe(true);
+    expect(rows.some((r) => / Has Changed in 2026| Questions Answered/.test(r.title))).toBe(true);
+    expect(rows.filter((r) => /(Playlists|Subtitles|Thumbnails|Transcripts|Video Formats|Podcasts) (Has|Matters|Works|Mistakes|Glossary|Questions)\b/.test(r.title))).toEqual([]);
+  });
+
   it("is safe when two catch-ups run at once", async () => {
     await Promise.all([ensureGeneratedArticles(handle.db, { now: day("2026-11-21") }), ensureGeneratedArticles(handle.db, { now: day("2026-11-21") })]);
     expect(await handle.db.$count(blogGeneratedArticles)).toBe(40);

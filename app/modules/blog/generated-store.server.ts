@@ -16,8 +16,9 @@ export interface EnsureResult {
 /**
  * Bring the generated-article store up to the given day (UTC): 40 initial articles on the very
  * first run, then 15 for every calendar day since the newest stored batch (catch-up after
- * downtime). Idempotent and safe to run concurrently: a day's articles are fixed by the date,
- * and inserts skip rows that already exist.
+ * downtime). Idempotent and safe to run concurrently: a day's articles are fixed by the date and
+ * the titles stored before it (no title repeats one already stored), and inserts skip rows that
+ * already exist.
  */
 export async function ensureGeneratedArticles(db: Database, opts: { now?: Date; logger?: Logger } = {}): Promise<EnsureResult> {
   const today = dayOf(opts.now ?? new Date());
@@ -31,7 +32,9 @@ export async function ensureGeneratedArticles(db: Database, opts: { now?: Date; 
   }
   let created = 0;
   for (const step of plan) {
-    const rows = generateBatch(step.day, step.kind);
+    // read per day, so a batch another process stored meanwhile counts as taken too
+    const taken = await db.select({ title: blogGeneratedArticles.title }).from(blogGeneratedArticles);
+    const rows = generateBatch(step.day, step.kind, { takenTitles: taken.map((t) => t.title) });
     const inserted = await db.insert(blogGeneratedArticles).values(rows).onConflictDoNothing().returning({ id: blogGeneratedArticles.id });
     created += inserted.length;
   }

@@ -3,8 +3,9 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "#db/client.ts";
 import { blogCommentImages, blogCommentLikes, blogCommentReports, blogComments } from "#db/schema/blog.ts";
+import { stripControls, stripControlsKeepLines } from "../clean-text.ts";
 import { COMMENT_MESSAGES, MAX_COMMENT_IMAGE_BYTES, MAX_COMMENT_LENGTH, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, type CommentMessage } from "./messages.ts";
-import { processCommentImage } from "./process-image.server.ts";
+import { IMAGE_RETRY_AFTER_SECONDS, processCommentImage, type ImageRefusal, type ProcessImageDeps } from "./process-image.server.ts";
 import type { PublicComment } from "./types.ts";
 import { findBlockedWord } from "./word-filter.ts";
 
@@ -30,7 +31,28 @@ export interface NewCommentInput {
   imageSize?: number;
 }
 
-export type CreateCommentResult = { ok: true; comment: PublicComment; message: CommentMessage } | { ok: false; message: CommentMessage; field?: "image" };
+export type CreateCommentResult =
+  | { ok: true; comment: PublicComment; message: CommentMessage }
+  /** `retryAfterSeconds`: refused only because the server is busy; the same post may succeed later */
+  | { ok: false; message: CommentMessage; field?: "image"; retryAfterSeconds?: number };
+
+/** What the visitor is told about an image that was not accepted: the real reason, never a guess. */
+export function imageRefusalMessage(refusal: ImageRefusal): CommentMessage {
+  switch (refusal.reason) {
+    case "too_large":
+      return COMMENT_MESSAGES.imageTooLarge;
+    case "not_an_image":
+      return COMMENT_MESSAGES.invalidFileType;
+    case "too_many_pixels":
+      return COMMENT_MESSAGES.imagePixels(refusal.width, refusal.height);
+    case "busy":
+      return COMMENT_MESSAGES.imageBusy;
+    case "timeout":
+      return COMMENT_MESSAGES.imageTimeout;
+    case "failed":
+      return COMMENT_MESSAGES.imageFailed;
+  }
+}
 
 const emailShape = z.email();
 const uuidShape = z.uuid();
@@ -48,11 +70,12 @@ export function moderateComment(_input: { name: string; content: string; hasImag
 export async function createComment(
   db: Database,
   input: NewCommentInput,
-  deps: { ffmpegPath: string; visitorId: string | null; ip: string },
+  deps: { ffmpegPath: string; visitorId: string | null; ip: string; imageQueue?: ProcessImageDeps["queue"] },
 ): Promise<CreateCommentResult> {
-  const name = input.name.trim();
-  const email = input.email.trim();
-  const content = input.content.trim();
+  // NUL would fail the insert, other controls are noise; line breaks stay in the text
+  const name = stripControls(input.name).trim();
+  const email = stripControls(input.email).trim();
+  const content = stripControlsKeepLines(input.content).trim();
   if (!name || !email || !content) return { ok: false, message: COMMENT_MESSAGES.missing };
   if (name.length > MAX_NAME_LENGTH || email.length > MAX_EMAIL_LENGTH || !emailShape.safeParse(email).success || content.length > MAX_COMMENT_LENGTH) {
     return { ok: false, message: COMMENT_MESSAGES.missing };
@@ -78,11 +101,10 @@ export async function createComment(
     if ((input.imageSize ?? 0) > MAX_COMMENT_IMAGE_BYTES || input.image.byteLength > MAX_COMMENT_IMAGE_BYTES) {
       return { ok: false, message: COMMENT_MESSAGES.imageTooLarge, field: "image" };
     }
-    const processed = await processCommentImage(input.image, { ffmpegPath: deps.ffmpegPath });
+    const processed = await processCommentImage(input.image, { ffmpegPath: deps.ffmpegPath, queue: deps.imageQueue });
     if (!processed.ok) {
-      const message =
-        processed.reason === "too_large" ? COMMENT_MESSAGES.imageTooLarge : processed.reason === "rejected" ? COMMENT_MESSAGES.imageRejected : COMMENT_MESSAGES.invalidFileType;
-      return { ok: false, message, field: "image" };
+      const refused = { ok: false as const, message: imageRefusalMessage(processed), field: "image" as const };
+      return processed.reason === "busy" ? { ...refused, retryAfterSeconds: IMAGE_RETRY_AFTER_SECONDS } : refused;
     }
     image = processed;
   }
@@ -191,7 +213,7 @@ export async function reportComment(db: Database, input: { commentId: string; ar
   if (!(await findApproved(db, input.commentId, input.articleSlug))) return false;
   await db
     .insert(blogCommentReports)
-    .values({ commentId: input.commentId, visitorId: input.visitorId, reason: (input.reason ?? "").trim().slice(0, 500), ipHash: hashIp(input.ip) })
+    .values({ commentId: input.commentId, visitorId: input.visitorId, reason: stripControlsKeepLines(input.reason ?? "").trim().slice(0, 500), ipHash: hashIp(input.ip) })
     .onConflictDoNothing();
   return true;
 }

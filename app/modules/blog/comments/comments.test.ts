@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestPglite, type DatabaseHandle } from "#db/client.ts";
 import { blogCommentImages, blogCommentReports, blogComments } from "#db/schema/blog.ts";
 import { createComment, getCommentImage, likeComment, listComments, reportComment } from "./comments.server.ts";
+import { createWorkQueue } from "./work-queue.server.ts";
 
 let handle: DatabaseHandle;
 beforeEach(async () => {
@@ -62,6 +63,23 @@ describe("comments", () => {
     expect(big).toEqual({ ok: false, field: "image", message: { title: "Image too large", description: "Please select an image under 2MB" } });
     expect(await handle.db.$count(blogComments)).toBe(0);
     expect(await handle.db.$count(blogCommentImages)).toBe(0);
+  });
+
+  it("asks to retry later, and stores nothing, when the image queue is full", async () => {
+    const imageQueue = createWorkQueue({ concurrency: 1, maxWaiting: 0 });
+    let release = () => {};
+    const occupied = imageQueue.run(() => new Promise<void>((r) => (release = r)));
+    const res = await createComment(handle.db, { ...base, image: png(), imageSize: 100 }, { ...deps, imageQueue });
+    expect(res).toEqual({
+      ok: false,
+      field: "image",
+      retryAfterSeconds: 10,
+      message: { title: "Server busy", description: "The server is busy processing images. Please try again in a moment." },
+    });
+    expect(await handle.db.$count(blogComments)).toBe(0);
+    release();
+    await occupied;
+    expect((await createComment(handle.db, { ...base, image: png(), imageSize: 100 }, { ...deps, imageQueue })).ok).toBe(true);
   });
 
   it("replies are one level deep, even when replying to a reply", async () => {

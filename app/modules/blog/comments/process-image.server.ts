@@ -1,103 +1,96 @@
 import { spawn } from "node:child_process";
-import { MAX_COMMENT_IMAGE_BYTES } from "./messages.ts";
+import { readImageHeader, type ImageKind } from "./image-header.ts";
+import { MAX_COMMENT_IMAGE_BYTES, MAX_COMMENT_IMAGE_PIXELS } from "./messages.ts";
+import { createWorkQueue, type WorkQueue } from "./work-queue.server.ts";
 
-export type ImageKind = "png" | "jpeg" | "gif" | "webp" | "bmp";
+export { imageDimensions, readImageHeader, sniffImageKind, type ImageKind } from "./image-header.ts";
 
-/**
- * What the file IS, from its first bytes (magic numbers), never from its name or the type the
- * browser claimed. SVG and anything else is not accepted: SVG can carry scripts.
- */
-export function sniffImageKind(bytes: Uint8Array): ImageKind | null {
-  const b = bytes;
-  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return "png";
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "jpeg";
-  if (b.length >= 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38 && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61) return "gif";
-  if (b.length >= 12 && ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "WEBP") return "webp";
-  if (b.length >= 26 && b[0] === 0x42 && b[1] === 0x4d) return "bmp";
-  return null;
-}
+export type ImageRefusal =
+  | { ok: false; reason: "too_large" | "not_an_image" | "busy" | "timeout" | "failed" }
+  | { ok: false; reason: "too_many_pixels"; width: number; height: number };
 
-function ascii(b: Uint8Array, at: number, n: number) {
-  return String.fromCharCode(...b.subarray(at, at + n));
-}
-
-/** Pixel dimensions of a PNG or baseline/progressive JPEG (the formats we write). */
-export function imageDimensions(bytes: Uint8Array): { width: number; height: number } | null {
-  const kind = sniffImageKind(bytes);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (kind === "png" && bytes.length >= 24) return { width: view.getUint32(16), height: view.getUint32(20) };
-  if (kind === "jpeg") {
-    let i = 2;
-    while (i + 9 < bytes.length) {
-      if (bytes[i] !== 0xff) return null;
-      const marker = bytes[i + 1]!;
-      const len = view.getUint16(i + 2);
-      // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC)
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        return { height: view.getUint16(i + 5), width: view.getUint16(i + 7) };
-      }
-      i += 2 + len;
-    }
-  }
-  return null;
-}
-
-export type ProcessedImage =
-  | { ok: true; contentType: "image/png" | "image/jpeg"; bytes: Buffer; width: number; height: number }
-  | { ok: false; reason: "too_large" | "not_an_image" | "rejected" };
+export type ProcessedImage = { ok: true; contentType: "image/png" | "image/jpeg"; bytes: Buffer; width: number; height: number } | ImageRefusal;
 
 const DEMUXER: Record<ImageKind, string> = { png: "png_pipe", jpeg: "jpeg_pipe", gif: "gif", webp: "webp_pipe", bmp: "bmp_pipe" };
 /** Larger images are scaled down; stored comment images never need more. */
 export const MAX_EDGE = 1600;
-/** Decompression bombs: a small file that would decode to a huge bitmap is refused. */
-export const MAX_PIXELS = 40_000_000;
-const TIMEOUT_MS = 15_000;
+/** Decompression bombs: refused from the header before decoding (ffmpeg also enforces it). */
+export const MAX_PIXELS = MAX_COMMENT_IMAGE_PIXELS;
+export const IMAGE_TIMEOUT_MS = 15_000;
+/**
+ * Two decodes at a time and four waiting: a 24-megapixel image costs ffmpeg about 150 MB, so the
+ * worst case stays well under a gigabyte however many uploads arrive together.
+ */
+export const IMAGE_CONCURRENCY = 2;
+export const IMAGE_MAX_WAITING = 4;
+/** What a refused-because-busy upload is told to wait (Retry-After, seconds). */
+export const IMAGE_RETRY_AFTER_SECONDS = 10;
+
+const sharedQueue = createWorkQueue({ concurrency: IMAGE_CONCURRENCY, maxWaiting: IMAGE_MAX_WAITING });
+
+export interface ProcessImageDeps {
+  ffmpegPath: string;
+  /** the process-wide image queue unless a test passes its own */
+  queue?: WorkQueue;
+  timeoutMs?: number;
+}
 
 /**
- * Check and re-encode a comment image: size limit, content sniffing, then a full decode and
- * re-encode with ffmpeg (JPEG stays JPEG, everything else becomes PNG; first frame only). The
- * re-encode drops every metadata block (EXIF with GPS, comments, ICC) and anything appended.
+ * Check and re-encode a comment image: size limit, content sniffing, the pixel count from the
+ * header, then a full decode and re-encode with ffmpeg through the bounded queue (JPEG stays
+ * JPEG, everything else becomes PNG; first frame only). The re-encode drops every metadata block
+ * (EXIF with GPS, comments, ICC) and anything appended.
  * FIXME: ffmpeg 5.1 ignores the EXIF orientation flag, so a phone photo stored sideways by the
  * camera shows sideways after the metadata is dropped.
  */
-export async function processCommentImage(bytes: Uint8Array, deps: { ffmpegPath: string }): Promise<ProcessedImage> {
+export async function processCommentImage(bytes: Uint8Array, deps: ProcessImageDeps): Promise<ProcessedImage> {
   if (bytes.byteLength > MAX_COMMENT_IMAGE_BYTES) return { ok: false, reason: "too_large" };
-  const kind = sniffImageKind(bytes);
-  if (!kind) return { ok: false, reason: "not_an_image" };
-  const asJpeg = kind === "jpeg";
+  const header = readImageHeader(bytes);
+  if (!header) return { ok: false, reason: "not_an_image" };
+  if (header.width * header.height > MAX_PIXELS) return { ok: false, reason: "too_many_pixels", width: header.width, height: header.height };
+
+  const asJpeg = header.kind === "jpeg";
   const args = [
     "-hide_banner", "-loglevel", "error", "-nostdin",
-    "-max_pixels", String(MAX_PIXELS),
-    "-f", DEMUXER[kind], "-i", "pipe:0",
+    // one decoding thread: frame threads would each hold a full-size frame
+    "-threads", "1",
+    // a backstop for headers that lie; ffmpeg counts padded rows (6000 px wide becomes 6016), hence the headroom
+    "-max_pixels", String(Math.ceil(MAX_PIXELS * 1.25)),
+    "-f", DEMUXER[header.kind], "-i", "pipe:0",
     "-map", "0:v:0", "-frames:v", "1", "-map_metadata", "-1",
     "-vf", `scale='min(${MAX_EDGE},iw)':'min(${MAX_EDGE},ih)':force_original_aspect_ratio=decrease`,
     ...(asJpeg ? ["-c:v", "mjpeg", "-q:v", "3", "-pix_fmt", "yuvj420p"] : ["-c:v", "png"]),
     "-f", "image2pipe", "pipe:1",
   ];
-  const result = await runFfmpeg(deps.ffmpegPath, args, bytes);
-  if (!result.ok) return { ok: false, reason: /max_pixels|Picture size|too large/i.test(result.stderr) ? "rejected" : "not_an_image" };
-  const dims = imageDimensions(result.stdout);
-  if (!dims || dims.width === 0 || dims.height === 0) return { ok: false, reason: "not_an_image" };
-  return { ok: true, contentType: asJpeg ? "image/jpeg" : "image/png", bytes: result.stdout, ...dims };
+  const queued = await (deps.queue ?? sharedQueue).run(() => runFfmpeg(deps.ffmpegPath, args, bytes, deps.timeoutMs ?? IMAGE_TIMEOUT_MS));
+  if (!queued.ok) return { ok: false, reason: "busy" };
+  const result = queued.value;
+  if (!result.ok) return { ok: false, reason: result.timedOut ? "timeout" : "failed" };
+  const out = readImageHeader(result.stdout);
+  if (!out) return { ok: false, reason: "failed" };
+  return { ok: true, contentType: asJpeg ? "image/jpeg" : "image/png", bytes: result.stdout, width: out.width, height: out.height };
 }
 
-function runFfmpeg(ffmpegPath: string, args: string[], input: Uint8Array): Promise<{ ok: true; stdout: Buffer } | { ok: false; stderr: string }> {
+type FfmpegResult = { ok: true; stdout: Buffer } | { ok: false; timedOut: boolean; stderr: string };
+
+function runFfmpeg(ffmpegPath: string, args: string[], input: Uint8Array, timeoutMs: number): Promise<FfmpegResult> {
   return new Promise((resolve) => {
     const child = spawn(ffmpegPath, args, { stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     let outBytes = 0;
     let stderr = "";
     let settled = false;
-    const finish = (r: { ok: true; stdout: Buffer } | { ok: false; stderr: string }) => {
+    let timedOut = false;
+    const finish = (r: FfmpegResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve(r);
     };
     const timer = setTimeout(() => {
+      timedOut = true;
       child.kill("SIGKILL");
-      finish({ ok: false, stderr: "timed out" });
-    }, TIMEOUT_MS);
+    }, timeoutMs);
     child.stdout.on("data", (c: Buffer) => {
       outBytes += c.length;
       // a re-encoded image of at most MAX_EDGE² pixels stays far below this
@@ -107,8 +100,14 @@ function runFfmpeg(ffmpegPath: string, args: string[], input: Uint8Array): Promi
     child.stderr.on("data", (c: Buffer) => {
       if (stderr.length < 4000) stderr += c.toString();
     });
-    child.on("error", (err) => finish({ ok: false, stderr: String(err) }));
-    child.on("close", (code) => finish(code === 0 && out.length ? { ok: true, stdout: Buffer.concat(out) } : { ok: false, stderr: stderr || `exit ${code}` }));
+    child.on("error", (err) => finish({ ok: false, timedOut: false, stderr: String(err) }));
+    // resolve when the process is gone, not on the timer, so its queue slot is really free again
+    child.on("exit", () => {
+      if (timedOut) finish({ ok: false, timedOut, stderr });
+    });
+    child.on("close", (code) =>
+      finish(code === 0 && !timedOut && out.length ? { ok: true, stdout: Buffer.concat(out) } : { ok: false, timedOut, stderr: stderr || `exit ${code}` }),
+    );
     // ffmpeg may stop reading early (first frame only); a closed pipe is expected then
     child.stdin.on("error", () => {});
     child.stdin.end(Buffer.from(input.buffer, input.byteOffset, input.byteLength));

@@ -1,14 +1,65 @@
 import { execFileSync } from "node:child_process";
-import { crc32 } from "node:zlib";
-import { describe, expect, it } from "vitest";
-import { imageDimensions, processCommentImage, sniffImageKind } from "./process-image.server.ts";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { crc32, deflateSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { imageRefusalMessage } from "./comments.server.ts";
+import { messageText } from "./messages.ts";
+import { imageDimensions, processCommentImage, readImageHeader, sniffImageKind } from "./process-image.server.ts";
+import { createWorkQueue } from "./work-queue.server.ts";
 
 const ffmpegPath = "ffmpeg";
 
 /** A real tiny image made by ffmpeg. */
-function makeImage(codec: "png" | "mjpeg", size = "20x10"): Buffer {
-  return execFileSync(ffmpegPath, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", `testsrc=size=${size}:rate=1`, "-frames:v", "1", "-c:v", codec, "-f", "image2pipe", "pipe:1"]);
+function makeImage(codec: "png" | "mjpeg" | "gif" | "bmp" | "libwebp", size = "20x10", extra: string[] = []): Buffer {
+  return execFileSync(ffmpegPath, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", `testsrc=size=${size}:rate=1`, "-frames:v", "1", "-c:v", codec, ...extra, "-f", "image2pipe", "pipe:1"]);
 }
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
+/** A real, decodable 8-bit grey PNG of any size: all-black rows compress to almost nothing. */
+function blackPng(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8);
+  const raw = Buffer.alloc((width + 1) * height);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk("IHDR", ihdr), pngChunk("IDAT", deflateSync(raw, { level: 9 })), pngChunk("IEND", Buffer.alloc(0))]);
+}
+
+/**
+ * Stand-ins for ffmpeg, as real processes: each logs when it starts and ends (to measure how
+ * many run at once), then hangs, fails or hands over to the real ffmpeg.
+ */
+let scripts: string;
+const script = (name: string) => path.join(scripts, name);
+const logOf = (name: string) => {
+  try {
+    return readFileSync(script(`${name}.log`), "utf8").split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+beforeAll(() => {
+  scripts = mkdtempSync(path.join(tmpdir(), "vf-ffmpeg-"));
+  const write = (name: string, body: string) => {
+    writeFileSync(script(name), `#!/bin/sh\n${body}\n`);
+    chmodSync(script(name), 0o755);
+  };
+  write("recording-ffmpeg", `echo start >> "${script("recording-ffmpeg.log")}"\nexec ffmpeg "$@"`);
+  write("slow-ffmpeg", `echo start >> "${script("slow-ffmpeg.log")}"\nsleep 0.4\necho end >> "${script("slow-ffmpeg.log")}"\nexec ffmpeg "$@"`);
+  write("hanging-ffmpeg", "exec sleep 30");
+  write("failing-ffmpeg", "echo 'decoder error' >&2\nexit 1");
+});
+afterAll(() => rmSync(scripts, { recursive: true, force: true }));
 
 /** PNG with a tEXt chunk carrying a fake GPS note right after IHDR. */
 function pngWithText(png: Buffer, text: string): Buffer {
@@ -74,6 +125,81 @@ describe("comment image checks", () => {
     const big = Buffer.alloc(2 * 1024 * 1024 + 1);
     makeImage("png").copy(big);
     expect(await processCommentImage(big, { ffmpegPath })).toEqual({ ok: false, reason: "too_large" });
+  });
+
+  it("reads the pixel size from the header of every accepted format", () => {
+    expect(readImageHeader(makeImage("png", "37x21"))).toEqual({ kind: "png", width: 37, height: 21 });
+    expect(readImageHeader(makeImage("mjpeg", "37x21"))).toEqual({ kind: "jpeg", width: 37, height: 21 });
+    expect(readImageHeader(makeImage("gif", "37x21", ["-pix_fmt", "rgb8"]))).toEqual({ kind: "gif", width: 37, height: 21 });
+    expect(readImageHeader(makeImage("bmp", "37x21"))).toEqual({ kind: "bmp", width: 37, height: 21 });
+    expect(readImageHeader(makeImage("libwebp", "37x21", ["-lossless", "0", "-f", "webp"]))).toEqual({ kind: "webp", width: 37, height: 21 });
+    expect(readImageHeader(makeImage("libwebp", "37x21", ["-lossless", "1", "-f", "webp"]))).toEqual({ kind: "webp", width: 37, height: 21 });
+    // VP8X (extended): canvas size minus one, 24-bit little-endian
+    const vp8x = Buffer.alloc(30);
+    vp8x.write("RIFF", 0, "latin1");
+    vp8x.write("WEBPVP8X", 8, "latin1");
+    vp8x.writeUInt32LE(10, 16);
+    vp8x.writeUIntLE(5999, 24, 3);
+    vp8x.writeUIntLE(5999, 27, 3);
+    expect(readImageHeader(vp8x)).toEqual({ kind: "webp", width: 6000, height: 6000 });
+    expect(readImageHeader(blackPng(6000, 6000))).toEqual({ kind: "png", width: 6000, height: 6000 });
+    // magic bytes without a readable header
+    expect(readImageHeader(Buffer.from([0xff, 0xd8, 0xff, 0xd9]))).toBeNull();
+  });
+
+  it("refuses a small file that claims 6000×6000 pixels without running ffmpeg, and says why", async () => {
+    const bomb = blackPng(6000, 6000);
+    expect(bomb.byteLength).toBeLessThan(200 * 1024);
+    const out = await processCommentImage(bomb, { ffmpegPath: script("recording-ffmpeg") });
+    expect(out).toEqual({ ok: false, reason: "too_many_pixels", width: 6000, height: 6000 });
+    expect(logOf("recording-ffmpeg")).toEqual([]);
+    if (out.ok) return;
+    expect(messageText(imageRefusalMessage(out))).toBe("Image too large: This image is too large (6000×6000). Please use an image of at most 24 megapixels.");
+    // a 6000×4000 camera photo is within the limit (and the recorder shows ffmpeg did run for it)
+    const photo = await processCommentImage(blackPng(6000, 4000), { ffmpegPath: script("recording-ffmpeg") });
+    expect(photo.ok && { width: photo.width, height: photo.height }).toEqual({ width: 1600, height: 1067 });
+    expect(logOf("recording-ffmpeg")).toEqual(["start"]);
+  });
+
+  it("never runs more ffmpeg processes than the queue allows, and refuses the overflow as busy", async () => {
+    const queue = createWorkQueue({ concurrency: 2, maxWaiting: 1 });
+    const png = makeImage("png");
+    const results = await Promise.all(Array.from({ length: 6 }, () => processCommentImage(png, { ffmpegPath: script("slow-ffmpeg"), queue })));
+    expect(results.filter((r) => r.ok)).toHaveLength(3);
+    const refused = results.filter((r) => !r.ok);
+    expect(refused).toEqual(Array.from({ length: 3 }, () => ({ ok: false, reason: "busy" })));
+    expect(messageText(imageRefusalMessage(refused[0] as { ok: false; reason: "busy" }))).toBe("Server busy: The server is busy processing images. Please try again in a moment.");
+    // replay the start/end log: how many ran at the same time
+    let running = 0;
+    let most = 0;
+    for (const line of logOf("slow-ffmpeg")) {
+      running += line === "start" ? 1 : -1;
+      most = Math.max(most, running);
+    }
+    expect(logOf("slow-ffmpeg").filter((l) => l === "start")).toHaveLength(3);
+    expect(most).toBe(2);
+    expect(queue.active).toBe(0);
+  });
+
+  it("says when processing took too long, and frees the slot", async () => {
+    const queue = createWorkQueue({ concurrency: 1, maxWaiting: 0 });
+    const started = Date.now();
+    const out = await processCommentImage(makeImage("png"), { ffmpegPath: script("hanging-ffmpeg"), queue, timeoutMs: 300 });
+    expect(out).toEqual({ ok: false, reason: "timeout" });
+    expect(Date.now() - started).toBeLessThan(5000);
+    if (!out.ok) expect(messageText(imageRefusalMessage(out))).toBe("Image not processed: Processing this image took too long. Please try a smaller or simpler image.");
+    expect(queue.active).toBe(0);
+  });
+
+  it("says the image could not be processed when the decoder fails, not that it is the wrong type", async () => {
+    const failed = await processCommentImage(makeImage("png"), { ffmpegPath: script("failing-ffmpeg") });
+    expect(failed).toEqual({ ok: false, reason: "failed" });
+    // a PNG whose header is fine but whose pixel data is damaged, with the real ffmpeg
+    const good = blackPng(64, 64);
+    const damaged = Buffer.concat([good.subarray(0, 33), pngChunk("IDAT", Buffer.from("definitely not deflate data")), pngChunk("IEND", Buffer.alloc(0))]);
+    const out = await processCommentImage(damaged, { ffmpegPath });
+    expect(out).toEqual({ ok: false, reason: "failed" });
+    if (!out.ok) expect(messageText(imageRefusalMessage(out))).toBe("Image not processed: We couldn't process this image. It may be damaged or saved in an unusual way. Please try another image.");
   });
 
   it("scales very large images down", async () => {

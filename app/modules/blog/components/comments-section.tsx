@@ -14,7 +14,8 @@ import { formatLongDate } from "../types.ts";
 export type CommentActionResult =
   | { intent: "comment"; formKey: string; ok: true; message: CommentMessage; values: { name: string; email: string } }
   | { intent: "comment"; formKey: string; ok: false; message: CommentMessage; field?: "image"; values: { name: string; email: string; content: string } }
-  | { intent: "like"; commentId: string; ok: boolean; likes: number }
+  | { intent: "like"; commentId: string; ok: true; likes: number }
+  | { intent: "like"; commentId: string; ok: false; message: CommentMessage }
   | { intent: "report"; commentId: string; ok: boolean; message: CommentMessage };
 
 export const REPORT_MESSAGES = {
@@ -66,6 +67,10 @@ function CommentItem({ slug, comment: c, isReply = false, actionResult }: { slug
   const likes = likeResult?.ok ? likeResult.likes : like.state !== "idle" && !liked ? c.likes + 1 : c.likes;
 
   useEffect(() => {
+    if (like.data?.intent === "like" && !like.data.ok) toast.error(like.data.message.title, { description: like.data.message.description });
+  }, [like.data]);
+
+  useEffect(() => {
     if (report.data?.intent !== "report") return;
     const m = report.data.message;
     if (report.data.ok) toast.success(m.title, { description: m.description });
@@ -94,6 +99,11 @@ function CommentItem({ slug, comment: c, isReply = false, actionResult }: { slug
             <ThumbsUp aria-hidden /> {liked ? "Liked" : "Like"} ({likes})
           </Button>
         </like.Form>
+        {likeResult && !likeResult.ok && like.state === "idle" ? (
+          <p role="status" className="text-sm text-destructive" data-testid="like-status">
+            {messageText(likeResult.message)}
+          </p>
+        ) : null}
         {!isReply ? (
           <details className="group" data-testid="reply-toggle">
             <summary className="inline-flex h-9 cursor-pointer list-none items-center gap-2 rounded-md px-3 font-medium text-slate-700 hover:bg-slate-100">

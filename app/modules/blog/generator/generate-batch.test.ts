@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AUTHORS, IMAGES, INTROS, TAGS, TITLE_TEMPLATES, TOPIC_IMAGES, CONTEXT_SENTENCES, TIP_SENTENCES, CLOSING_SENTENCES } from "./pools.ts";
-import { countWords, DAILY_BATCH, generateBatch, INITIAL_BATCH, longFormCountFor, orderTagsForTitle } from "./generate-batch.ts";
+import { AUTHORS, IMAGES, INTROS, SECTION_HEADINGS, TAGS, TITLE_TEMPLATES, TOPIC_IMAGES, TOPICS, CONTEXT_SENTENCES, TIP_SENTENCES, CLOSING_SENTENCES } from "./pools.ts";
+import { addDays, baseTitles, countWords, DAILY_BATCH, generateBatch, INITIAL_BATCH, longFormCountFor, titleFor, updateSuffix } from "./generate-batch.ts";
 import { slugifyTitle } from "./slugify.ts";
 
 const textOf = (html: string) => html.replace(/<[^>]+>/g, " ");
@@ -74,7 +74,10 @@ describe("generateBatch", () => {
       expect(a.tags.length).toBeGreaterThanOrEqual(2);
       expect(a.tags.length).toBeLessThanOrEqual(4);
       expect(new Set(a.tags).size).toBe(a.tags.length);
-      expect(a.title.toLowerCase()).toContain(a.tags[0]!.toLowerCase());
+      // the first tag is the title's topic, as the tag or in its singular form ("Playlist Mistakes")
+      const topic = TOPICS.find((t) => t.tag === a.tags[0]);
+      expect(topic, a.title).toBeDefined();
+      expect(a.title.includes(topic!.tag) || a.title.includes(topic!.modifier), a.title).toBe(true);
       expect(a.category).toBe(a.tags[0]);
       expect(a.keywords.slice(0, a.tags.length)).toEqual(a.tags);
       expect(a.keywords).toHaveLength(a.tags.length + 3);
@@ -109,18 +112,6 @@ describe("generateBatch", () => {
   });
 });
 
-describe("orderTagsForTitle", () => {
-  it("puts the tag the title mentions first", () => {
-    expect(orderTagsForTitle("MP3 Questions Answered", ["Guide", "Privacy", "MP3"])).toEqual(["MP3", "Guide", "Privacy"]);
-  });
-  it("keeps the order when no tag matches the title", () => {
-    expect(orderTagsForTitle("Saving Time", ["Guide", "Privacy"])).toEqual(["Guide", "Privacy"]);
-  });
-  it("matches whole words only", () => {
-    expect(orderTagsForTitle("MP4s for Everyone", ["Guide", "MP4"])).toEqual(["Guide", "MP4"]);
-  });
-});
-
 describe("slugifyTitle", () => {
   it("lowercases, strips punctuation and joins words with hyphens", () => {
     expect(slugifyTitle("The Do's and Don'ts of MP4")).toBe("the-dos-and-donts-of-mp4");
@@ -142,5 +133,146 @@ describe("generated article images", () => {
   it("every image suits at least one topic", () => {
     const used = new Set(Object.values(TOPIC_IMAGES).flat());
     for (const img of IMAGES) expect(used.has(img), img).toBe(true);
+  });
+});
+
+/**
+ * Grammar rules checked on every template × topic, independently of how the generator fills
+ * them: plural tags ("Video Formats") take plural verbs and never stand in front of a noun,
+ * singular ones take singular verbs, "A"/"An" follow the sound of the next word, and no word
+ * appears twice in a row.
+ */
+const VERBS: [singular: string, plural: string][] = [
+  ["Has", "Have"],
+  ["Is", "Are"],
+  ["Was", "Were"],
+  ["Matters", "Matter"],
+  ["Works", "Work"],
+  ["Makes", "Make"],
+  ["Needs", "Need"],
+];
+/** What may follow a plural noun in these titles: prepositions, conjunctions, participles, plural verbs. */
+const AFTER_PLURAL_NOUN = new Set(["in", "on", "for", "and", "vs", "like", "made", "explained", "today", ...VERBS.map(([, p]) => p.toLowerCase())]);
+/** Letters whose spoken name starts with a vowel sound ("an MP4", "an HD", "an F-stop"). */
+const VOWEL_SOUND_LETTERS = new Set("AEFHILMNORSX");
+
+/** English by rule: a tag whose last word ends in "s" is a plural noun ("Playlists"), others are not ("Offline Viewing"). */
+const isPluralTag = (tag: string) => /s$/.test(tag.split(" ").at(-1)!);
+
+function wantsAn(word: string): boolean {
+  if (/^\d/.test(word)) return /^(8|11|18)/.test(word);
+  // an initialism spoken letter by letter: MP4, HD
+  if (/^[A-Z]{1,3}\d*$/.test(word) && word.length <= 4 && /[A-Z]{2}|\d/.test(word)) return VOWEL_SOUND_LETTERS.has(word[0]!);
+  return /^[aeiou]/i.test(word);
+}
+
+function grammarProblems(text: string, topicTag: string): string[] {
+  const problems: string[] = [];
+  if (/[{}|]/.test(text)) problems.push("unfilled placeholder");
+  const words = text.split(/\s+/);
+  for (let i = 1; i < words.length; i++) {
+    if (words[i]!.toLowerCase().replace(/[^a-z0-9']/g, "") === words[i - 1]!.toLowerCase().replace(/[^a-z0-9']/g, "")) problems.push(`"${words[i]}" twice`);
+    if (/^an?$/i.test(words[i - 1]!) && wantsAn(words[i]!) !== /^an$/i.test(words[i - 1]!)) problems.push(`"${words[i - 1]} ${words[i]}"`);
+  }
+  const at = text.indexOf(topicTag);
+  if (at >= 0) {
+    const rest = text.slice(at + topicTag.length);
+    const next = /^[:,]|^$/.test(rest) ? null : rest.trim().split(/\s+/)[0]!.replace(/[:,.!?]+$/, "");
+    if (next) {
+      const verb = VERBS.find(([sg, pl]) => next === sg || next === pl);
+      if (isPluralTag(topicTag)) {
+        if (verb && next !== verb[1]) problems.push(`plural "${topicTag} ${next}"`);
+        if (!AFTER_PLURAL_NOUN.has(next.toLowerCase())) problems.push(`plural noun used as a modifier: "${topicTag} ${next}"`);
+      } else if (verb && next !== verb[0]) {
+        problems.push(`singular "${topicTag} ${next}"`);
+      }
+    }
+  }
+  return problems;
+}
+
+describe("generated titles and headings", () => {
+  it("the grammar rules catch the mistakes they are meant to catch", () => {
+    expect(grammarProblems("How Video Formats Has Changed in 2026", "Video Formats")).toContain('plural "Video Formats Has"');
+    expect(grammarProblems("How MP4 Have Changed in 2026", "MP4")).toContain('singular "MP4 Have"');
+    expect(grammarProblems("Common Playlists Mistakes and How to Avoid Them", "Playlists")).toContain('plural noun used as a modifier: "Playlists Mistakes"');
+    expect(grammarProblems("Choosing the Right Format: A MP4 Perspective", "MP4")).toContain('"A MP4"');
+    expect(grammarProblems("Choosing the Right Format: An WEBM Perspective", "WEBM")).toContain('"An WEBM"');
+    expect(grammarProblems("HD Quality Quality Settings Demystified", "HD Quality")).toContain('"Quality" twice');
+    expect(grammarProblems("How Video Formats Have Changed in 2026", "Video Formats")).toEqual([]);
+  });
+
+  it("the pool's plural flags follow the English rule", () => {
+    for (const t of TOPICS) expect(t.plural, t.tag).toBe(isPluralTag(t.tag));
+  });
+
+  it("every template × topic that the generator may use reads correctly", () => {
+    const usable = new Set(baseTitles("2026").map((c) => c.title));
+    let checked = 0;
+    for (const template of TITLE_TEMPLATES) {
+      for (const topic of TOPICS) {
+        const title = titleFor(template, topic, "2026");
+        const problems = grammarProblems(title, topic.tag);
+        // the generator never picks a combination that reads wrong
+        if (problems.length) expect(usable.has(title), `${title}: ${problems.join(", ")}`).toBe(false);
+        else checked++;
+        expect(title.includes(topic.tag) || title.includes(topic.modifier), title).toBe(true);
+      }
+    }
+    // only "HD Quality Quality Settings" is left out
+    expect(checked).toBe(TITLE_TEMPLATES.length * TOPICS.length - 1);
+    expect(usable.size).toBe(checked);
+    expect(titleFor("How {topic} {Has|Have} Changed in {year}", TOPICS.find((t) => t.tag === "Video Formats")!, "2026")).toBe("How Video Formats Have Changed in 2026");
+    expect(titleFor("How {topic} {Has|Have} Changed in {year}", TOPICS.find((t) => t.tag === "MP4")!, "2026")).toBe("How MP4 Has Changed in 2026");
+  });
+
+  it("every section heading × topic reads correctly", () => {
+    for (const heading of SECTION_HEADINGS) {
+      for (const topic of TOPICS) {
+        const text = titleFor(heading, topic, "2026");
+        expect(grammarProblems(text, topic.tag), text).toEqual([]);
+      }
+    }
+  });
+
+  it("all usable titles of a year are distinct", () => {
+    const titles = baseTitles("2026").map((c) => c.title.toLowerCase());
+    expect(new Set(titles).size).toBe(titles.length);
+  });
+
+  it("titles are unique within a batch and never repeat a title already taken", () => {
+    const initial = generateBatch("2026-03-14", "initial");
+    expect(new Set(initial.map((a) => a.title.toLowerCase())).size).toBe(initial.length);
+    const taken = initial.map((a) => a.title.toUpperCase());
+    const next = generateBatch("2026-03-15", "daily", { takenTitles: taken });
+    for (const a of next) expect(taken.map((t) => t.toLowerCase())).not.toContain(a.title.toLowerCase());
+    // the same inputs give the same articles
+    expect(generateBatch("2026-03-15", "daily", { takenTitles: taken })).toEqual(next);
+  });
+
+  it("stays unique and grammatical day after day, as monthly updates once a year's titles are used up", () => {
+    // 75 days from November: the year's ~520 titles run out in December, then a new year starts
+    const taken: string[] = [];
+    let day = "2026-11-01";
+    taken.push(...generateBatch(day, "initial", { takenTitles: taken }).map((a) => a.title));
+    for (let i = 0; i < 75; i++) {
+      day = addDays(day, 1);
+      for (const a of generateBatch(day, "daily", { takenTitles: taken })) {
+        expect(grammarProblems(a.title.replace(/ \([A-Z][a-z]+ \d{4} Update(, Part \d+)?\)$/, ""), a.tags[0]!), a.title).toEqual([]);
+        taken.push(a.title);
+      }
+    }
+    expect(taken).toHaveLength(40 + 75 * 15);
+    expect(new Set(taken.map((t) => t.toLowerCase())).size).toBe(taken.length);
+    expect(taken.some((t) => t.endsWith(" (December 2026 Update)"))).toBe(true);
+    expect(taken.some((t) => t.endsWith(" (January 2027 Update)"))).toBe(true);
+  });
+
+  it("numbers parts when even a month's updates are all used", () => {
+    const base = baseTitles("2026").map((c) => c.title);
+    const taken = [...base, ...base.map((t) => t + updateSuffix("2026-12-05"))];
+    const batch = generateBatch("2026-12-05", "daily", { takenTitles: taken });
+    for (const a of batch) expect(a.title).toMatch(/ \(December 2026 Update, Part \d+\)$/);
+    expect(new Set(batch.map((a) => a.title)).size).toBe(batch.length);
   });
 });

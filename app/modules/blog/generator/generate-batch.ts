@@ -14,6 +14,7 @@ import {
   TOPIC_IMAGES,
   TOPICS,
   type Tag,
+  type Topic,
 } from "./pools.ts";
 import { slugWithSuffix } from "./slugify.ts";
 
@@ -74,35 +75,101 @@ export function longFormCountFor(count: number, requested: number): number {
 }
 
 /**
- * The articles of one batch. Pure: the same day and kind always give the same articles
- * (each article has its own seed, so changing the batch size does not reshuffle the others).
+ * The articles of one batch. Pure: the same day, kind and already-used titles always give the
+ * same articles (each article has its own seed, so changing the batch size does not reshuffle
+ * the others). `takenTitles`: every title already in the store; no new title repeats one of
+ * them or another in the batch (compared case-insensitively).
  */
-export function generateBatch(day: string, kind: BatchKind): GeneratedArticleRecord[] {
+export function generateBatch(day: string, kind: BatchKind, opts: { takenTitles?: Iterable<string> } = {}): GeneratedArticleRecord[] {
   assertDay(day);
   const { count, longForm } = kind === "initial" ? INITIAL_BATCH : DAILY_BATCH;
   const batchRng = createRng(`vidfetch-blog:${day}:${kind}`);
   const longSeqs = new Set(batchRng.shuffle(Array.from({ length: count }, (_, i) => i)).slice(0, longFormCountFor(count, longForm)));
   const dayNumber = Number(day.replaceAll("-", ""));
+  const taken = new Set([...(opts.takenTitles ?? [])].map(titleKey));
   const out: GeneratedArticleRecord[] = [];
   for (let seq = 0; seq < count; seq++) {
-    out.push(generateArticle({ day, kind, seq, id: dayNumber * 100 + seq, longForm: longSeqs.has(seq) }));
+    const article = generateArticle({ day, kind, seq, id: dayNumber * 100 + seq, longForm: longSeqs.has(seq), taken });
+    taken.add(titleKey(article.title));
+    out.push(article);
   }
   return out;
 }
 
-function generateArticle(opts: { day: string; kind: BatchKind; seq: number; id: number; longForm: boolean }): GeneratedArticleRecord {
-  const rng = createRng(`vidfetch-blog:${opts.day}:${opts.kind}:${opts.seq}`);
-  const year = opts.day.slice(0, 4);
+/** Titles are unique regardless of case. */
+export function titleKey(title: string): string {
+  return title.toLowerCase();
+}
+
+/** A title template filled for a topic: its form, article and verb agreement resolved. */
+export function titleFor(template: string, topic: Topic, year: string): string {
+  return fillTopic(template, topic, { year });
+}
+
+/**
+ * Every title a year's templates and topics can make that reads correctly (a few combinations
+ * do not, such as "HD Quality Quality Settings"), in pool order.
+ */
+export function baseTitles(year: string): { topic: Topic; title: string }[] {
+  const out: { topic: Topic; title: string }[] = [];
+  for (const template of TITLE_TEMPLATES) {
+    for (const topic of TOPICS) {
+      const title = titleFor(template, topic, year);
+      if (!hasRepeatedWord(title)) out.push({ topic, title });
+    }
+  }
+  return out;
+}
+
+/** "Quality Quality": the same word twice in a row. */
+export function hasRepeatedWord(text: string): boolean {
+  const words = text.toLowerCase().split(/[^a-z0-9']+/).filter(Boolean);
+  return words.some((w, i) => i > 0 && words[i - 1] === w);
+}
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"] as const;
+
+/** The suffix of a title reused in a later month: "(December 2026 Update)". */
+export function updateSuffix(day: string): string {
+  return ` (${MONTHS[Number(day.slice(5, 7)) - 1]} ${day.slice(0, 4)} Update)`;
+}
+
+/**
+ * The seeded pick of topic and template, unless that title is already used: then another unused
+ * combination (seeded too). Once a year's 500-odd titles are all used (after about a month of
+ * daily batches), a title comes back as that month's update, "… (December 2026 Update)", of
+ * which a month has more than it can use; "Part N" is the last resort, so titles stay unique
+ * however long the blog runs.
+ */
+function chooseTitle(rng: Rng, day: string, taken: ReadonlySet<string>): { topic: Topic; title: string } {
+  const year = day.slice(0, 4);
   const topic = rng.pick(TOPICS);
-  const title = fill(rng.pick(TITLE_TEMPLATES), { topic: topic.tag, year });
+  const first = titleFor(rng.pick(TITLE_TEMPLATES), topic, year);
+  if (!hasRepeatedWord(first) && !taken.has(titleKey(first))) return { topic, title: first };
+  const all = baseTitles(year);
+  for (const suffix of ["", updateSuffix(day)]) {
+    const free = all.map((c) => ({ topic: c.topic, title: c.title + suffix })).filter((c) => !taken.has(titleKey(c.title)));
+    if (free.length) return rng.pick(free);
+  }
+  const base = rng.pick(all);
+  for (let part = 2; ; part++) {
+    const title = `${base.title}${updateSuffix(day).replace(/\)$/, `, Part ${part})`)}`;
+    if (!taken.has(titleKey(title))) return { topic: base.topic, title };
+  }
+}
+
+function generateArticle(opts: { day: string; kind: BatchKind; seq: number; id: number; longForm: boolean; taken: ReadonlySet<string> }): GeneratedArticleRecord {
+  const rng = createRng(`vidfetch-blog:${opts.day}:${opts.kind}:${opts.seq}`);
+  const { topic, title } = chooseTitle(rng, opts.day, opts.taken);
 
   const tagCount = rng.int(2, 4);
   const others = rng.shuffle(TAGS.filter((t) => t !== topic.tag)).slice(0, tagCount - 1);
-  const tags = orderTagsForTitle(title, rng.shuffle<string>([topic.tag, ...others]));
+  // spec: the first tag is the one the title is about (it may appear as "Playlist" for "Playlists")
+  const tags = [topic.tag, ...others];
   const other = TAG_PHRASES[(others[0] ?? "Guide") as Tag];
 
   const minutes = opts.longForm ? rng.int(...LONG_FORM_MINUTES) : rng.int(...SHORT_MINUTES);
-  const body = buildBody(rng, { topic: topic.tag, t: topic.phrase, other, minutes, longForm: opts.longForm });
+  const body = buildBody(rng, { topic, t: topic.phrase, other, minutes, longForm: opts.longForm });
   const excerpt = body.firstSentences;
   const suffix = Array.from({ length: 6 }, () => "abcdefghijklmnopqrstuvwxyz0123456789"[rng.int(0, 35)]).join("");
 
@@ -132,13 +199,6 @@ function generateArticle(opts: { day: string; kind: BatchKind; seq: number; id: 
   };
 }
 
-/** Spec: the first tag is the one the title mentions, else the first tag as chosen. */
-export function orderTagsForTitle(title: string, tags: string[]): string[] {
-  const lower = title.toLowerCase();
-  const match = tags.find((t) => new RegExp(`(^|[^a-z0-9])${escapeRegExp(t.toLowerCase())}($|[^a-z0-9])`).test(lower));
-  return match ? [match, ...tags.filter((t) => t !== match)] : [...tags];
-}
-
 /** Cut text to at most `max` characters at a word boundary, with an ellipsis when cut. */
 export function cutAtWord(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -147,12 +207,17 @@ export function cutAtWord(text: string, max: number): string {
   return `${(space > max / 2 ? slice.slice(0, space) : slice).replace(/[\s,.;:]+$/, "")}…`;
 }
 
-function escapeRegExp(s: string) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 function fill(template: string, vars: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
+}
+
+/** {topic}, {topic:mod}, {A} and {Singular|Plural} for a topic, then the plain placeholders. */
+function fillTopic(template: string, topic: Topic, vars: Record<string, string>): string {
+  const agreed = template
+    .replace(/\{topic:mod\}/g, topic.modifier)
+    .replace(/\{A\}/g, topic.article)
+    .replace(/\{([^{}|]+)\|([^{}|]+)\}/g, (_m, singular: string, plural: string) => (topic.plural ? plural : singular));
+  return fill(agreed, { topic: topic.tag, ...vars });
 }
 
 export function escapeHtml(s: string): string {
@@ -174,7 +239,7 @@ function deck(rng: Rng, pool: readonly string[]) {
 }
 
 interface BodyVars {
-  topic: string;
+  topic: Topic;
   t: string;
   other: string;
   minutes: number;
@@ -187,7 +252,7 @@ interface BodyVars {
  * with headings and a tip list; short: a few paragraphs.
  */
 function buildBody(rng: Rng, v: BodyVars): { html: string; firstSentences: string } {
-  const vars = { topic: v.topic, t: v.t, other: v.other };
+  const vars = { t: v.t, other: v.other };
   const context = deck(rng, CONTEXT_SENTENCES);
   const tips = deck(rng, TIP_SENTENCES);
   const closing = deck(rng, CLOSING_SENTENCES);
@@ -228,7 +293,7 @@ function buildBody(rng: Rng, v: BodyVars): { html: string; firstSentences: strin
   let listDone = false;
   let h = 0;
   while (words < enough - 120) {
-    const heading = fill(headings[h++ % headings.length]!, vars);
+    const heading = fillTopic(headings[h++ % headings.length]!, v.topic, vars);
     parts.push(`<h2>${escapeHtml(addText(heading))}</h2>`);
     const paragraphs = rng.int(1, 3);
     for (let p = 0; p < paragraphs && words < enough - 120; p++) paragraph(p % 2 === 0 ? context : tips, rng.int(3, 5));

@@ -1,8 +1,11 @@
 /**
  * The generated-article pools of spec §3 "Generated article": 25 tags, 35 title templates,
  * 15 authors, 11 images, 10 intro phrases and three sets of sentence templates.
- * Placeholders: {topic} (a tag, title case, for titles and headings), {t} (the same topic as a
- * phrase inside a sentence), {other} (a second tag as a phrase), {year}.
+ * Placeholders: {topic} (a tag, title case, for titles and headings), {topic:mod} (the topic as
+ * it reads before a noun: "Playlist Mistakes", never "Playlists Mistakes"), {A} ("A" or "An"
+ * for the {topic:mod} that follows), {Singular|Plural} (the verb form that agrees with the
+ * topic: "How MP4 {Has|Have} Changed"), {t} (the same topic as a phrase inside a sentence),
+ * {other} (a second tag as a phrase), {year}.
  * Changing any list changes what future days generate; articles already stored stay as they are.
  */
 
@@ -37,23 +40,36 @@ export const TAGS = [
 
 export type Tag = (typeof TAGS)[number];
 
-/** Tags that read well as the subject of a title, with the (plural) phrase used inside sentences. */
-export const TOPICS: { tag: Tag; phrase: string }[] = [
-  { tag: "YouTube", phrase: "YouTube videos" },
-  { tag: "Video Download", phrase: "video downloads" },
-  { tag: "MP4", phrase: "MP4 files" },
-  { tag: "MP3", phrase: "MP3 files" },
-  { tag: "HD Quality", phrase: "HD-quality downloads" },
-  { tag: "4K Download", phrase: "4K downloads" },
-  { tag: "Audio Extraction", phrase: "audio extraction tools" },
-  { tag: "Playlists", phrase: "playlists" },
-  { tag: "Subtitles", phrase: "subtitles" },
-  { tag: "Thumbnails", phrase: "thumbnails" },
-  { tag: "Transcripts", phrase: "transcripts" },
-  { tag: "Video Formats", phrase: "video formats" },
-  { tag: "WEBM", phrase: "WEBM files" },
-  { tag: "Offline Viewing", phrase: "offline video collections" },
-  { tag: "Podcasts", phrase: "podcasts" },
+/**
+ * Tags that read well as the subject of a title. `plural`: the tag is a plural noun, so verbs
+ * take the plural form; `modifier`: how it reads in front of a noun; `article`: "A" or "An"
+ * before the modifier (by sound: "An MP4", "An HD", "A WEBM"); `phrase`: the (plural) phrase
+ * used inside sentences.
+ */
+export interface Topic {
+  tag: Tag;
+  plural: boolean;
+  modifier: string;
+  article: "A" | "An";
+  phrase: string;
+}
+
+export const TOPICS: Topic[] = [
+  { tag: "YouTube", plural: false, modifier: "YouTube", article: "A", phrase: "YouTube videos" },
+  { tag: "Video Download", plural: false, modifier: "Video Download", article: "A", phrase: "video downloads" },
+  { tag: "MP4", plural: false, modifier: "MP4", article: "An", phrase: "MP4 files" },
+  { tag: "MP3", plural: false, modifier: "MP3", article: "An", phrase: "MP3 files" },
+  { tag: "HD Quality", plural: false, modifier: "HD Quality", article: "An", phrase: "HD-quality downloads" },
+  { tag: "4K Download", plural: false, modifier: "4K Download", article: "A", phrase: "4K downloads" },
+  { tag: "Audio Extraction", plural: false, modifier: "Audio Extraction", article: "An", phrase: "audio extraction tools" },
+  { tag: "Playlists", plural: true, modifier: "Playlist", article: "A", phrase: "playlists" },
+  { tag: "Subtitles", plural: true, modifier: "Subtitle", article: "A", phrase: "subtitles" },
+  { tag: "Thumbnails", plural: true, modifier: "Thumbnail", article: "A", phrase: "thumbnails" },
+  { tag: "Transcripts", plural: true, modifier: "Transcript", article: "A", phrase: "transcripts" },
+  { tag: "Video Formats", plural: true, modifier: "Video Format", article: "A", phrase: "video formats" },
+  { tag: "WEBM", plural: false, modifier: "WEBM", article: "A", phrase: "WEBM files" },
+  { tag: "Offline Viewing", plural: false, modifier: "Offline Viewing", article: "An", phrase: "offline video collections" },
+  { tag: "Podcasts", plural: true, modifier: "Podcast", article: "A", phrase: "podcasts" },
 ];
 
 /** How a tag reads inside a sentence when it is not the main topic. */
@@ -92,8 +108,8 @@ export const TITLE_TEMPLATES = [
   "10 Tips for Getting the Most Out of {topic}",
   "How to Handle {topic} Like a Pro",
   "{topic} for Beginners: A Step-by-Step Walkthrough",
-  "Common {topic} Mistakes and How to Avoid Them",
-  "Why {topic} Matters More Than You Think",
+  "Common {topic:mod} Mistakes and How to Avoid Them",
+  "Why {topic} {Matters|Matter} More Than You Think",
   "{topic}: Best Practices for Safe, Legal Use",
   "A Practical Checklist for {topic}",
   "What Nobody Tells You About {topic}",
@@ -103,24 +119,24 @@ export const TITLE_TEMPLATES = [
   "Troubleshooting {topic}: Fixes for Frequent Problems",
   "5 Myths About {topic}, Debunked",
   "Getting Started with {topic} Today",
-  "How {topic} Has Changed in {year}",
+  "How {topic} {Has|Have} Changed in {year}",
   "{topic} and Copyright: Staying on the Right Side",
   "Organizing Your Library: {topic} Made Simple",
-  "The Essential {topic} Glossary",
+  "The Essential {topic:mod} Glossary",
   "Saving Time with {topic}: A Workflow That Sticks",
-  "{topic} Quality Settings Demystified",
+  "{topic:mod} Quality Settings Demystified",
   "Before You Start with {topic}: Read This First",
   "Understanding {topic}: A Plain-English Overview",
   "Smart Ways to Use {topic} for Study and Work",
   "{topic} on a Slow Connection: Tips That Help",
   "Keeping Your Device Safe While Exploring {topic}",
   "The Do's and Don'ts of {topic}",
-  "{topic} Questions Answered",
+  "{topic:mod} Questions Answered",
   "From Link to File: {topic} in Practice",
   "Storage-Friendly {topic}: Save Space Without Losing Quality",
   "{topic} for Teachers and Students",
   "A Weekend Project: Building an Offline Library with {topic}",
-  "Choosing the Right Format: A {topic} Perspective",
+  "Choosing the Right Format: {A} {topic:mod} Perspective",
   "{topic} in {year}: Trends Worth Watching",
 ] as const;
 
@@ -264,8 +280,8 @@ export const CLOSING_SENTENCES = [
 
 /** Section headings for long-form guides. */
 export const SECTION_HEADINGS = [
-  "Why {topic} Matters",
-  "How {topic} Works",
+  "Why {topic} {Matters|Matter}",
+  "How {topic} {Works|Work}",
   "Choosing the Right Format and Quality",
   "Step-by-Step: From Link to File",
   "Tips for Better Results",
