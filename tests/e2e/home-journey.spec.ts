@@ -80,6 +80,34 @@ test.describe("home: from a pasted link to a saved file", () => {
     await expect(formatRow(page, "mp4-720").getByRole("button", { name: /MP4 720p HD/ })).toBeEnabled();
   });
 
+  test("each format button is announced with its format, not just Download", async ({ page }) => {
+    await page.goto("/");
+    await lookUp(page, SAMPLE.all);
+    await expect(page.getByRole("button", { name: "Download MP4 720p HD", exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Download MP4 1080p Full HD", exact: true })).toBeVisible();
+    // the link form's submit is the only button called just "Download"
+    await expect(page.getByRole("button", { name: "Download", exact: true })).toHaveCount(1);
+    await expect(page.getByRole("button", { name: "Download", exact: true })).toHaveAttribute("type", "submit");
+
+    // every option the engine lists, in its tab: download, unavailable or locked, named after the format
+    const api = (await (await page.request.post("/api/v1/resolve", { data: { url: SAMPLE.all } })).json()) as {
+      formats: { id: string; label: string; icon: string; available: boolean; premium: boolean }[];
+    };
+    const tabs = { video: "Video", audio: "Audio Only", image: "Other", text: "Other" } as const;
+    expect(api.formats.length).toBeGreaterThanOrEqual(12);
+    for (const f of api.formats) {
+      await page.getByRole("tab", { name: tabs[f.icon as keyof typeof tabs] }).click();
+      const row = formatRow(page, f.id);
+      if (!f.available) await expect(row.getByRole("button", { name: `Unavailable ${f.label}`, exact: true })).toBeVisible();
+      else if (f.premium) await expect(row.getByRole("link", { name: `Unlock ${f.label} with Premium`, exact: true })).toBeVisible();
+      else await expect(row.getByRole("button", { name: `Download ${f.label}`, exact: true })).toBeVisible();
+    }
+    await page.getByRole("tab", { name: "Audio Only" }).click();
+    await expect(page.getByRole("button", { name: "Download MP3 128 Standard", exact: true })).toBeVisible();
+    await page.getByRole("tab", { name: "Other" }).click();
+    await expect(page.getByRole("button", { name: "Download Thumbnail HD JPG", exact: true })).toBeVisible();
+  });
+
   test("/?url= pre-fills the field and resolves at once", async ({ page }) => {
     await page.goto(`/?url=${encodeURIComponent(SAMPLE.upTo720)}`);
     await expect(urlField(page)).toHaveValue(SAMPLE.upTo720);
@@ -161,8 +189,13 @@ test.describe("home: from a pasted link to a saved file", () => {
   });
 
   test("axe finds no serious or critical violations, before and after a lookup", async ({ page }) => {
+    // axe reads colours as painted: measure the page at rest, not mid-fade
+    await page.emulateMedia({ reducedMotion: "reduce" });
     await page.goto("/");
     const serious = async () => {
+      await page.waitForFunction(() =>
+        document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getComputedTiming().iterations === Infinity),
+      );
       const r = await new AxeBuilder({ page }).exclude("iframe").analyze();
       return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
     };

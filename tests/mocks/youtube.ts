@@ -1,16 +1,18 @@
 /**
- * A local fake of the YouTube hosts for tests, answering with the RECORDED responses in
- * ../shared/fixtures/youtube (read at test time, never copied into the repository):
- * InnerTube `/player` per client (VISIONOS, ANDROID SABR-only, ANDROID with URLs), `/next`, every
- * recorded playability error, the Data API v3 `videos`/`channels` lists, plus caption tracks,
- * thumbnails and the stream bytes.
+ * A local fake of the YouTube hosts for tests. What it answers comes from a `YouTubeResponses`
+ * set: by default the RECORDED responses in ../shared/fixtures/youtube (read at test time, never
+ * copied into the repository; `VIDFETCH_FIXTURES_DIR` points elsewhere), or any other set in the
+ * same shapes (the integration suite also runs on project-owned synthetic ones, so a clone
+ * without ../shared still tests the YouTube path). The cases: InnerTube `/player` per client
+ * (VISIONOS, ANDROID SABR-only, ANDROID with URLs), `/next`, every playability error, the Data
+ * API v3 `videos`/`channels` lists, plus caption tracks, thumbnails and the stream bytes.
  *
- * What is patched at serve time, and why: stream URLs keep their recorded googlevideo host, path
- * and query (the host map sends them here), but `expire` moves into the future (the recorded ones
- * are long past) and `contentLength`/duration follow the locally generated media (E3's
- * `ensureMockMedia`) that is served for each itag, so sizes and durations stay consistent.
- * Recorded timedtext payloads do not exist (fixtures/PROVENANCE.md), so caption bodies are a small
- * sample of our own in json3/srv3 shape.
+ * What is patched at serve time in recorded bodies, and why: stream URLs keep their recorded
+ * googlevideo host, path and query (the host map sends them here), but `expire` moves into the
+ * future (the recorded ones are long past) and `contentLength`/duration follow the locally
+ * generated media (E3's `ensureMockMedia`) that is served for each itag, so sizes and durations
+ * stay consistent. Recorded timedtext payloads do not exist (fixtures/PROVENANCE.md), so caption
+ * bodies are a small sample of our own in json3/srv3 shape.
  */
 import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
@@ -20,7 +22,9 @@ import { fileURLToPath } from "node:url";
 import type { MockMediaSet } from "./media.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const FIXTURES_DIR = path.resolve(repoRoot, "../shared/fixtures/youtube");
+/** The recorded fixtures: ../shared/fixtures beside the clone, or wherever VIDFETCH_FIXTURES_DIR says. */
+export const FIXTURES_ROOT = path.resolve(process.env.VIDFETCH_FIXTURES_DIR || path.resolve(repoRoot, "../shared/fixtures"));
+export const FIXTURES_DIR = path.join(FIXTURES_ROOT, "youtube");
 export const hasYouTubeFixtures = existsSync(FIXTURES_DIR);
 
 /** Recorded player bodies, by a short name. NewPipe mocks are unwrapped to their response body. */
@@ -48,7 +52,7 @@ export type PlayerScenario = Partial<Record<string, PlayerFixture>>;
 /** The real video of the recorded player/next responses. */
 export const RECORDED_VIDEO_ID = "M4gD1WSo5mA";
 
-/** Video ids (11 characters, like real ones) the fake answers with each recorded case. */
+/** Video ids (11 characters, like real ones) the fake answers with each case (the main video's id is any other). */
 export const MOCK_VIDEOS = {
   recorded: RECORDED_VIDEO_ID,
   androidWithUrls: "andr2026jan",
@@ -126,7 +130,7 @@ function fileForItag(media: MockMediaSet, itag: string): string | undefined {
 
 // Recorded JSON of many shapes, walked by hand in a test mock.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = Record<string, any>;
+export type Json = Record<string, any>;
 
 /** Moves `expire` into the future and aligns lengths/duration with the generated media. */
 export function patchPlayerBody(body: unknown, media: MockMediaSet, now = Date.now()): unknown {
@@ -320,18 +324,50 @@ export function youtubeHostMap(origin: string): string {
     .join(",");
 }
 
-export async function startMockYouTube(opts: { media: MockMediaSet; scenarios?: Record<string, PlayerScenario> }): Promise<MockYouTube> {
+/** Everything the fake answers that differs between response sets; the rest is shared. */
+export interface YouTubeResponses {
+  kind: "recorded" | "synthetic";
+  /** the `/player` (or reel_item_watch) body of a case, as the fake sends it for `videoId` */
+  player(fixture: PlayerFixture, videoId: string): unknown;
+  /** the `/next` body for `videoId` */
+  next(videoId: string): unknown;
+  /** the `/iframe_api` script, which names the player script version */
+  iframeApi(): string;
+  /** Data API v3 items the `videos` and `channels` lists are answered from (by id) */
+  dataApi: { videos: Json[]; channels: Json[] };
+}
+
+/** The recorded responses (../shared/fixtures/youtube), with stream URLs and sizes patched. */
+export function recordedResponses(media: MockMediaSet): YouTubeResponses {
+  const next = readFixtureJson("bodies/next_web_M4gD1WSo5mA_2026-06.json");
+  // recorded (NewPipe mock): names player c9168c90
+  const iframe = JSON.parse(readFileSync(path.join(FIXTURES_DIR, "newpipe/iframe_api_mock_0.json"), "utf8")) as Json;
+  return {
+    kind: "recorded",
+    player: (fixture) => patchPlayerBody(readFixtureJson(PLAYER_FIXTURES[fixture]), media),
+    next: () => next,
+    iframeApi: () => iframe.response.responseBody as string,
+    dataApi: {
+      videos: [
+        ...((readFixtureJson("data-api-v3/modeldata__videos__video_api_response.json") as Json).items as Json[]),
+        ...((readFixtureJson("data-api-v3/apidata__videos__videos_info_multi.json") as Json).items as Json[]),
+      ],
+      channels: (readFixtureJson("data-api-v3/apidata__channels__info_multiple.json") as Json).items as Json[],
+    },
+  };
+}
+
+export async function startMockYouTube(opts: {
+  media: MockMediaSet;
+  /** what the fake answers with; the recorded fixtures when left out */
+  responses?: YouTubeResponses;
+  scenarios?: Record<string, PlayerScenario>;
+}): Promise<MockYouTube> {
   const { media } = opts;
+  const responses = opts.responses ?? recordedResponses(media);
   const scenarios = { ...SCENARIOS, ...opts.scenarios };
   const requests: MockRequest[] = [];
-  const next = readFixtureJson("bodies/next_web_M4gD1WSo5mA_2026-06.json");
-  const dataApi = {
-    videos: [
-      ...((readFixtureJson("data-api-v3/modeldata__videos__video_api_response.json") as Json).items as Json[]),
-      ...((readFixtureJson("data-api-v3/apidata__videos__videos_info_multi.json") as Json).items as Json[]),
-    ],
-    channels: (readFixtureJson("data-api-v3/apidata__channels__info_multiple.json") as Json).items as Json[],
-  };
+  const { dataApi } = responses;
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -359,13 +395,13 @@ export async function startMockYouTube(opts: { media: MockMediaSet; scenarios?: 
       const scenario = scenarios[videoId] ?? DEFAULT_SCENARIO;
       const fixture = scenario[client] ?? scenario["*"];
       if (!fixture) return sendJson(res, 400, { error: { code: 400, message: "Request contains an invalid argument." } });
-      return sendJson(res, 200, patchPlayerBody(readFixtureJson(PLAYER_FIXTURES[fixture]), media));
+      return sendJson(res, 200, responses.player(fixture, videoId));
     }
     if (req.method === "POST" && p === "/youtubei/v1/next") {
       const body = JSON.parse((await readBody(req)) || "{}") as Json;
       entry.videoId = String(body.videoId ?? "");
       if (entry.videoId === MOCK_VIDEOS.nextFails) return sendJson(res, 500, { error: { code: 500, message: "Internal error encountered." } });
-      return sendJson(res, 200, next);
+      return sendJson(res, 200, responses.next(entry.videoId));
     }
     if (p === "/videoplayback") {
       if (url.searchParams.get("id") === "cipher") {
@@ -377,10 +413,8 @@ export async function startMockYouTube(opts: { media: MockMediaSet; scenarios?: 
       return serveFile(req, res, file, mimeOf(file));
     }
     if (p === "/iframe_api") {
-      // recorded (NewPipe mock): names player c9168c90
-      const recorded = JSON.parse(readFileSync(path.join(FIXTURES_DIR, "newpipe/iframe_api_mock_0.json"), "utf8")) as Json;
       res.writeHead(200, { "content-type": "text/javascript" });
-      return void res.end(recorded.response.responseBody as string);
+      return void res.end(responses.iframeApi());
     }
     if (/^\/s\/player\/[^/]+\/player_es6\.vflset\/en_US\/base\.js$/.test(p)) {
       res.writeHead(200, { "content-type": "text/javascript" });

@@ -1,7 +1,8 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { FormatOption, VideoDetails as Details } from "#engine/types.ts";
+import { FORMAT_CATALOG } from "#engine/formats.ts";
+import type { FormatId, FormatOption, VideoDetails as Details } from "#engine/types.ts";
 import { FormatPicker } from "./format-picker.tsx";
 import { FormatButton } from "./format-button.tsx";
 import { UrlForm } from "./url-form.tsx";
@@ -43,6 +44,25 @@ const option = (o: Partial<FormatOption> & Pick<FormatOption, "id" | "label" | "
   bytes: 708559,
   ...o,
 });
+
+/**
+ * What a screen reader announces for each control of the markup (accessible name from content):
+ * aria-label when present, otherwise the text with aria-hidden parts left out, spaces collapsed.
+ */
+function controlNames(html: string): string[] {
+  return [...html.matchAll(/<(button|a)\b([^>]*)>([\s\S]*?)<\/\1>/g)].map(([, , attrs, inner]) => {
+    const label = /aria-label="([^"]*)"/.exec(attrs!)?.[1];
+    const text = label ?? inner!.replace(/<(\w+)[^>]*aria-hidden="true"[^>]*>[\s\S]*?<\/\1>/g, "").replace(/<[^>]+>/g, "");
+    return text.replace(/&amp;/g, "&").replace(/\s+/g, " ").trim();
+  });
+}
+
+/** The names of the controls inside one format row (`data-format-id`). */
+function rowControlNames(html: string, id: FormatId): string[] {
+  const row = new RegExp(`<li[^>]*data-format-id="${id}"[^>]*>([\\s\\S]*?)</li>`).exec(html);
+  if (!row) throw new Error(`no row for ${id}`);
+  return controlNames(row[1]!);
+}
 
 describe("link form markup", () => {
   it("labels the field and keeps an announced message slot", () => {
@@ -95,6 +115,23 @@ describe("format picker markup", () => {
     expect(html).toContain("Premium feature");
   });
 
+  it("names every format's button after its format, not just Download", () => {
+    const catalogue = (id: FormatId, o: Partial<FormatOption> = {}) => option({ id, label: FORMAT_CATALOG[id].label, icon: FORMAT_CATALOG[id].icon, ...o });
+    const video = render(<FormatPicker formats={[catalogue("mp4-720"), catalogue("mp4-1080"), catalogue("webm"), catalogue("mp4-480", { available: false }), catalogue("mp4-2160", { premium: true })]} sourceUrl="https://youtu.be/vidfetchAll" />);
+    expect(rowControlNames(video, "mp4-720")).toEqual(["Download MP4 720p HD"]);
+    expect(rowControlNames(video, "mp4-1080")).toEqual(["Download MP4 1080p Full HD"]);
+    expect(rowControlNames(video, "webm")).toEqual(["Download WEBM Original"]);
+    expect(rowControlNames(video, "mp4-480")).toEqual(["Unavailable MP4 480p SD"]);
+    expect(rowControlNames(video, "mp4-2160")).toEqual(["Unlock MP4 2160p 4K with Premium"]);
+
+    const audio = render(<FormatPicker formats={[catalogue("mp3-128"), catalogue("m4a")]} sourceUrl="https://youtu.be/vidfetchAll" tabs={["audio"]} />);
+    expect(rowControlNames(audio, "mp3-128")).toEqual(["Download MP3 128 Standard"]);
+    expect(rowControlNames(audio, "m4a")).toEqual(["Download M4A Audio High Quality"]);
+    const other = render(<FormatPicker formats={[catalogue("thumbnail-hd"), catalogue("transcript")]} sourceUrl="https://youtu.be/vidfetchAll" tabs={["other"]} />);
+    expect(rowControlNames(other, "thumbnail-hd")).toEqual(["Download Thumbnail HD JPG"]);
+    expect(rowControlNames(other, "transcript")).toEqual(["Download Video Transcript TXT"]);
+  });
+
   it("lets premium visitors download premium formats", () => {
     const html = render(<FormatPicker formats={formats} sourceUrl="https://youtu.be/vidfetchAll" isPremium />);
     expect(html).not.toContain('href="/premium"');
@@ -107,6 +144,16 @@ describe("format button and progress", () => {
     expect(html).toContain("Retrying (2/3)");
     expect(html).toContain(`<span class="sr-only"> MP4 720p HD</span>`);
     expect(html).toContain('data-state="downloading"');
+  });
+
+  it("keeps the format in the button's name in every state", () => {
+    const name = (state: "idle" | "downloading" | "success" | "error", attempt = 1) =>
+      controlNames(render(<FormatButton label="MP3 128 Standard" state={state} attempt={attempt} disabled={false} onClick={() => {}} />));
+    expect(name("idle")).toEqual(["Download MP3 128 Standard"]);
+    expect(name("downloading")).toEqual(["Downloading... MP3 128 Standard"]);
+    expect(name("downloading", 3)).toEqual(["Retrying (3/3) MP3 128 Standard"]);
+    expect(name("success")).toEqual(["Done MP3 128 Standard"]);
+    expect(name("error")).toEqual(["Failed MP3 128 Standard"]);
   });
 
   it("reports percent, bytes and speed, and never 100 % before the end", () => {
