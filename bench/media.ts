@@ -24,6 +24,8 @@ export interface BenchMedia {
   hlsPlaylist: string;
   /** 10 minutes of AAC audio (pink noise, so the encoder has real work) */
   audio10min: string;
+  /** 2 s of H.264+AAC at 640x360 (~200 KB): many short downloads, each one ffmpeg run */
+  clipShort: string;
 }
 
 async function ff(args: string[], cwd: string): Promise<void> {
@@ -47,8 +49,20 @@ export async function ensureBenchMedia(log: (line: string) => void): Promise<Ben
     mp4_1gb: path.join(dir, "clip-1gb.mp4"),
     hlsPlaylist: path.join(dir, "hls", "index.m3u8"),
     audio10min: path.join(dir, "audio-10min.m4a"),
+    clipShort: path.join(dir, "clip-short.mp4"),
   };
   if (!existsSync(m.mp4_1gb)) log("generating benchmark media (first run only)…");
+  await once(m.clipShort, () =>
+    ff(
+      [
+        "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=24:duration=2",
+        "-f", "lavfi", "-i", "sine=frequency=550:sample_rate=48000:duration=2",
+        "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+        "-c:a", "aac", "-b:a", "96k", "-movflags", "+faststart", "-f", "mp4", `${m.clipShort}.tmp`,
+      ],
+      dir,
+    ),
+  );
   await once(m.mp4_20mb, () =>
     ff(
       [

@@ -10,6 +10,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -46,6 +47,20 @@ async function curl(url: string, extra: string[] = []): Promise<CurlResult> {
   return { code: code!, bytes: bytes!, seconds: seconds! };
 }
 
+/** A GET from this process (no extra process to spawn): status, body size and wall time. */
+function httpGet(url: string): Promise<{ status: number; bytes: number; ms: number }> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const req = http.get(url, { agent: false }, (res) => {
+      let bytes = 0;
+      res.on("data", (c: Buffer) => (bytes += c.length));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes, ms: performance.now() - started }));
+      res.on("error", () => resolve({ status: 0, bytes, ms: performance.now() - started }));
+    });
+    req.on("error", () => resolve({ status: 0, bytes: 0, ms: performance.now() - started }));
+  });
+}
+
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: number }> {
   const t = process.hrtime.bigint();
   const value = await fn();
@@ -72,7 +87,7 @@ const median = (xs: number[]) => {
 };
 
 /** `--only passthrough,hls` runs just those rows (and leaves docs/benchmarks.md alone). */
-const ROWS = ["passthrough", "memory", "hls", "mp3", "concurrent", "resolve", "firstload"] as const;
+const ROWS = ["passthrough", "memory", "hls", "mp3", "concurrent", "healthz", "resolve", "firstload"] as const;
 function parseOnly(argv: string[]): Set<string> | null {
   const i = argv.indexOf("--only");
   if (i === -1) return null;
@@ -97,6 +112,11 @@ async function main() {
 
   let engine: Engine | null = null;
   const server = http.createServer((req, res) => {
+    if (req.url === "/healthz") {
+      // the host's health check: answers at once, so its latency is the event loop's
+      res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
+      return;
+    }
     const m = /^\/api\/v1\/dl\/([^/?]+)/.exec(req.url ?? "");
     if (!m || !engine) {
       res.writeHead(404).end();
@@ -119,6 +139,8 @@ async function main() {
         limits: {
           maxConcurrentDownloads: 500,
           downloadsPerIpPerHour: 0,
+          // every benchmark client is 127.0.0.1
+          maxConcurrentDownloadsPerIp: 0,
           segmentConcurrency,
           chunkBytes: 8 * 1024 * 1024,
           linkTtlSeconds: 600,
@@ -294,8 +316,45 @@ async function main() {
 
     }
 
+    if (want("healthz")) {
+      // 6. /healthz while 200 downloads start at once, half of them through ffmpeg (MP3)
+      log("/healthz during 200 concurrent downloads…");
+      const clipUrl = `${plain.origin}/${path.basename(media.clipShort)}`;
+      const idle: number[] = [];
+      for (let i = 0; i < 40; i++) idle.push((await httpGet(`${publicUrl}/healthz`)).ms);
+      const links = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => engine!.createDownload({ url: clipUrl, format: i % 2 === 0 ? "mp3-128" : "mp4-360", caller, ip: "127.0.0.1" })),
+      );
+      const loop = monitorEventLoopDelay({ resolution: 5 });
+      loop.enable();
+      let running = true;
+      const busy: number[] = [];
+      const poller = (async () => {
+        while (running) {
+          busy.push((await httpGet(`${publicUrl}/healthz`)).ms);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      })();
+      const results = await Promise.all(links.map((l) => httpGet(l.downloadUrl)));
+      running = false;
+      await poller;
+      loop.disable();
+      const errors = results.filter((r) => r.status !== 200 || r.bytes === 0).length;
+      const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;
+      const busyP50 = median(busy);
+      const busyP95 = p95(busy);
+      rows.push({
+        row: "/healthz during 200 concurrent downloads of a 2 s clip (100 MP3 through ffmpeg, 100 passthrough)",
+        baseline: `idle: p50 ${fmt(median(idle), 1)} ms`,
+        measured: `p50 ${fmt(busyP50, 0)} ms, p95 ${fmt(busyP95, 0)} ms, max ${fmt(Math.max(...busy), 0)} ms over ${busy.length} checks; event loop delay max ${fmt(loop.max / 1e6, 0)} ms; ${errors} download errors`,
+        ratio: `${fmt(busyP50 / Math.max(median(idle), 0.1), 0)}× idle (p50)`,
+        target: "p95 ≤ 500 ms; 0 errors",
+        pass: busyP95 <= 500 && errors === 0,
+      });
+    }
+
     if (want("resolve")) {
-      // 6. resolve, uncached and cached
+      // 7. resolve, uncached and cached
       log("resolve, uncached and cached…");
       const uncached: number[] = [];
       for (let i = 0; i < 15; i++) {
@@ -397,6 +456,12 @@ ${table}
   on the local file; the engine's time includes resolving the link and fetching it over HTTP.
 - **100 concurrent**: 100 signed links for the same 20 MB file, downloaded by 100 \`curl\`
   processes at once; an error is any non-200 status or a byte count other than the file's.
+- **/healthz under load**: the benchmark server answers \`/healthz\` like the host does (at once,
+  no I/O), so its latency is the event loop's. 200 signed links for a 2 s clip (half MP3, each
+  an ffmpeg run; half passthrough) are downloaded at once by in-process clients while \`/healthz\`
+  is requested every 50 ms; the idle baseline is 40 checks before. Spawning a process blocks the
+  event loop until the child has exec'd, which is why the engine spawns at most one ffmpeg per
+  loop turn and runs ffmpeg at a lower CPU priority (\`engine/media/spawn-gate.ts\`).
 - **Resolve**: \`engine.resolve\` on a direct MP4 link; uncached runs use a fresh query string
   each time (fetching the first megabyte and probing it with ffprobe), cached runs repeat one link.
 `;

@@ -26,8 +26,12 @@ export interface EngineConfig {
   limits: {
     /** downloads streaming at once, server-wide; beyond it: "busy, try again in N s" */
     maxConcurrentDownloads: number;
-    /** downloads one IP may start per hour (fair use); 0 disables */
+    /** full downloads one IP may start per hour (fair use, counted when a link starts streaming); 0 disables */
     downloadsPerIpPerHour: number;
+    /** downloads one IP may stream at once; 0 disables (default 10) */
+    maxConcurrentDownloadsPerIp?: number;
+    /** streams one download link may run at once, e.g. a resume next to a stalled attempt (default 2) */
+    maxConcurrentStreamsPerLink?: number;
     /** HLS/DASH segments fetched in parallel per download */
     segmentConcurrency: number;
     /** size of one upstream range request for direct streams */

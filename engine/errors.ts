@@ -51,6 +51,7 @@ export const ERRORS = {
   "download.rate_limited": { status: 429, message: "You've made too many requests. Please wait a moment and try again." },
   "download.link_invalid": { status: 403, message: "This download link is not valid." },
   "download.link_expired": { status: 410, message: "This download link has expired. Please start the download again." },
+  "download.link_used": { status: 410, message: "This download link has already been used. Start the download again from the page." },
   "download.not_found": { status: 404, message: "Download not found." },
   "download.range_invalid": { status: 416, message: "The requested part of the file does not exist." },
   "download.failed": { status: 500, message: "Our servers are experiencing an issue. Please try again later." },
@@ -91,4 +92,20 @@ export function isEngineError(err: unknown): err is EngineError {
 /** The JSON body of every API error (DESIGN §5). */
 export function errorBody(err: EngineError): { error: { code: EngineErrorCode; message: string } } {
   return { error: { code: err.code, message: err.message } };
+}
+
+/**
+ * Text that may go to the logs: URLs keep only their origin, because a path or query can carry
+ * what a visitor typed, an upstream's signed parameters or one of our download tokens.
+ */
+export function redactUrls(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (match) => {
+    try {
+      const url = new URL(match);
+      return url.pathname === "/" && !url.search && !url.hash ? url.origin : `${url.origin}/…`;
+    } catch {
+      return "<url>";
+    }
+  });
 }

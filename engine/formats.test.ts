@@ -351,4 +351,16 @@ describe("filenameFor", () => {
     expect(filenameFor(empty, "mp4-360")).toBe("M4gD1WSo5mA (360p).mp4");
     expect(filenameFor(empty, "transcript")).toBe("M4gD1WSo5mA-transcript.txt");
   });
+  it("drops bidi and invisible format controls, so a name cannot pretend to another extension", () => {
+    // "Holiday\u202E4pm.exe" displays as "Holidayexe.mp4" in many file managers
+    const spoof = youtubeLike({ details: { ...media.details, title: "Holiday\u202E4pm.exe" } });
+    expect(filenameFor(spoof, "mp3-128")).toBe("Holiday4pm.exe (128 kbps).mp3");
+    const controls = "\u200B\u200C\u200D\u200E\u200F\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u061C\uFEFF";
+    const hidden = youtubeLike({ details: { ...media.details, title: `A${controls}B ${controls}C` } });
+    expect(filenameFor(hidden, "mp4-720")).toBe("AB C (720p).mp4");
+    expect(filenameFor(hidden, "srt")).toBe("AB C.srt");
+    expect(filenameFor(hidden, "transcript")).toBe("ABC-transcript.txt");
+    const onlyControls = youtubeLike({ details: { ...media.details, title: "\u202E\u2066" } });
+    expect(filenameFor(onlyControls, "webm")).toBe("M4gD1WSo5mA.webm");
+  });
 });

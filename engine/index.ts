@@ -8,12 +8,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseLink, type ParsedLink } from "../common/links.ts";
 import type { EngineConfig } from "./config.ts";
 import { canDownload } from "./entitlements.ts";
-import { EngineError, ERRORS, errorBody, isEngineError, type EngineErrorCode } from "./errors.ts";
+import { EngineError, ERRORS, errorBody, isEngineError, redactUrls, type EngineErrorCode } from "./errors.ts";
 import { filenameFor, isFormatId, listFormats, planFormat } from "./formats.ts";
 import { locateMediaTools, type MediaTools } from "./media/ffmpeg.ts";
+import type { SpawnGate } from "./media/spawn-gate.ts";
 import { createSourceRegistry, defaultSources } from "./sources/index.ts";
 import type { SourceAdapter, SourceContext } from "./sources/types.ts";
 import { createAdmission, createProgressRegistry, streamToResponse, type DownloadProgress } from "./stream/downloads.ts";
+import { createLinkUsage, requestKind } from "./stream/link-usage.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./stream/outbound-fetch.ts";
 import { runPlan } from "./stream/run-plan.ts";
 import { signDownload, verifyDownload } from "./stream/signed-links.ts";
@@ -33,8 +35,12 @@ export interface CreatedDownload {
 export interface Engine {
   resolve(url: string, caller: Caller): Promise<{ video: VideoDetails; formats: FormatOption[] }>;
   createDownload(input: { url: string; format: string; caller: Caller; ip: string }): Promise<CreatedDownload>;
-  /** streams a signed link's file; writes a JSON error itself when the failure comes before headers */
-  handleDownload(token: string, req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * Streams a signed link's file; writes a JSON error itself when the failure comes before
+   * headers. `ip` is the client address for fair use (the host's view, after `trust proxy`);
+   * without it the request's `ip` (Express) or socket address is used.
+   */
+  handleDownload(token: string, req: IncomingMessage, res: ServerResponse, opts?: { ip?: string }): Promise<void>;
   /** throws EngineError("download.not_found") for an unknown id */
   subscribeProgress(id: string, fn: (p: DownloadProgress) => void): () => void;
   mediaTools: MediaTools;
@@ -50,6 +56,8 @@ export interface EngineDeps {
   now?: () => number;
   /** ffmpeg SIGTERM → SIGKILL grace */
   killGraceMs?: number;
+  /** one ffmpeg spawn per event-loop turn (default: the process-wide gate) */
+  spawnGate?: SpawnGate;
 }
 
 interface CacheEntry {
@@ -60,6 +68,14 @@ interface CacheEntry {
 const MAX_CACHE_ENTRIES = 500;
 /** stream URLs are not reused this close to their expiry */
 const EXPIRY_MARGIN_MS = 60_000;
+const DEFAULT_MAX_CONCURRENT_PER_IP = 10;
+const DEFAULT_MAX_STREAMS_PER_LINK = 2;
+
+/** The client address when the host does not pass one: Express's `req.ip` honours `trust proxy`. */
+function requestIp(req: IncomingMessage): string {
+  const expressIp = (req as IncomingMessage & { ip?: unknown }).ip;
+  return typeof expressIp === "string" && expressIp ? expressIp : (req.socket.remoteAddress ?? "unknown");
+}
 
 function failureToError(result: { code: EngineErrorCode; detail?: string; message?: string }): EngineError {
   const message = result.message && result.message !== ERRORS[result.code].message ? result.message : undefined;
@@ -83,8 +99,11 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
   const admission = createAdmission({
     maxConcurrent: config.limits.maxConcurrentDownloads,
     perIpPerHour: config.limits.downloadsPerIpPerHour,
+    perIpConcurrent: config.limits.maxConcurrentDownloadsPerIp ?? DEFAULT_MAX_CONCURRENT_PER_IP,
+    perLinkConcurrent: config.limits.maxConcurrentStreamsPerLink ?? DEFAULT_MAX_STREAMS_PER_LINK,
     now,
   });
+  const linkUsage = createLinkUsage({ now });
   const cache = new Map<string, CacheEntry>();
   const active = new Set<AbortController>();
   const publicUrl = config.publicUrl.replace(/\/+$/, "");
@@ -151,7 +170,9 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       const link = parse(url);
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
       if (!canDownload(caller, format)) throw new EngineError("format.premium");
-      admission.hit(ip);
+      // Fair use is counted when the link streams; an IP already at its limit learns it here,
+      // before the page navigates to a link that would be refused.
+      admission.check(ip);
       const media = await resolveCached(link);
       const plan = planFormat(media, format);
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
@@ -167,8 +188,10 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       };
     },
 
-    async handleDownload(token, req, res) {
+    async handleDownload(token, req, res, opts = {}) {
       let release: (() => void) | null = null;
+      let releaseStream: (() => void) | null = null;
+      let refund: (() => void) | null = null;
       const controller = new AbortController();
       // A client that leaves while we resolve or open upstreams stops that work too.
       const onEarlyClose = () => {
@@ -179,16 +202,26 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       try {
         const claims = verifyDownload(config.signingSecret, token, now());
         claimsId = claims.id;
+        const id = claims.id;
         const caller: Caller = { kind: claims.caller, plan: claims.plan };
         if (!isFormatId(claims.format)) throw new EngineError("download.link_invalid");
         if (!canDownload(caller, claims.format)) throw new EngineError("format.premium");
+        const ip = opts.ip ?? requestIp(req);
+        const headOnly = req.method === "HEAD";
+        const rangeHeader = typeof req.headers.range === "string" ? req.headers.range : undefined;
+        let kind = requestKind(rangeHeader);
+        const expiresAtMs = claims.exp * 1000;
+        // Cheapest refusals first, all before any upstream work: a used-up link, too many
+        // streams for this IP or link, a full server, then fair use (counted for full downloads).
+        linkUsage.admit(id, kind, expiresAtMs);
+        releaseStream = admission.acquireStream(ip, id);
         release = admission.acquire();
+        if (kind === "full" && !headOnly) refund = admission.hit(ip);
         active.add(controller);
         const link = parse(claims.url);
         const media = await resolveCached(link);
         const plan = planFormat(media, claims.format);
         const filename = filenameFor(media, claims.format);
-        const rangeHeader = typeof req.headers.range === "string" ? req.headers.range : undefined;
         let refreshing: { at: number; media: Promise<ResolvedMedia> } | null = null;
         const out = await runPlan(
           plan,
@@ -196,9 +229,10 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
             outbound,
             media: mediaTools,
             limits: config.limits,
-            logger: logger.child({ download: claims.id }),
+            logger: logger.child({ download: id }),
             signal: controller.signal,
             killGraceMs: deps.killGraceMs,
+            spawnGate: deps.spawnGate,
             refreshStream: async (stream) => {
               // Video and audio inputs usually expire together: one fresh resolve serves both.
               if (!refreshing || now() - refreshing.at > 5000) refreshing = { at: now(), media: resolveCached(link, true) };
@@ -214,33 +248,63 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
           out.teardown();
           throw new EngineError("download.failed", { detail: "client left before the first byte" });
         }
-        res.off("close", onEarlyClose);
         const offset = out.status === 206 ? Number(/bytes (\d+)-/.exec(out.headers["content-range"] ?? "")?.[1] ?? 0) : 0;
         const total = out.status === 206 ? Number(/\/(\d+)$/.exec(out.headers["content-range"] ?? "")?.[1]) || out.length : out.length;
-        progress.start(claims.id, total, offset);
+        try {
+          if (kind === "resume" && out.status === 200) {
+            // The range was not honoured (a file made while it streams): the whole file goes out,
+            // so this is a full download after all.
+            kind = "full";
+            linkUsage.admit(id, kind, expiresAtMs);
+            if (!headOnly) refund = admission.hit(ip);
+          }
+          linkUsage.setSize(id, total);
+          // the first resume of a link learns the file's size only now
+          if (kind === "resume") linkUsage.admit(id, kind, expiresAtMs);
+        } catch (err) {
+          out.teardown();
+          throw err;
+        }
+        res.off("close", onEarlyClose);
+        progress.start(id, total, offset);
         const releaseSlot = release;
+        const releaseLinkSlot = releaseStream;
         release = null;
-        const id = claims.id;
+        releaseStream = null;
+        refund = null;
+        const fullDownload = kind === "full" && !headOnly;
         streamToResponse(res, out, {
           filename,
-          headOnly: req.method === "HEAD",
-          onBytes: (n) => progress.addBytes(id, n),
+          headOnly,
+          onBytes: (n) => {
+            progress.addBytes(id, n);
+            linkUsage.addBytes(id, n);
+          },
           onEnd: (state, err) => {
             releaseSlot();
+            releaseLinkSlot();
             active.delete(controller);
             progress.finish(id, state);
-            if (state === "failed") logger.warn({ err, download: id }, "download failed after headers; connection aborted");
+            if (state === "done" && fullDownload) linkUsage.complete(id);
+            if (state === "failed") logger.warn({ download: id, code: isEngineError(err) ? err.code : undefined, detail: redactUrls(err?.message) }, "download failed after headers; connection aborted");
             else logger.debug({ download: id, state }, "download ended");
           },
         });
       } catch (err) {
         release?.();
+        releaseStream?.();
+        // nothing was sent: the attempt does not count against fair use
+        refund?.();
         active.delete(controller);
         res.off("close", onEarlyClose);
         const e = isEngineError(err) ? err : new EngineError("download.failed", { cause: err, detail: (err as Error)?.message });
         if (claimsId && progress.has(claimsId)) progress.finish(claimsId, controller.signal.aborted ? "aborted" : "failed");
-        if (e.status >= 500) logger.error({ err: e, detail: e.detail }, "download failed");
-        else logger.info({ code: e.code, detail: e.detail }, "download refused");
+        // The download id, never the token (a replayable link) or the visitor's link.
+        const fields = { download: claimsId ?? undefined, code: e.code, detail: redactUrls(e.detail) };
+        if (e.status >= 500) {
+          const cause = e.cause instanceof Error ? redactUrls(e.cause.message) : undefined;
+          logger.error({ ...fields, cause, stack: e.stack }, "download failed");
+        } else logger.info(fields, "download refused");
         if (res.headersSent) {
           res.destroy(e);
         } else if (!res.destroyed && !controller.signal.aborted) {

@@ -81,6 +81,7 @@ export const envSchema = z
     DOWNLOAD_SIGNING_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
     MAX_CONCURRENT_DOWNLOADS: int(1, 10_000).default(100),
     DOWNLOADS_PER_IP_PER_HOUR: int(0, 1_000_000).default(300),
+    MAX_CONCURRENT_DOWNLOADS_PER_IP: int(0, 10_000).default(10),
     DOWNLOAD_SEGMENT_CONCURRENCY: int(1, 32).default(6),
     DOWNLOAD_CHUNK_BYTES: int(64 * 1024, 64 * 1024 * 1024).default(8 * 1024 * 1024),
     DOWNLOAD_LINK_TTL_SECONDS: int(30, 86_400).default(3600),

@@ -56,6 +56,7 @@ export function engineConfigFrom(config: AppConfig, logger: Logger, signingSecre
     limits: {
       maxConcurrentDownloads: config.MAX_CONCURRENT_DOWNLOADS,
       downloadsPerIpPerHour: config.DOWNLOADS_PER_IP_PER_HOUR,
+      maxConcurrentDownloadsPerIp: config.MAX_CONCURRENT_DOWNLOADS_PER_IP,
       segmentConcurrency: config.DOWNLOAD_SEGMENT_CONCURRENCY,
       chunkBytes: config.DOWNLOAD_CHUNK_BYTES,
       linkTtlSeconds: config.DOWNLOAD_LINK_TTL_SECONDS,

@@ -1,6 +1,8 @@
+import os from "node:os";
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { MediaPlan, UpstreamStream } from "../types.ts";
-import { ffmpegArgsForPlan, locateMediaTools } from "./ffmpeg.ts";
+import { FFMPEG_NICENESS, ffmpegArgsForPlan, locateMediaTools, runFfmpeg } from "./ffmpeg.ts";
 import { parseFfmpegBanner, parseFfprobeJson } from "./probe.ts";
 
 const s = (p: Partial<UpstreamStream> & Pick<UpstreamStream, "id" | "kind">): UpstreamStream => ({
@@ -145,5 +147,17 @@ At least one output file must be specified`;
     const r = parseFfmpegBanner("Input #0, mpegts, from 'pipe:0':\n  Duration: N/A, start: 1.4, bitrate: N/A\n  Stream #0:0[0x100]: Audio: aac (LC) ([15][0][0][0] / 0x000F), 48000 Hz, mono, fltp, 130 kb/s");
     expect(r.durationSeconds).toBeNull();
     expect(r.streams).toEqual([{ kind: "audio", codec: "aac", sampleRate: 48000, channels: 1, bitrate: 130000 }]);
+  });
+});
+
+describe("runFfmpeg priority", () => {
+  it("runs ffmpeg below the server's CPU priority, so a saturated machine still answers requests", async () => {
+    const tools = await locateMediaTools({});
+    const input = new PassThrough(); // never fed: ffmpeg waits for its input
+    const run = runFfmpeg(tools, ["-hide_banner", "-loglevel", "error", "-f", "mp3", "-i", "pipe:3", "-f", "null", "-"], [input], { killGraceMs: 200 });
+    expect(run.pid).toBeGreaterThan(0);
+    expect(os.getPriority(run.pid!)).toBe(Math.max(os.getPriority(), FFMPEG_NICENESS));
+    run.shutdown();
+    await run.exited;
   });
 });

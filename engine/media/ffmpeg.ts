@@ -8,6 +8,7 @@
 import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { EngineError, isEngineError } from "../errors.ts";
@@ -184,6 +185,8 @@ export interface FfmpegExit {
 }
 
 export interface FfmpegRun {
+  /** the process id (undefined when the spawn failed) */
+  pid: number | undefined;
   /** ffmpeg's stdout; ends only after ffmpeg exited with 0, errors otherwise */
   output: Readable;
   exited: Promise<FfmpegExit>;
@@ -192,6 +195,23 @@ export interface FfmpegRun {
 }
 
 const STDERR_TAIL_BYTES = 8 * 1024;
+/**
+ * ffmpeg runs at a lower CPU priority than the server: when the CPUs are saturated by media
+ * work, the event loop (health checks, pages, progress, the next spawn) still gets its share,
+ * and ffmpeg keeps every cycle nobody else wants.
+ */
+export const FFMPEG_NICENESS = 10;
+
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return; // spawn failed: the "error" event reports it
+  try {
+    // only ever lower: a server that already runs niced keeps its ffmpegs at least as low
+    os.setPriority(pid, Math.max(os.getPriority(), FFMPEG_NICENESS));
+  } catch (err) {
+    // Refused (a platform without priorities, or ffmpeg already gone): it only costs fairness.
+    void err;
+  }
+}
 export const KILL_GRACE_MS = 2_000;
 
 /**
@@ -204,6 +224,7 @@ export function runFfmpeg(tools: MediaTools, args: string[], inputs: Readable[],
   const grace = opts.killGraceMs ?? KILL_GRACE_MS;
   const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe", ...inputs.map(() => "pipe" as const)];
   const child = spawn(tools.ffmpeg, args, { stdio });
+  lowerPriority(child.pid);
   const output = new PassThrough({ highWaterMark: 256 * 1024 });
 
   let stderrTail = "";
@@ -277,5 +298,5 @@ export function runFfmpeg(tools: MediaTools, args: string[], inputs: Readable[],
     if (child.exitCode === null && child.signalCode === null) shutdown();
   });
 
-  return { output, exited, shutdown };
+  return { pid: child.pid, output, exited, shutdown };
 }

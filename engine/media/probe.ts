@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { EngineError } from "../errors.ts";
 import type { MediaTools } from "./ffmpeg.ts";
+import { processSpawnGate } from "./spawn-gate.ts";
 
 export interface ProbedStream {
   kind: "video" | "audio" | "subtitle" | "data";
@@ -139,6 +140,8 @@ export async function probeStream(tools: MediaTools, input: Readable, opts: { ti
   const args = useFfprobe
     ? ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "-i", "pipe:0"]
     : ["-hide_banner", "-nostats", "-i", "pipe:0"];
+  // spawning blocks the event loop until the prober has exec'd: one spawn per loop turn
+  await processSpawnGate.turn();
   const child = spawn(binary, args, { stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";

@@ -18,6 +18,18 @@ describe("contentDisposition (RFC 6266)", () => {
     expect(header).toMatch(/^attachment; filename="[^"]*"; filename\*=UTF-8''[A-Za-z0-9!#$&+\-.^_`|~%]+$/);
     expect(contentDisposition("")).toBe(`attachment; filename="download"; filename*=UTF-8''download`);
   });
+
+  it("drops bidi and invisible format controls from both names", () => {
+    const header = contentDisposition("clip\u202Ecod.exe\u2066\u200B\uFEFF\u061C\u200E.mp4");
+    expect(header).toBe(`attachment; filename="clipcod.exe.mp4"; filename*=UTF-8''clipcod.exe.mp4`);
+    for (const c of ["\u200B", "\u200C", "\u200D", "\u200E", "\u200F", "\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069", "\u061C", "\uFEFF"]) {
+      const encoded = encodeURIComponent(c);
+      const h = contentDisposition(`Caf\u00e9${c}.m4a`);
+      expect(h, `U+${c.charCodeAt(0).toString(16)}`).toBe(`attachment; filename="Cafe.m4a"; filename*=UTF-8''Caf%C3%A9.m4a`);
+      expect(h).not.toContain(encoded);
+    }
+    expect(contentDisposition("\u202E\u2067")).toBe(`attachment; filename="download"; filename*=UTF-8''download`);
+  });
 });
 
 describe("admission", () => {
@@ -55,6 +67,38 @@ describe("admission", () => {
   it("0 disables the per-IP limit", () => {
     const a = createAdmission({ maxConcurrent: 1, perIpPerHour: 0 });
     for (let i = 0; i < 1000; i++) a.hit("9.9.9.9");
+    expect(() => a.check("9.9.9.9")).not.toThrow();
+  });
+
+  it("check() tells an IP at its limit without counting; a refund gives the download back", () => {
+    const a = createAdmission({ maxConcurrent: 10, perIpPerHour: 2 });
+    for (let i = 0; i < 5; i++) a.check("1.1.1.1"); // checks never count
+    a.hit("1.1.1.1");
+    const refund = a.hit("1.1.1.1");
+    expect(() => a.check("1.1.1.1")).toThrow(expect.objectContaining({ code: "download.rate_limited", status: 429 }));
+    refund();
+    refund(); // idempotent: gives back one download, not two
+    expect(() => a.check("1.1.1.1")).not.toThrow();
+    a.hit("1.1.1.1");
+    expect(() => a.hit("1.1.1.1")).toThrow(expect.objectContaining({ code: "download.rate_limited" }));
+  });
+
+  it("caps concurrent streams per IP and per link with 429, Retry-After and the rate-limit wording", () => {
+    const a = createAdmission({ maxConcurrent: 100, perIpPerHour: 0, perIpConcurrent: 3, perLinkConcurrent: 2 });
+    const r1 = a.acquireStream("1.1.1.1", "dl_a");
+    a.acquireStream("1.1.1.1", "dl_a");
+    // a third stream of the same link
+    expect(() => a.acquireStream("2.2.2.2", "dl_a")).toThrow(
+      expect.objectContaining({ code: "download.rate_limited", status: 429, retryAfter: 5, message: "You've made too many requests. Please wait a moment and try again." }),
+    );
+    a.acquireStream("1.1.1.1", "dl_b");
+    // a fourth stream of the same IP
+    expect(() => a.acquireStream("1.1.1.1", "dl_c")).toThrow(expect.objectContaining({ code: "download.rate_limited", retryAfter: 5 }));
+    expect(() => a.acquireStream("2.2.2.2", "dl_c")).not.toThrow();
+    r1();
+    r1(); // idempotent
+    expect(() => a.acquireStream("1.1.1.1", "dl_a")).not.toThrow();
+    expect(() => a.acquireStream("1.1.1.1", "dl_d")).toThrow(expect.objectContaining({ code: "download.rate_limited" }));
   });
 });
 

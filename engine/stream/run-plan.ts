@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { fetchTranscript } from "../captions/index.ts";
 import { EngineError, isEngineError } from "../errors.ts";
 import { ffmpegArgsForPlan, runFfmpeg, type MediaTools } from "../media/ffmpeg.ts";
+import { processSpawnGate, type SpawnGate } from "../media/spawn-gate.ts";
 import type { MediaPlan, UpstreamStream } from "../types.ts";
 import type { Outbound } from "./outbound-fetch.ts";
 import { readAll } from "./outbound-fetch.ts";
@@ -25,6 +26,8 @@ export interface RunContext {
   signal: AbortSignal;
   /** ffmpeg shutdown grace (SIGTERM → SIGKILL), ms */
   killGraceMs?: number;
+  /** one ffmpeg spawn per event-loop turn (default: the process-wide gate) */
+  spawnGate?: SpawnGate;
 }
 
 export interface PlanOutput {
@@ -218,6 +221,8 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
             return input.body;
           }),
         );
+        // Spawning blocks the event loop until ffmpeg has exec'd: one spawn per loop turn.
+        await (ctx.spawnGate ?? processSpawnGate).turn(ctx.signal);
         const run = runFfmpeg(ctx.media, ffmpegArgsForPlan(plan), inputs, { killGraceMs: ctx.killGraceMs });
         stop = run.shutdown;
         opened.push(run.output);

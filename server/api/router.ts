@@ -52,7 +52,7 @@ export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUr
   });
 
   router.get("/dl/:token", async (req, res) => {
-    await engine.handleDownload(String(req.params.token), req, res);
+    await engine.handleDownload(String(req.params.token), req, res, { ip: clientIp(req) });
   });
 
   router.get("/downloads/:id/progress", (req, res) => {

@@ -44,7 +44,8 @@ describe("API v1", () => {
       [{ url: "https://www.youtube.com/watch?v=short" }, 400, "link.no_id", "Could not extract video ID from URL"],
       [{ url: "https://youtu.be/notFound123" }, 404, "video.not_found", "Video not found"],
       [{}, 400, "request.invalid", "The request is not valid."],
-      ["{not json", 400, "request.invalid", "The request is not valid."],
+      // unreadable bodies are refused by the host's body check (server/http-errors.ts)
+      ["{not json", 400, "request.bad_body", "The form data could not be read. Please reload the page and try again."],
     ];
     for (const [body, status, code, message] of cases) {
       const res = await post("/resolve", body);
@@ -116,15 +117,32 @@ describe("API v1", () => {
     expect(Object.keys(doc.paths).sort()).toEqual(["/dl/{token}", "/download", "/downloads", "/downloads/{id}/progress", "/openapi.json", "/resolve"]);
   });
 
-  it("per-IP fair use: 429 with Retry-After and the spec's wording", async () => {
-    let last: Response | null = null;
+  it("per-IP fair use: counted when links stream; 429 with Retry-After and the spec's wording", async () => {
+    // creating links is not downloading: more links than the limit (8) can be created
+    const links: Array<{ downloadUrl: string }> = [];
     for (let i = 0; i < 10; i++) {
-      last = await post("/downloads", { url: WATCH_URL, format: "m4a" });
-      if (last.status === 429) break;
+      const created = await post("/downloads", { url: WATCH_URL, format: "m4a" });
+      expect(created.status).toBe(200);
+      links.push((await created.json()) as { downloadUrl: string });
     }
-    expect(last!.status).toBe(429);
-    expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await last!.json()).toEqual({
+    let refused: Awaited<ReturnType<typeof get>> | null = null;
+    for (const l of links) {
+      const file = await get(origin + new URL(l.downloadUrl).pathname);
+      if (file.status === 429) {
+        refused = file;
+        break;
+      }
+      expect(file.status).toBe(200);
+    }
+    expect(refused?.status).toBe(429);
+    expect(Number(refused!.headers["retry-after"])).toBeGreaterThan(0);
+    expect(JSON.parse(refused!.body.toString())).toEqual({
+      error: { code: "download.rate_limited", message: "You've made too many requests. Please wait a moment and try again." },
+    });
+    // at the limit, creating a link says so too (the page shows it instead of a failed download)
+    const last = await post("/downloads", { url: WATCH_URL, format: "m4a" });
+    expect(last.status).toBe(429);
+    expect(await last.json()).toEqual({
       error: { code: "download.rate_limited", message: "You've made too many requests. Please wait a moment and try again." },
     });
   });

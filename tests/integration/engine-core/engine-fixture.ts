@@ -50,6 +50,8 @@ export function testConfig(overrides: TestConfigOverrides = {}): EngineConfig {
     limits: {
       maxConcurrentDownloads: 50,
       downloadsPerIpPerHour: 0,
+      // every test client is 127.0.0.1; the tests of these caps set them
+      maxConcurrentDownloadsPerIp: 0,
       segmentConcurrency: 4,
       chunkBytes: 64 * 1024,
       linkTtlSeconds: 600,

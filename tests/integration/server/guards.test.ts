@@ -213,7 +213,8 @@ describe("cross-site requests", () => {
 
   test("a post from our own page, or from a non-browser client, goes through", async () => {
     const { base } = await startHost({ build: echoBuild(), env: { PUBLIC_URL: "https://vidfetch.example" } });
-    for (const headers of [{ origin: "https://vidfetch.example" }, { origin: base, "sec-fetch-site": "same-origin" }, {}]) {
+    const variants: Record<string, string>[] = [{ origin: "https://vidfetch.example" }, { origin: base, "sec-fetch-site": "same-origin" }, {}];
+    for (const headers of variants) {
       const res = await fetch(`${base}/newsletter`, { ...form({ email: "a@example.com" }), headers: { "content-type": "application/x-www-form-urlencoded", ...headers } });
       expect(res.status, JSON.stringify(headers)).toBe(200);
     }
