@@ -22,6 +22,7 @@ import type { ResolvedMedia, UpstreamStream } from "#engine/types.ts";
 import { ensureMockMedia, type MockMediaSet } from "#tests/mocks/media.ts";
 import { MEDIA_CACHE_DIR } from "./helpers.ts";
 import { startMediaOrigin, type MediaOrigin } from "./origin.ts";
+import { FIXTURES_ROOT } from "#tests/mocks/youtube.ts";
 
 const execFileAsync = promisify(execFile);
 const logger = pino({ level: "silent" });
@@ -210,7 +211,7 @@ describe("titles from links", () => {
   });
 });
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../../../shared/fixtures/manifests");
+const FIXTURES = path.join(FIXTURES_ROOT, "manifests");
 const hasFixtures = existsSync(FIXTURES);
 if (!hasFixtures) console.log(`skipping recorded manifest tests: ${FIXTURES} not found`);
 
