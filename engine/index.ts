@@ -70,11 +70,18 @@ const MAX_CACHE_ENTRIES = 500;
 const EXPIRY_MARGIN_MS = 60_000;
 const DEFAULT_MAX_CONCURRENT_PER_IP = 10;
 const DEFAULT_MAX_STREAMS_PER_LINK = 2;
+/** seconds a client stopped by a shutdown is asked to wait (a restart takes about this long) */
+const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
 /** The client address when the host does not pass one: Express's `req.ip` honours `trust proxy`. */
 function requestIp(req: IncomingMessage): string {
   const expressIp = (req as IncomingMessage & { ip?: unknown }).ip;
   return typeof expressIp === "string" && expressIp ? expressIp : (req.socket.remoteAddress ?? "unknown");
+}
+
+/** A download refused or stopped because the engine is closing (a restart or deploy). */
+function shuttingDown(): EngineError {
+  return new EngineError("download.busy", { retryAfter: SHUTDOWN_RETRY_AFTER_SECONDS, detail: "the engine is closing" });
 }
 
 function failureToError(result: { code: EngineErrorCode; detail?: string; message?: string }): EngineError {
@@ -106,6 +113,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
   const linkUsage = createLinkUsage({ now });
   const cache = new Map<string, CacheEntry>();
   const active = new Set<AbortController>();
+  /** set by close(): downloads still on their way to the first byte are answered "busy" */
+  let closing = false;
   const publicUrl = config.publicUrl.replace(/\/+$/, "");
 
   function parse(url: string): ParsedLink {
@@ -200,6 +209,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       res.once("close", onEarlyClose);
       let claimsId: string | null = null;
       try {
+        if (closing) throw shuttingDown();
         const claims = verifyDownload(config.signingSecret, token, now());
         claimsId = claims.id;
         const id = claims.id;
@@ -297,17 +307,24 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         refund?.();
         active.delete(controller);
         res.off("close", onEarlyClose);
-        const e = isEngineError(err) ? err : new EngineError("download.failed", { cause: err, detail: (err as Error)?.message });
+        // Stopped by close() while the client still waits: it may retry against the next process.
+        const stoppedByClose = closing && controller.signal.aborted && !res.destroyed;
+        const e = stoppedByClose ? shuttingDown() : isEngineError(err) ? err : new EngineError("download.failed", { cause: err, detail: (err as Error)?.message });
         if (claimsId && progress.has(claimsId)) progress.finish(claimsId, controller.signal.aborted ? "aborted" : "failed");
         // The download id, never the token (a replayable link) or the visitor's link.
         const fields = { download: claimsId ?? undefined, code: e.code, detail: redactUrls(e.detail) };
-        if (e.status >= 500) {
+        if (closing) {
+          logger.info(fields, "download stopped: the engine is closing");
+        } else if (controller.signal.aborted) {
+          // the client left before the first byte: not a server fault
+          logger.info(fields, "download stopped: the client left before the first byte");
+        } else if (e.status >= 500) {
           const cause = e.cause instanceof Error ? redactUrls(e.cause.message) : undefined;
           logger.error({ ...fields, cause, stack: e.stack }, "download failed");
         } else logger.info(fields, "download refused");
         if (res.headersSent) {
           res.destroy(e);
-        } else if (!res.destroyed && !controller.signal.aborted) {
+        } else if (!res.destroyed && (!controller.signal.aborted || stoppedByClose)) {
           writeError(res, e);
         }
       }
@@ -318,6 +335,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     },
 
     async close() {
+      closing = true;
       for (const c of active) c.abort();
       active.clear();
       cache.clear();

@@ -251,6 +251,10 @@ export function runFfmpeg(tools: MediaTools, args: string[], inputs: Readable[],
     input.pipe(fd);
   });
 
+  // Our ends of ffmpeg's pipes: an error there (rare: the pipe broke) fails the run like any other.
+  const pipeFailed = (name: string) => (err: Error) => fail(new EngineError("download.failed", { cause: err, detail: `ffmpeg ${name}: ${err.message}` }));
+  child.stdout!.on("error", pipeFailed("stdout"));
+  child.stderr!.on("error", pipeFailed("stderr"));
   child.stdout!.pipe(output, { end: false });
 
   const exited = new Promise<FfmpegExit>((resolve) => {

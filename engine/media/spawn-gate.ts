@@ -33,12 +33,12 @@ export function createSpawnGate(): SpawnGate {
 
   return {
     turn(signal) {
-      if (signal?.aborted) return Promise.reject(new EngineError("download.failed", { detail: "aborted before ffmpeg started" }));
+      if (signal?.aborted) return Promise.reject(new EngineError("download.failed", { detail: "aborted before ffmpeg started", cause: signal.reason }));
       return new Promise<void>((resolve, reject) => {
         const onAbort = () => {
           const i = queue.indexOf(entry);
           if (i >= 0) queue.splice(i, 1);
-          reject(new EngineError("download.failed", { detail: "aborted before ffmpeg started" }));
+          reject(new EngineError("download.failed", { detail: "aborted before ffmpeg started", cause: signal?.reason }));
         };
         const entry = {
           grant: () => {

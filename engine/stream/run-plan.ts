@@ -1,10 +1,11 @@
 import { Readable } from "node:stream";
 import type { Logger } from "pino";
 import { fetchTranscript } from "../captions/index.ts";
-import { EngineError, isEngineError } from "../errors.ts";
+import { EngineError, isEngineError, redactUrls } from "../errors.ts";
 import { ffmpegArgsForPlan, runFfmpeg, type MediaTools } from "../media/ffmpeg.ts";
 import { processSpawnGate, type SpawnGate } from "../media/spawn-gate.ts";
 import type { MediaPlan, UpstreamStream } from "../types.ts";
+import { isAbortError } from "./abort-error.ts";
 import type { Outbound } from "./outbound-fetch.ts";
 import { readAll } from "./outbound-fetch.ts";
 import { openRangedSource } from "./ranged-reader.ts";
@@ -101,6 +102,8 @@ async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { star
   return { body: src.stream, length: src.length, contentType: src.contentType };
 }
 
+const noop = () => undefined;
+
 /** Waits for the first chunk (or the end/failure) of a stream, so early failures come before headers. */
 function firstChunk(body: Readable, signal: AbortSignal): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
@@ -131,7 +134,7 @@ function firstChunk(body: Readable, signal: AbortSignal): Promise<Buffer | null>
     };
     const onAbort = () => {
       cleanup();
-      reject(new EngineError("download.failed", { detail: "aborted" }));
+      reject(new EngineError("download.failed", { detail: "aborted", cause: signal.reason }));
     };
     body.on("readable", onReadable);
     body.once("end", onEnd);
@@ -155,14 +158,54 @@ function prepend(first: Buffer, body: Readable): Readable {
 }
 
 export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: string } = {}): Promise<PlanOutput> {
+  // The run's own signal: aborted by the caller's signal and by teardown, so an input still
+  // opening when the run is torn down (another input failed) stops too.
+  const runController = new AbortController();
+  const onOuterAbort = () => runController.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) runController.abort(ctx.signal.reason);
+  else ctx.signal.addEventListener("abort", onOuterAbort, { once: true });
+  const run: RunContext = { ...ctx, signal: runController.signal };
+
   const opened: Readable[] = [];
   let stop: () => void = () => {};
   let tornDown = false;
+  /** an input that failed before ffmpeg took it over */
+  let earlyFailure: Error | null = null;
   const teardown = () => {
     if (tornDown) return;
     tornDown = true;
+    ctx.signal.removeEventListener("abort", onOuterAbort);
     stop();
     for (const r of opened) if (!r.destroyed) r.destroy();
+    // last: what is still opening stops; what was opened is already destroyed without an error
+    runController.abort();
+  };
+  /**
+   * Registers a stream this run created, with an 'error' listener from the start: a reader can
+   * fail, or be aborted by a teardown, while nothing consumes it yet (its sibling input is still
+   * opening, ffmpeg waits for its spawn turn), and an 'error' nobody listens to kills the process.
+   * Errors a teardown causes are expected; others are kept to fail the run before its headers
+   * go out, or logged when no consumer reports them.
+   */
+  const track = <T extends Readable>(stream: T): T => {
+    if (tornDown) {
+      // opened after the run was torn down: nobody will ever read it
+      stream.on("error", noop);
+      stream.destroy();
+      return stream;
+    }
+    opened.push(stream);
+    stream.on("error", (err: Error) => {
+      // the consumer (ffmpeg, the response) reports what reaches it
+      if (stream.listenerCount("error") > 1) return;
+      if (!tornDown && !runController.signal.aborted) {
+        earlyFailure ??= err;
+        return;
+      }
+      if (isAbortError(err)) return;
+      ctx.logger.warn({ err: redactUrls(err.message), code: isEngineError(err) ? err.code : undefined }, "media stream failed after its download stopped");
+    });
+    return stream;
   };
   try {
     switch (plan.op) {
@@ -172,8 +215,8 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
         if (range === "invalid") {
           throw new EngineError("download.range_invalid", { detail: `bytes */${total}` });
         }
-        const input = await openInput(plan.input, ctx, range ?? undefined);
-        opened.push(input.body);
+        const input = await openInput(plan.input, run, range ?? undefined);
+        track(input.body);
         const headers: Record<string, string> = { "content-type": plan.mimeType };
         if (plan.input.transport.type === "direct") headers["accept-ranges"] = "bytes";
         if (input.length !== null) headers["content-length"] = String(input.length);
@@ -184,7 +227,7 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
         return { status: 200, headers, body: input.body, length: input.length, teardown };
       }
       case "image": {
-        const res = await ctx.outbound.open(plan.url, { signal: ctx.signal, maxBytes: 20 * 1024 * 1024 });
+        const res = await ctx.outbound.open(plan.url, { signal: run.signal, maxBytes: 20 * 1024 * 1024 });
         if (res.status !== 200) {
           res.body.resume();
           throw new EngineError("thumbnail.unavailable", { detail: `image answered ${res.status}` });
@@ -216,25 +259,25 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
         const streams = plan.op === "remux" ? plan.inputs : [plan.input];
         const inputs = await Promise.all(
           streams.map(async (s) => {
-            const input = await openInput(s, ctx);
-            opened.push(input.body);
-            return input.body;
+            const input = await openInput(s, run);
+            return track(input.body);
           }),
         );
         // Spawning blocks the event loop until ffmpeg has exec'd: one spawn per loop turn.
-        await (ctx.spawnGate ?? processSpawnGate).turn(ctx.signal);
-        const run = runFfmpeg(ctx.media, ffmpegArgsForPlan(plan), inputs, { killGraceMs: ctx.killGraceMs });
-        stop = run.shutdown;
-        opened.push(run.output);
-        run.exited.then(
+        await (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
+        // an input that broke while it waited would leave ffmpeg waiting on a silent pipe
+        if (earlyFailure) throw earlyFailure;
+        const ffmpeg = runFfmpeg(ctx.media, ffmpegArgsForPlan(plan), inputs, { killGraceMs: ctx.killGraceMs });
+        stop = ffmpeg.shutdown;
+        track(ffmpeg.output);
+        ffmpeg.exited.then(
           (exit) => ctx.logger.debug({ code: exit.code, signal: exit.signal }, "ffmpeg exited"),
           () => undefined,
         );
         // A broken input usually makes ffmpeg fail at once: learn it before the headers go out.
-        const first = await firstChunk(run.output, ctx.signal);
+        const first = await firstChunk(ffmpeg.output, run.signal);
         if (first === null) throw new EngineError("download.failed", { detail: "ffmpeg produced no output" });
-        const body = prepend(first, run.output);
-        opened.push(body);
+        const body = track(prepend(first, ffmpeg.output));
         return { status: 200, headers: { "content-type": plan.mimeType }, body, length: null, teardown };
       }
     }

@@ -10,9 +10,11 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { createReadStream, existsSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { pipeline, type Readable } from "node:stream";
 import { promisify } from "node:util";
 
 const execFileAsync = promisify(execFile);
@@ -302,4 +304,55 @@ async function topLevelRanges(file: string): Promise<{ init: string; index: stri
     offset += size;
   }
   throw new Error(`no moov/sidx layout in ${file}`);
+}
+
+export interface ServeFileOptions {
+  /** file streams currently open are kept here (a leak shows as a set that never empties) */
+  open?: Set<Readable>;
+  /** a failure other than the client leaving (a read error, say) */
+  onError?: (err: Error) => void;
+}
+
+/**
+ * Serves a media file like a CDN: one `bytes=` range (206, or 416 past the end), exact lengths,
+ * HEAD. The file stream is piped with `pipeline`, which destroys it when the client leaves
+ * mid-body (a cancelled download, an aborted range request); a plain `pipe()` leaves it paused
+ * with its descriptor open, one per cancelled request, for the life of the process.
+ */
+export function serveMediaFile(req: IncomingMessage, res: ServerResponse, file: string, contentType: string, opts: ServeFileOptions = {}): void {
+  const size = statSync(file).size;
+  const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+  let start = 0;
+  let end = size - 1;
+  if (range && (range[1] || range[2])) {
+    if (range[1]) {
+      start = Number(range[1]);
+      end = range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+    } else {
+      start = Math.max(0, size - Number(range[2]));
+    }
+    if (start >= size || start > end) {
+      res.writeHead(416, { "content-range": `bytes */${size}` }).end();
+      return;
+    }
+    res.writeHead(206, {
+      "content-type": contentType,
+      "content-length": String(end - start + 1),
+      "content-range": `bytes ${start}-${end}/${size}`,
+      "accept-ranges": "bytes",
+    });
+  } else {
+    res.writeHead(200, { "content-type": contentType, "content-length": String(size), "accept-ranges": "bytes" });
+  }
+  if (req.method === "HEAD") {
+    res.end();
+    return;
+  }
+  const stream = createReadStream(file, { start, end });
+  opts.open?.add(stream);
+  stream.once("close", () => opts.open?.delete(stream));
+  pipeline(stream, res, (err) => {
+    // the client leaving early is the normal end of a cancelled download
+    if (err && (err as NodeJS.ErrnoException).code !== "ERR_STREAM_PREMATURE_CLOSE") opts.onError?.(err);
+  });
 }

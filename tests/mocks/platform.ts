@@ -19,8 +19,9 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Logger } from "pino";
-import { ensureMockMedia, type MockMediaSet } from "./media.ts";
-import { captionJson3, captionSrv3, serveFile } from "./youtube.ts";
+import type { Readable } from "node:stream";
+import { ensureMockMedia, serveMediaFile, type MockMediaSet } from "./media.ts";
+import { captionJson3, captionSrv3 } from "./youtube.ts";
 
 export const MOCK_GENERIC_HOST = "media.example.test";
 
@@ -438,6 +439,8 @@ export interface MockPlatform {
   hostMap: string;
   exampleLinks: string[];
   media: MockMediaSet;
+  /** media file streams open right now (each belongs to a response still being sent) */
+  openFiles(): number;
   close(): Promise<void>;
 }
 
@@ -445,6 +448,12 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
   const media = await ensureMockMedia(path.join(opts.dataDir, "media"));
   const videos = new Map(MOCK_PLATFORM_VIDEOS.map((v) => [v.id, v]));
   const itagFile = (itag: string) => ITAGS[Number(itag)]?.file(media);
+  const openFiles = new Set<Readable>();
+  const serveFile = (req: IncomingMessage, res: ServerResponse, file: string, contentType: string) =>
+    serveMediaFile(req, res, file, contentType, {
+      open: openFiles,
+      onError: (err) => opts.logger?.warn({ err, url: req.url }, "mock platform: sending a file failed"),
+    });
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -548,6 +557,7 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
     hostMap,
     exampleLinks,
     media,
+    openFiles: () => openFiles.size,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

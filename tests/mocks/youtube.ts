@@ -14,12 +14,12 @@
  * stay consistent. Recorded timedtext payloads do not exist (fixtures/PROVENANCE.md), so caption
  * bodies are a small sample of our own in json3/srv3 shape.
  */
-import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { MockMediaSet } from "./media.ts";
+import { serveMediaFile, type MockMediaSet } from "./media.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 /** The recorded fixtures: ../shared/fixtures beside the clone, or wherever VIDFETCH_FIXTURES_DIR says. */
@@ -245,35 +245,7 @@ export function captionSrv3(lines = MOCK_CAPTION_LINES): string {
 
 /** Serves a file with Range support and an exact Content-Length (like googlevideo). */
 export function serveFile(req: IncomingMessage, res: ServerResponse, file: string, contentType: string): void {
-  const size = statSync(file).size;
-  const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
-  let start = 0;
-  let end = size - 1;
-  if (range && (range[1] || range[2])) {
-    if (range[1]) {
-      start = Number(range[1]);
-      end = range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-    } else {
-      start = Math.max(0, size - Number(range[2]));
-    }
-    if (start >= size || start > end) {
-      res.writeHead(416, { "content-range": `bytes */${size}` }).end();
-      return;
-    }
-    res.writeHead(206, {
-      "content-type": contentType,
-      "content-length": String(end - start + 1),
-      "content-range": `bytes ${start}-${end}/${size}`,
-      "accept-ranges": "bytes",
-    });
-  } else {
-    res.writeHead(200, { "content-type": contentType, "content-length": String(size), "accept-ranges": "bytes" });
-  }
-  if (req.method === "HEAD") {
-    res.end();
-    return;
-  }
-  createReadStream(file, { start, end }).pipe(res);
+  serveMediaFile(req, res, file, contentType);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

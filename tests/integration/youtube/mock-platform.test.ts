@@ -2,6 +2,8 @@
  * The MOCKS=true platform: every example link resolves through the real YouTube adapter (and the
  * real outbound fetch with the platform's host map), with the availability the examples promise.
  */
+import { existsSync, readdirSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -120,4 +122,42 @@ describe("mock platform (MOCKS=true)", () => {
     expect(file.status).toBe(206);
     expect(Buffer.from(await file.arrayBuffer()).subarray(4, 8).toString()).toBe("ftyp");
   });
+
+  it("closes the media file of every request the client cancels midway", async () => {
+    const openFds = () => (existsSync("/proc/self/fd") ? readdirSync("/proc/self/fd").length : 0);
+    /** reads the first bytes of the body, then hangs up (a cancelled download, a seek) */
+    const cancelAfterFirstBytes = (p: string, range?: string) =>
+      new Promise<number>((done) => {
+        const req = http.get(`${platform.origin}${p}`, { agent: false, headers: range ? { range } : {} }, (res) => {
+          res.once("data", () => {
+            req.destroy();
+            done(res.statusCode ?? 0);
+          });
+        });
+        req.on("error", () => done(0));
+      });
+    const paths = ["/videoplayback?itag=137", "/videoplayback?itag=136", "/videoplayback?itag=247", "/hls/ts-720/seg-000.ts", "/files/sample-360p.mp4"];
+    await cancelAfterFirstBytes(paths[0]!); // warm-up: lazy modules, pools
+    expect(await until(() => platform.openFiles() === 0, 5_000)).toBe(true);
+    const before = openFds();
+
+    const statuses = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => cancelAfterFirstBytes(paths[i % paths.length]!, i % 3 === 0 ? undefined : `bytes=${1000 * i}-`)),
+    );
+    for (const s of statuses) expect([200, 206]).toContain(s);
+
+    // every file stream is closed once the cancelled responses are gone
+    expect(await until(() => platform.openFiles() === 0, 5_000)).toBe(true);
+    // and the process holds no more descriptors than before (sockets take a moment to close)
+    expect(await until(() => openFds() <= before + 2, 5_000)).toBe(true);
+  });
 });
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}
