@@ -30,6 +30,12 @@ export default [
   route("blog/comment-images/:id", "routes/blog-comment-image.ts"),
   route("blog/:slug", "routes/blog-article.tsx"),
 
+  // accounts (issue 9)
+  route("login", "routes/login.tsx"),
+  route("signup", "routes/signup.tsx"),
+  route("logout", "routes/logout.ts"),
+  route("dashboard", "routes/dashboard.tsx"),
+
   // machine-readable
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),

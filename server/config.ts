@@ -79,6 +79,7 @@ export const envSchema = z
     MOCKS: bool.default(false),
 
     DOWNLOAD_SIGNING_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+    AUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
     MAX_CONCURRENT_DOWNLOADS: int(1, 10_000).default(100),
     DOWNLOADS_PER_IP_PER_HOUR: int(0, 1_000_000).default(300),
     MAX_CONCURRENT_DOWNLOADS_PER_IP: int(0, 10_000).default(10),
