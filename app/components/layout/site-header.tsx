@@ -1,4 +1,4 @@
-import { Download, LayoutDashboard, LogIn, Menu, X } from "lucide-react";
+import { Download, Menu, X } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { cn } from "#app/lib/cn.ts";
@@ -27,12 +27,12 @@ const linkClass = (active: boolean) =>
 /** Signed in: a link to the dashboard; otherwise "Log in". Plain links, no account code here. */
 function AccountLink({ user, className }: { user: { name: string } | null; className?: string }) {
   return user ? (
-    <Link to="/dashboard" className={cn("inline-flex items-center gap-1.5 rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700", className)}>
-      <LayoutDashboard aria-hidden className="size-4" /> Dashboard
+    <Link to="/dashboard" className={cn("inline-flex items-center rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700", className)}>
+      Dashboard
     </Link>
   ) : (
-    <Link to="/login" className={cn("inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100", className)}>
-      <LogIn aria-hidden className="size-4" /> Log in
+    <Link to="/login" className={cn("inline-flex items-center rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100", className)}>
+      Log in
     </Link>
   );
 }
