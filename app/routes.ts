@@ -35,6 +35,8 @@ export default [
   route("signup", "routes/signup.tsx"),
   route("logout", "routes/logout.ts"),
   route("dashboard", "routes/dashboard.tsx"),
+  route("forgot-password", "routes/forgot-password.tsx"),
+  route("reset-password", "routes/reset-password.tsx"),
 
   // machine-readable
   route("sitemap.xml", "routes/sitemap-xml.ts"),

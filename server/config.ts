@@ -90,6 +90,9 @@ export const envSchema = z
     OUTBOUND_TIMEOUT_MS: int(1000, 120_000).default(15_000),
     POST_RATE_LIMIT_PER_MINUTE: int(1, 10_000).default(30),
 
+    SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional()),
+    MAIL_FROM: optionalString,
+
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_PUBLISHABLE_KEY: optionalString,

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
 import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
 import { createAuth } from "#app/modules/account/auth.server.ts";
+import { createMailer } from "#app/modules/account/mailer.server.ts";
 import { startBlogFreshness } from "#app/modules/blog/freshness.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
@@ -109,7 +110,19 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
   const signingSecret = await loadSigningSecret(config);
   const authSecret = await loadAuthSecret(config);
   const accounts: AccountServices = {
-    auth: createAuth({ db: database.db, secret: authSecret, publicUrl: config.PUBLIC_URL, logger }),
+    auth: createAuth({
+      db: database.db,
+      secret: authSecret,
+      publicUrl: config.PUBLIC_URL,
+      logger,
+      siteName: config.SITE_NAME,
+      mailer: createMailer({
+        smtpUrl: config.SMTP_URL,
+        from: config.MAIL_FROM ?? `${config.SITE_NAME} <no-reply@${new URL(config.PUBLIC_URL).hostname}>`,
+        outboxDir: path.join(path.resolve(config.DATA_DIR), "outbox"),
+        logger,
+      }),
+    }),
     limiter: createMemoryLimiter(),
   };
   const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap));

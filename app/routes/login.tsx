@@ -1,4 +1,4 @@
-import { data, redirect, useActionData, useLoaderData } from "react-router";
+import { data, Link, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/login";
 import { seo } from "#app/lib/seo.ts";
 import { accountFailure, redirectWithCookies } from "#app/modules/account/account-action.server.ts";
@@ -53,6 +53,13 @@ export default function Login() {
       actionResult={actionResult}
       returnTo={returnTo}
       notice={notice}
+      aside={
+        <p className="text-right text-sm">
+          <Link to="/forgot-password" className="font-medium text-brand-700 underline underline-offset-2">
+            Forgot your password?
+          </Link>
+        </p>
+      }
       footer={
         <>
           Don&apos;t have an account?{" "}

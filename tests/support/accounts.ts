@@ -2,15 +2,27 @@ import pino from "pino";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
 import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
 import { createAuth } from "#app/modules/account/auth.server.ts";
+import type { MailMessage } from "#app/modules/account/mailer.server.ts";
 import type { Database } from "#db/client.ts";
 
 export const TEST_PUBLIC_URL = "http://localhost:3000";
 
-/** better-auth on a test database, with a fresh limiter (so tests do not share budgets). */
-export function testAccounts(db: Database, opts: { now?: () => number } = {}): AccountServices {
+/**
+ * better-auth on a test database, with a fresh limiter (so tests do not share budgets) and a
+ * mailer that keeps what it was asked to send in `outbox`.
+ */
+export function testAccounts(db: Database, opts: { now?: () => number } = {}): AccountServices & { outbox: MailMessage[] } {
+  const outbox: MailMessage[] = [];
   return {
-    auth: createAuth({ db, secret: "test-auth-secret-test-auth-secret-0123456789", publicUrl: TEST_PUBLIC_URL, logger: pino({ level: "silent" }) }),
+    auth: createAuth({
+      db,
+      secret: "test-auth-secret-test-auth-secret-0123456789",
+      publicUrl: TEST_PUBLIC_URL,
+      logger: pino({ level: "silent" }),
+      mailer: { send: async (m) => void outbox.push(m) },
+    }),
     limiter: createMemoryLimiter(opts.now),
+    outbox,
   };
 }
 

@@ -26,7 +26,7 @@ export interface AccountField<F extends string> {
  * is a toast, and the inputs are disabled under the busy label while it runs.
  */
 export function AccountForm<F extends string>(props: {
-  action: "/login" | "/signup";
+  action: "/login" | "/signup" | "/forgot-password" | "/reset-password";
   heading: string;
   intro: string;
   fields: Array<AccountField<F>>;
@@ -34,8 +34,12 @@ export function AccountForm<F extends string>(props: {
   busyLabel: string;
   validate: (fields: Record<string, string>) => { ok: true } | { ok: false; problem: FormProblem<F> };
   actionResult?: FormResult<F>;
-  returnTo: string;
+  returnTo?: string;
+  /** extra hidden fields (the reset token) */
+  hidden?: Record<string, string>;
   notice?: LoginNotice | null;
+  /** below the fields, e.g. "Forgot your password?" */
+  aside?: ReactNode;
   footer: ReactNode;
 }) {
   const hydrated = useHydrated();
@@ -70,7 +74,10 @@ export function AccountForm<F extends string>(props: {
               <FormStatus result={props.actionResult} />
             </>
           )}
-          <input type="hidden" name="returnTo" value={props.returnTo} />
+          {props.returnTo ? <input type="hidden" name="returnTo" value={props.returnTo} /> : null}
+          {Object.entries(props.hidden ?? {}).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
           <fieldset disabled={submitting} className="space-y-5">
             {props.fields.map((f) => (
               <div key={f.name} className="space-y-2">
@@ -95,6 +102,7 @@ export function AccountForm<F extends string>(props: {
               </div>
             ))}
           </fieldset>
+          {props.aside}
           <Button type="submit" size="lg" className="w-full" disabled={submitting} aria-disabled={submitting}>
             {submitting ? props.busyLabel : props.submitLabel}
           </Button>

@@ -13,12 +13,18 @@ export const ACCOUNT_MESSAGES = {
   rateLimited: "You've made too many requests. Please wait a moment and try again.",
   unavailable: "Our servers are experiencing an issue. Please try again later.",
   logoutFailed: "Could not log out. Please try again.",
+  resetRequested: {
+    title: "Check your email",
+    description: "If an account exists for that email, we've sent a link to reset your password. It works for one hour.",
+  },
+  resetLinkInvalid: "This password reset link is invalid or has expired. Please ask for a new one.",
 } as const;
 
 /** Notices a redirect to /login can carry (`?notice=`), shown once on arrival. */
 export const LOGIN_NOTICES = {
   "auth-required": { title: "Authentication Required", description: "Please log in to access your dashboard." },
   "logged-out": { title: "Logged Out", description: "You have been logged out." },
+  "password-reset": { title: "Password Updated", description: "Your password has been changed. Please log in with the new one." },
 } as const;
 
 export type LoginNotice = keyof typeof LOGIN_NOTICES;

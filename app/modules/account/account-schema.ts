@@ -45,3 +45,23 @@ export function parseSignupForm(input: Record<string, unknown>): Parsed<SignupIn
   if (result.success) return { ok: true, data: result.data };
   return { ok: false, problem: summariseIssues<SignupField>(result.error, ACCOUNT_MESSAGES.required) };
 }
+
+export const forgotPasswordSchema = z.object({ email });
+export const resetPasswordSchema = z.object({
+  token: z.string({ error: ACCOUNT_MESSAGES.resetLinkInvalid }).min(1, ACCOUNT_MESSAGES.resetLinkInvalid).max(256, ACCOUNT_MESSAGES.resetLinkInvalid),
+  password: password.min(PASSWORD_LIMITS.min, ACCOUNT_MESSAGES.passwordTooShort).max(PASSWORD_LIMITS.max, ACCOUNT_MESSAGES.passwordTooLong),
+});
+export type ForgotPasswordField = "email";
+export type ResetPasswordField = "password";
+
+export function parseForgotPasswordForm(input: Record<string, unknown>): Parsed<z.output<typeof forgotPasswordSchema>, ForgotPasswordField> {
+  const result = forgotPasswordSchema.safeParse(input);
+  if (result.success) return { ok: true, data: result.data };
+  return { ok: false, problem: summariseIssues<ForgotPasswordField>(result.error, ACCOUNT_MESSAGES.required) };
+}
+
+export function parseResetPasswordForm(input: Record<string, unknown>): Parsed<z.output<typeof resetPasswordSchema>, ResetPasswordField> {
+  const result = resetPasswordSchema.safeParse(input);
+  if (result.success) return { ok: true, data: result.data };
+  return { ok: false, problem: summariseIssues<ResetPasswordField>(result.error, ACCOUNT_MESSAGES.required) };
+}

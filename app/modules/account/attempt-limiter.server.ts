@@ -18,6 +18,8 @@ export const ACCOUNT_LIMIT_RULES = {
   loginPerEmail: { limit: 10, windowMs: 15 * 60_000 },
   signupPerIp: { limit: 10, windowMs: 60 * 60_000 },
   signupPerEmail: { limit: 5, windowMs: 60 * 60_000 },
+  resetPerIp: { limit: 10, windowMs: 60 * 60_000 },
+  resetPerEmail: { limit: 3, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, LimitRule>;
 
 /** Above this many live keys, expired windows are swept before adding another. */

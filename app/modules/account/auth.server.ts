@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Database } from "#db/client.ts";
 import { authAccounts, sessions, users, verifications } from "#db/schema/index.ts";
 import { PASSWORD_LIMITS } from "./account-schema.ts";
+import type { Mailer } from "./mailer.server.ts";
 
 export interface AuthOptions {
   db: Database;
@@ -12,6 +13,9 @@ export interface AuthOptions {
   /** PUBLIC_URL: the base of better-auth's own URLs and the one trusted origin */
   publicUrl: string;
   logger: Logger;
+  /** password-reset mail (SMTP or the outbox) */
+  mailer: Mailer;
+  siteName?: string;
 }
 
 /**
@@ -29,8 +33,9 @@ export const CREDENTIAL_HTTP_PATHS = ["/sign-in/email", "/sign-up/email"];
 export function createAuth(opts: AuthOptions) {
   const secure = new URL(opts.publicUrl).protocol === "https:";
   const log = opts.logger.child({ module: "auth" });
+  const siteName = opts.siteName ?? "VidFetch";
   return betterAuth({
-    appName: "VidFetch",
+    appName: siteName,
     baseURL: opts.publicUrl,
     basePath: "/api/auth",
     secret: opts.secret,
@@ -44,6 +49,14 @@ export function createAuth(opts: AuthOptions) {
       minPasswordLength: PASSWORD_LIMITS.min,
       maxPasswordLength: PASSWORD_LIMITS.max,
       autoSignIn: true,
+      // Our own page takes the token (it works without JavaScript); better-auth's URL is unused.
+      sendResetPassword: async ({ user, token }) => {
+        const link = `${opts.publicUrl}/reset-password?${new URLSearchParams({ token }).toString()}`;
+        await opts.mailer.send({ to: user.email, subject: `Reset your ${siteName} password`, text: resetMailText(siteName, user.name, link) });
+      },
+      resetPasswordTokenExpiresIn: 60 * 60,
+      // whoever had the old password is logged out everywhere
+      revokeSessionsOnPasswordReset: true,
     },
     session: {
       expiresIn: 60 * 60 * 24 * 30,
@@ -70,3 +83,16 @@ export function createAuth(opts: AuthOptions) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+function resetMailText(siteName: string, name: string, link: string): string {
+  return [
+    `Hello ${name},`,
+    "",
+    `Someone (hopefully you) asked to reset the password of your ${siteName} account.`,
+    "Open this link within one hour to choose a new password:",
+    "",
+    link,
+    "",
+    "If you did not ask for this, ignore this message: your password stays as it is.",
+  ].join("\n");
+}

@@ -52,7 +52,7 @@ export async function startHost(
   // No database behind these hosts: better-auth is built (its handler is mounted) but unused
   // unless a test brings its own accounts.
   const accounts = opts.accounts ?? {
-    auth: createAuth({ db: database.db, secret: "host-test-auth-secret-host-test-auth-secret", publicUrl: config.PUBLIC_URL, logger }),
+    auth: createAuth({ db: database.db, secret: "host-test-auth-secret-host-test-auth-secret", publicUrl: config.PUBLIC_URL, logger, mailer: { send: async () => {} } }),
     limiter: createMemoryLimiter(),
   };
   const app = createApp({
