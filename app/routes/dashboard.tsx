@@ -15,7 +15,7 @@ export const headers: Route.HeadersFunction = () => ({ "cache-control": "private
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser(context.accounts, request);
   if (!user) throw redirect(loginUrlFor("/dashboard", "auth-required"));
-  return { user: { name: user.name, email: user.email } };
+  return { user: { name: user.name, email: user.email, emailVerified: user.emailVerified } };
 }
 
 /**
@@ -35,7 +35,14 @@ export default function Dashboard() {
               Dashboard
             </h1>
             <p className="mt-2 text-lg text-slate-700">Welcome, {user.name}</p>
-            <p className="text-sm text-slate-600">{user.email}</p>
+            <p className="text-sm text-slate-600">
+              {user.email}{" "}
+              {user.emailVerified ? (
+                <span className="ml-1 rounded-full bg-green-100 px-2 py-0.5 text-xs font-medium text-green-800">Email verified</span>
+              ) : (
+                <span className="ml-1 text-xs text-slate-600">(not verified yet: open the link we emailed you)</span>
+              )}
+            </p>
           </div>
           <Form method="post" action="/logout">
             <Button type="submit" variant="outline" disabled={loggingOut}>

@@ -12,6 +12,7 @@ export interface SessionUser {
   id: string;
   name: string;
   email: string;
+  emailVerified: boolean;
 }
 
 export type AccountErrorCode = "account.rate_limited" | "account.invalid_credentials" | "account.signup_failed" | "account.unavailable";

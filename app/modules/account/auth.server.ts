@@ -58,6 +58,15 @@ export function createAuth(opts: AuthOptions) {
       // whoever had the old password is logged out everywhere
       revokeSessionsOnPasswordReset: true,
     },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: false,
+      expiresIn: 60 * 60 * 24,
+      // better-auth's own GET /api/auth/verify-email checks the link, then back to the dashboard
+      sendVerificationEmail: async ({ user, url }) => {
+        await opts.mailer.send({ to: user.email, subject: `Confirm your email for ${siteName}`, text: verifyMailText(siteName, user.name, url) });
+      },
+    },
     session: {
       expiresIn: 60 * 60 * 24 * 30,
       updateAge: 60 * 60 * 24,
@@ -94,5 +103,17 @@ function resetMailText(siteName: string, name: string, link: string): string {
     link,
     "",
     "If you did not ask for this, ignore this message: your password stays as it is.",
+  ].join("\n");
+}
+
+function verifyMailText(siteName: string, name: string, link: string): string {
+  return [
+    `Hello ${name},`,
+    "",
+    `Welcome to ${siteName}. Please confirm this is your email address by opening this link within 24 hours:`,
+    "",
+    link,
+    "",
+    "If you did not create an account, ignore this message.",
   ].join("\n");
 }

@@ -11,7 +11,7 @@ export async function getSessionUser(accounts: AccountServices, request: Request
   const headers = new Headers({ cookie: request.headers.get("cookie") ?? "" });
   const session = await accounts.auth.api.getSession({ headers });
   if (!session) return null;
-  return { id: session.user.id, name: session.user.name, email: session.user.email };
+  return { id: session.user.id, name: session.user.name, email: session.user.email, emailVerified: session.user.emailVerified };
 }
 
 /** End this browser's session: the row is deleted and the cookies cleared. */

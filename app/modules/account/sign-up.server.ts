@@ -21,7 +21,7 @@ export async function signUp(
 
   let res: Response;
   try {
-    res = await ctx.accounts.auth.api.signUpEmail({ body: { name: input.name, email, password: input.password }, headers: opts.headers, asResponse: true });
+    res = await ctx.accounts.auth.api.signUpEmail({ body: { name: input.name, email, password: input.password, callbackURL: "/dashboard" }, headers: opts.headers, asResponse: true });
   } catch (err) {
     ctx.logger.error({ err }, "signup failed unexpectedly");
     return { ok: false, code: "account.signup_failed" };
