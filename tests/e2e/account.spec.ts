@@ -122,3 +122,21 @@ test("better-auth's raw credential endpoints are closed; its session endpoint an
   const session = await request.get("/api/auth/get-session");
   expect(session.status()).toBe(200);
 });
+
+test("forgot password: reached from the login page, the same confirmation for any email", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await expect(page.getByRole("heading", { name: "Forgot Password" })).toBeVisible();
+  await hydrated(page);
+  await page.getByLabel("Email").fill(uniqueEmail("nobody"));
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  await expect(toast(page, "Check your email")).toContainText("If an account exists for that email");
+});
+
+test("a reset link with a bad token says so and changes nothing", async ({ page }) => {
+  await page.goto("/reset-password?token=not-a-real-token");
+  await hydrated(page);
+  await page.getByLabel("New password").fill("a-brand-new-password");
+  await page.getByRole("button", { name: "Set New Password" }).click();
+  await expect(toast(page, "invalid or has expired")).toBeVisible();
+});
