@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 
 /** A fresh address per run: the e2e database lives as long as the server. */
@@ -139,4 +140,26 @@ test("a reset link with a bad token says so and changes nothing", async ({ page 
   await page.getByLabel("New password").fill("a-brand-new-password");
   await page.getByRole("button", { name: "Set New Password" }).click();
   await expect(toast(page, "invalid or has expired")).toBeVisible();
+});
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(" ")) }));
+}
+
+test("the account pages have no serious accessibility problems", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  for (const path of ["/login", "/signup", "/forgot-password", "/reset-password?token=x"]) {
+    await page.goto(path);
+    await hydrated(page);
+    expect(await seriousViolations(page), path).toEqual([]);
+  }
+  await page.goto("/signup");
+  await hydrated(page);
+  await page.getByLabel("Name").fill("Axe Tester");
+  await page.getByLabel("Email").fill(uniqueEmail("axe"));
+  await page.getByLabel("Password").fill("accessible-password");
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  expect(await seriousViolations(page), "/dashboard").toEqual([]);
 });
