@@ -8,6 +8,7 @@ import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
 import { useNonce } from "./lib/nonce.tsx";
 import { siteJsonLd } from "./lib/seo.ts";
+import { getSessionUser } from "./modules/account/session-user.server.ts";
 import "./app.css";
 
 export const links: Route.LinksFunction = () => [
@@ -15,12 +16,25 @@ export const links: Route.LinksFunction = () => [
   { rel: "manifest", href: "/site.webmanifest" },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     publicConfig: context.publicConfig,
+    // name and email only: the header's "Dashboard" / "Log in" and nothing more
+    user: await headerUser(context, request),
     // The accounts issue turns this off for premium users.
     showAds: true,
   };
+}
+
+/** A failing session lookup must not take every page down: the header then shows "Log in". */
+async function headerUser(context: Route.LoaderArgs["context"], request: Request) {
+  try {
+    const user = await getSessionUser(context.accounts, request);
+    return user ? { name: user.name, email: user.email } : null;
+  } catch (err) {
+    context.logger.error({ err }, "session lookup failed");
+    return null;
+  }
 }
 
 export interface RouteHandle {
@@ -54,7 +68,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         {cfg ? <SiteBanner message={cfg.bannerMessage} /> : null}
-        <SiteHeader siteName={siteName} />
+        <SiteHeader siteName={siteName} user={data?.user ?? null} />
         <OfflineNotice />
         {hideLayoutAds ? null : <AdSlot placement="header" />}
         <main id="main" className="flex-1">

@@ -30,6 +30,14 @@ export default [
   route("blog/comment-images/:id", "routes/blog-comment-image.ts"),
   route("blog/:slug", "routes/blog-article.tsx"),
 
+  // accounts (issue 9)
+  route("login", "routes/login.tsx"),
+  route("signup", "routes/signup.tsx"),
+  route("logout", "routes/logout.ts"),
+  route("dashboard", "routes/dashboard.tsx"),
+  route("forgot-password", "routes/forgot-password.tsx"),
+  route("reset-password", "routes/reset-password.tsx"),
+
   // machine-readable
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),

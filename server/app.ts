@@ -2,6 +2,7 @@ import path from "node:path";
 import compression from "compression";
 import express, { type Express, type Request, type Response } from "express";
 import { rateLimit } from "express-rate-limit";
+import { toNodeHandler } from "better-auth/node";
 import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
 import type { AppServices } from "#app/lib/load-context.ts";
@@ -103,6 +104,11 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(postLimiter);
 
+  // better-auth reads its own body: mounted before any body parser. Its session endpoints
+  // (get-session, sign-out) answer here; credential entry goes through the /login and /signup
+  // form actions, where the per-email limiter sits (auth.server.ts disables the raw ones).
+  app.all("/api/auth/{*splat}", toNodeHandler(deps.accounts.auth));
+
   app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL }));
 
   if (deps.build.mode === "production") {
@@ -127,6 +133,7 @@ export function createApp(deps: AppDeps): Express {
         db: deps.db,
         logger: deps.logger,
         engine: deps.engine,
+        accounts: deps.accounts,
         cspNonce: String(res.locals.cspNonce ?? ""),
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       }),

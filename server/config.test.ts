@@ -36,6 +36,7 @@ describe("loadConfig", () => {
     ["AD_CLIENT", "pub-1"],
     ["AD_SLOTS", "banner=1"],
     ["DOWNLOAD_SIGNING_SECRET", "short"],
+    ["AUTH_SECRET", "short"],
     ["LOG_LEVEL", "loud"],
   ])("a bad %s stops the start with a message naming it", (name, value) => {
     let error: unknown;
@@ -62,8 +63,9 @@ describe("loadConfig", () => {
   });
 
   test("the browser-visible config holds no secrets", () => {
-    const c = loadConfig({ YOUTUBE_API_KEY: "secret-key", DOWNLOAD_SIGNING_SECRET: "x".repeat(40), STRIPE_SECRET_KEY: "sk_test" });
+    const c = loadConfig({ YOUTUBE_API_KEY: "secret-key", DOWNLOAD_SIGNING_SECRET: "x".repeat(40), STRIPE_SECRET_KEY: "sk_test", AUTH_SECRET: "a".repeat(40) });
     const json = JSON.stringify(publicConfig(c));
+    expect(json).not.toContain("a".repeat(40));
     expect(json).not.toContain("secret-key");
     expect(json).not.toContain("x".repeat(40));
     expect(json).not.toContain("sk_test");
@@ -92,4 +94,10 @@ test("docs/env.md documents every variable of the schema", async () => {
   const keys = Object.keys(envSchema.in.shape);
   expect(keys.length).toBeGreaterThan(20);
   expect(keys.filter((k) => !doc.includes(`\`${k}\``))).toEqual([]);
+});
+
+test(".env.example names the secrets a multi-instance deployment must set", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const text = await readFile(new URL("../.env.example", import.meta.url), "utf8");
+  for (const name of ["AUTH_SECRET", "DOWNLOAD_SIGNING_SECRET"]) expect(text).toMatch(new RegExp(`^#? ?${name}=`, "m"));
 });

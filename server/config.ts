@@ -79,6 +79,7 @@ export const envSchema = z
     MOCKS: bool.default(false),
 
     DOWNLOAD_SIGNING_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+    AUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
     MAX_CONCURRENT_DOWNLOADS: int(1, 10_000).default(100),
     DOWNLOADS_PER_IP_PER_HOUR: int(0, 1_000_000).default(300),
     MAX_CONCURRENT_DOWNLOADS_PER_IP: int(0, 10_000).default(10),
@@ -88,6 +89,9 @@ export const envSchema = z
     RESOLVE_CACHE_SECONDS: int(0, 3600).default(300),
     OUTBOUND_TIMEOUT_MS: int(1000, 120_000).default(15_000),
     POST_RATE_LIMIT_PER_MINUTE: int(1, 10_000).default(30),
+
+    SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional()),
+    MAIL_FROM: optionalString,
 
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,

@@ -2,6 +2,10 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
+import type { AccountServices } from "#app/modules/account/account-services.server.ts";
+import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
+import { createAuth } from "#app/modules/account/auth.server.ts";
+import { createMailer } from "#app/modules/account/mailer.server.ts";
 import { startBlogFreshness } from "#app/modules/blog/freshness.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
@@ -13,6 +17,7 @@ export interface Services {
   logger: Logger;
   database: DatabaseHandle;
   engine: Engine;
+  accounts: AccountServices;
   /** OUTBOUND_HOST_MAP plus the mock platform's entries */
   hostMap?: string;
   /** stops the mock platform when MOCKS=true */
@@ -25,8 +30,20 @@ export interface Services {
  * DATA_DIR so links survive a restart on the embedded default.
  */
 export async function loadSigningSecret(config: AppConfig): Promise<string> {
-  if (config.DOWNLOAD_SIGNING_SECRET) return config.DOWNLOAD_SIGNING_SECRET;
-  const file = path.join(path.resolve(config.DATA_DIR), "signing-secret");
+  return loadOrGenerateSecret(config.DOWNLOAD_SIGNING_SECRET, config.DATA_DIR, "signing-secret");
+}
+
+/**
+ * The session-signing secret: from AUTH_SECRET, else generated once into DATA_DIR, so sessions
+ * survive a restart on the embedded default. Several instances must share one AUTH_SECRET.
+ */
+export async function loadAuthSecret(config: AppConfig): Promise<string> {
+  return loadOrGenerateSecret(config.AUTH_SECRET, config.DATA_DIR, "auth-secret");
+}
+
+async function loadOrGenerateSecret(configured: string | undefined, dataDir: string, name: string): Promise<string> {
+  if (configured) return configured;
+  const file = path.join(path.resolve(dataDir), name);
   try {
     const existing = (await readFile(file, "utf8")).trim();
     if (existing.length >= 32) return existing;
@@ -91,15 +108,33 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
   const stopBlogFreshness = startBlogFreshness({ db: database.db, logger });
 
   const signingSecret = await loadSigningSecret(config);
+  const authSecret = await loadAuthSecret(config);
+  const accounts: AccountServices = {
+    auth: createAuth({
+      db: database.db,
+      secret: authSecret,
+      publicUrl: config.PUBLIC_URL,
+      logger,
+      siteName: config.SITE_NAME,
+      mailer: createMailer({
+        smtpUrl: config.SMTP_URL,
+        from: config.MAIL_FROM ?? `${config.SITE_NAME} <no-reply@${new URL(config.PUBLIC_URL).hostname}>`,
+        outboxDir: path.join(path.resolve(config.DATA_DIR), "outbox"),
+        logger,
+      }),
+    }),
+    limiter: createMemoryLimiter(),
+  };
   const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap));
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
 
   return {
     // routes key their hashes and cookies with the effective secret, generated or configured
-    config: { ...config, DOWNLOAD_SIGNING_SECRET: signingSecret },
+    config: { ...config, DOWNLOAD_SIGNING_SECRET: signingSecret, AUTH_SECRET: authSecret },
     logger,
     database,
     engine,
+    accounts,
     hostMap,
     mocks,
     async close() {
@@ -118,6 +153,7 @@ export function appServicesFrom(services: Services) {
     db: services.database.db,
     logger: services.logger,
     engine: services.engine,
+    accounts: services.accounts,
     database: services.database,
     hostMap: services.hostMap,
   };

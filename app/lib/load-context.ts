@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { AccountServices } from "#app/modules/account/account-services.server.ts";
 import type { Database } from "#db/client.ts";
 import type { Engine } from "#engine/index.ts";
 import type { AppConfig, PublicConfig } from "#server/config.ts";
@@ -13,6 +14,8 @@ export interface AppServices {
   db: Database;
   logger: Logger;
   engine: Engine;
+  /** better-auth and the login/signup limiter */
+  accounts: AccountServices;
 }
 
 declare module "react-router" {

@@ -1,2 +1,3 @@
 export * from "./site.ts";
 export * from "./blog.ts";
+export * from "./account.ts";

@@ -24,7 +24,20 @@ const linkClass = (active: boolean) =>
     active ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
   );
 
-export function SiteHeader({ siteName }: { siteName: string }) {
+/** Signed in: a link to the dashboard; otherwise "Log in". Plain links, no account code here. */
+function AccountLink({ user, className }: { user: { name: string } | null; className?: string }) {
+  return user ? (
+    <Link to="/dashboard" className={cn("inline-flex items-center rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700", className)}>
+      Dashboard
+    </Link>
+  ) : (
+    <Link to="/login" className={cn("inline-flex items-center rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100", className)}>
+      Log in
+    </Link>
+  );
+}
+
+export function SiteHeader({ siteName, user = null }: { siteName: string; user?: { name: string } | null }) {
   const { pathname } = useLocation();
   const scrolled = useScrolledPast(SCROLL_THRESHOLD);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -57,6 +70,7 @@ export function SiteHeader({ siteName }: { siteName: string }) {
             </NavLink>
           ))}
           <ToolsMenu className={linkClass(toolsActive)} active={toolsActive} />
+          <AccountLink user={user} className="ml-2" />
         </nav>
 
         <button
@@ -92,6 +106,7 @@ export function SiteHeader({ siteName }: { siteName: string }) {
           ))}
           <li className="px-3 py-2 text-xs text-slate-500">More tools coming soon</li>
         </ul>
+        <AccountLink user={user} className="mt-3 w-full justify-center" />
       </nav>
     </header>
   );

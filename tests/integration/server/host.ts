@@ -6,6 +6,9 @@ import type { ServerBuild } from "react-router";
 import { afterEach } from "vitest";
 import type { DatabaseHandle } from "#db/client.ts";
 import type { Engine } from "#engine/index.ts";
+import type { AccountServices } from "#app/modules/account/account-services.server.ts";
+import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
+import { createAuth } from "#app/modules/account/auth.server.ts";
 import { createApp } from "#server/app.ts";
 import { loadConfig, publicConfig } from "#server/config.ts";
 import { serializeError } from "#server/logger.ts";
@@ -39,14 +42,21 @@ function fakeEngine(calls: EngineCalls): Engine {
 }
 
 export async function startHost(
-  opts: { env?: NodeJS.ProcessEnv; ping?: () => Promise<void>; build?: ServerBuild; logTo?: Writable } = {},
+  opts: { env?: NodeJS.ProcessEnv; ping?: () => Promise<void>; build?: ServerBuild; logTo?: Writable; accounts?: AccountServices } = {},
 ) {
   const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env });
   const logger = opts.logTo ? pino({ level: "info", serializers: { err: serializeError } }, opts.logTo) : pino({ level: "silent" });
   const calls: EngineCalls = { resolved: [], downloads: [] };
   const database = { ping: opts.ping ?? (async () => {}), close: async () => {}, driver: "pglite" } as unknown as DatabaseHandle;
   const build = opts.build;
+  // No database behind these hosts: better-auth is built (its handler is mounted) but unused
+  // unless a test brings its own accounts.
+  const accounts = opts.accounts ?? {
+    auth: createAuth({ db: database.db, secret: "host-test-auth-secret-host-test-auth-secret", publicUrl: config.PUBLIC_URL, logger, mailer: { send: async () => {} } }),
+    limiter: createMemoryLimiter(),
+  };
   const app = createApp({
+    accounts,
     config,
     publicConfig: publicConfig(config),
     logger,

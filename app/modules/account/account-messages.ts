@@ -1,0 +1,34 @@
+/**
+ * What the account pages say (spec §5 "Login", §8 "Payment and account", "Success toasts").
+ * Wording the spec gives is kept verbatim; the rest is plain English.
+ */
+export const ACCOUNT_MESSAGES = {
+  required: "Please fill in all fields",
+  invalidEmail: "Please enter a valid email address",
+  invalidCredentials: "Invalid email or password",
+  signupFailed: "Failed to create account",
+  passwordTooShort: "Your password must be at least 8 characters long",
+  passwordTooLong: "Your password must be at most 128 characters long",
+  nameTooLong: "Please keep your name under 100 characters",
+  rateLimited: "You've made too many requests. Please wait a moment and try again.",
+  unavailable: "Our servers are experiencing an issue. Please try again later.",
+  logoutFailed: "Could not log out. Please try again.",
+  resetRequested: {
+    title: "Check your email",
+    description: "If an account exists for that email, we've sent a link to reset your password. It works for one hour.",
+  },
+  resetLinkInvalid: "This password reset link is invalid or has expired. Please ask for a new one.",
+} as const;
+
+/** Notices a redirect to /login can carry (`?notice=`), shown once on arrival. */
+export const LOGIN_NOTICES = {
+  "auth-required": { title: "Authentication Required", description: "Please log in to access your dashboard." },
+  "logged-out": { title: "Logged Out", description: "You have been logged out." },
+  "password-reset": { title: "Password Updated", description: "Your password has been changed. Please log in with the new one." },
+} as const;
+
+export type LoginNotice = keyof typeof LOGIN_NOTICES;
+
+export function loginNoticeOf(value: string | null): LoginNotice | null {
+  return value !== null && Object.hasOwn(LOGIN_NOTICES, value) ? (value as LoginNotice) : null;
+}

@@ -1,0 +1,235 @@
+import pino from "pino";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loader as dashboardLoader } from "#app/routes/dashboard.tsx";
+import { action as loginAction, loader as loginLoader } from "#app/routes/login.tsx";
+import { action as logoutAction } from "#app/routes/logout.ts";
+import { action as forgotAction } from "#app/routes/forgot-password.tsx";
+import { action as resetAction } from "#app/routes/reset-password.tsx";
+import { action as signupAction } from "#app/routes/signup.tsx";
+import { authAccounts, sessions, users } from "#db/schema/index.ts";
+import { cookieHeaderFrom, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
+import { unwrap } from "#tests/support/route-context.ts";
+import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import type { AccountServices } from "./account-services.server.ts";
+
+const logger = pino({ level: "silent" });
+const ada = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical-engine" };
+
+function post(path: string, fields: Record<string, string>, cookie = "") {
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", origin: TEST_PUBLIC_URL };
+  if (cookie) headers.cookie = cookie;
+  return new Request(`${TEST_PUBLIC_URL}${path}`, { method: "POST", body: new URLSearchParams(fields), headers });
+}
+function get(path: string, cookie = "") {
+  return new Request(`${TEST_PUBLIC_URL}${path}`, { headers: cookie ? { cookie } : {} });
+}
+
+/** Run a loader/action the way the router does: a thrown Response (redirect) is its answer. */
+async function run(fn: (args: never) => unknown, request: Request, context: object): Promise<unknown> {
+  try {
+    return await fn({ request, context, params: {} } as never);
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+describe.each(testDatabases)("accounts on $name", ({ skip, open, prepare }) => {
+  beforeAll(() => (skip ? undefined : prepare()));
+  let handle: TestDatabase | undefined;
+  let accounts: AccountServices & { outbox: Array<{ to: string; subject: string; text: string }> };
+  afterEach(async () => {
+    await handle?.dispose();
+    handle = undefined;
+  });
+  const ctx = (clientIp = "203.0.113.7") => ({ db: handle!.db, logger, clientIp, accounts });
+  async function setup() {
+    handle = await open();
+    accounts = testAccounts(handle.db);
+  }
+  async function signup(fields: Record<string, string> = ada, clientIp?: string) {
+    return run(signupAction as never, post("/signup", { ...fields, returnTo: "/dashboard" }), ctx(clientIp));
+  }
+  async function login(fields: Record<string, string>, opts: { clientIp?: string; returnTo?: string } = {}) {
+    return run(loginAction as never, post("/login", { ...fields, returnTo: opts.returnTo ?? "/dashboard" }), ctx(opts.clientIp));
+  }
+
+  it.skipIf(skip)("signs up: stores the user with a hashed password, opens a session, redirects to /dashboard", async () => {
+    await setup();
+    const res = (await signup()) as Response;
+    expect(res).toBeInstanceOf(Response);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/dashboard");
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("vidfetch.session_token="));
+    expect(cookie).toBeDefined();
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i); // PUBLIC_URL is http here
+
+    const [user] = await handle!.db.select().from(users);
+    expect(user).toMatchObject({ name: "Ada Lovelace", email: "ada@example.com" });
+    const [credential] = await handle!.db.select().from(authAccounts);
+    expect(credential?.providerId).toBe("credential");
+    expect(credential?.password).toBeTruthy();
+    expect(credential?.password).not.toContain(ada.password);
+    expect(await handle!.db.select().from(sessions)).toHaveLength(1);
+
+    // the dashboard now knows who this is
+    const dash = (await run(dashboardLoader as never, get("/dashboard", cookieHeaderFrom(res)), ctx())) as { user: unknown };
+    expect(dash.user).toEqual({ name: "Ada Lovelace", email: "ada@example.com", emailVerified: false });
+  });
+
+  it.skipIf(skip)("refuses a second account for the same email with the spec's message", async () => {
+    await setup();
+    await signup();
+    const again = await unwrap(await signup({ ...ada, email: "ADA@example.com", name: "Someone Else" }));
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ ok: false, message: "Failed to create account" });
+    expect(await handle!.db.select().from(users)).toHaveLength(1);
+  });
+
+  it.skipIf(skip)("asks for all fields, and for a password of at least 8 characters, before creating anything", async () => {
+    await setup();
+    const empty = await unwrap(await signup({ name: "", email: "ada@example.com", password: "" }));
+    expect(empty).toMatchObject({ status: 400, body: { ok: false, message: "Please fill in all fields", fields: ["name", "password"] } });
+    const short = await unwrap(await signup({ ...ada, password: "1234567" }));
+    expect(short).toMatchObject({ status: 400, body: { ok: false, message: "Your password must be at least 8 characters long", fields: ["password"] } });
+    // what was typed comes back, except the password
+    expect((short.body as { values: Record<string, string> }).values).toEqual({ name: "Ada Lovelace", email: "ada@example.com" });
+    expect(await handle!.db.select().from(users)).toHaveLength(0);
+  });
+
+  it.skipIf(skip)("logs in and honours a same-origin returnTo, but never another host", async () => {
+    await setup();
+    await signup();
+    const ok = (await login({ email: "ada@example.com", password: ada.password }, { returnTo: "/blog?tag=MP4" })) as Response;
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("location")).toBe("/blog?tag=MP4");
+    expect(cookieHeaderFrom(ok)).toMatch(/^vidfetch\.session_token=/);
+    for (const evil of ["//evil.example/x", "/\\evil.example", "https://evil.example/", "javascript:alert(1)"]) {
+      const res = (await login({ email: "ada@example.com", password: ada.password }, { returnTo: evil })) as Response;
+      expect(res.headers.get("location")).toBe("/dashboard");
+    }
+  });
+
+  it.skipIf(skip)("answers an unknown email and a wrong password identically (no account enumeration)", async () => {
+    await setup();
+    await signup();
+    const wrong = await unwrap(await login({ email: "ada@example.com", password: "not-the-password" }));
+    const unknown = await unwrap(await login({ email: "nobody@example.com", password: "not-the-password" }));
+    expect(wrong).toEqual({ status: 401, body: { ok: false, title: "Error", message: "Invalid email or password", fields: [], values: { email: "ada@example.com" } } });
+    expect(unknown).toEqual({ ...wrong, body: { ...(wrong.body as object), values: { email: "nobody@example.com" } } });
+    const empty = await unwrap(await login({ email: "ada@example.com", password: "" }));
+    expect(empty).toMatchObject({ status: 400, body: { message: "Please fill in all fields" } });
+  });
+
+  it.skipIf(skip)("logs out: the session row is gone, the cookie cleared, and the dashboard guards again", async () => {
+    await setup();
+    const cookie = cookieHeaderFrom((await signup()) as Response);
+    const out = (await run(logoutAction as never, post("/logout", {}, cookie), ctx())) as Response;
+    expect(out.status).toBe(302);
+    expect(out.headers.get("location")).toBe("/login?notice=logged-out");
+    expect(cookieHeaderFrom(out, cookie)).toBe("");
+    expect(await handle!.db.select().from(sessions)).toHaveLength(0);
+    // the old cookie, replayed, opens nothing
+    const dash = (await run(dashboardLoader as never, get("/dashboard", cookie), ctx())) as Response;
+    expect(dash.status).toBe(302);
+    expect(dash.headers.get("location")).toBe("/login?returnTo=%2Fdashboard&notice=auth-required");
+  });
+
+  it.skipIf(skip)("guards /dashboard for visitors and forged cookies; /login sends a signed-in user on", async () => {
+    await setup();
+    for (const cookie of ["", "vidfetch.session_token=forged.value"]) {
+      const res = (await run(dashboardLoader as never, get("/dashboard", cookie), ctx())) as Response;
+      expect(res.headers.get("location")).toBe("/login?returnTo=%2Fdashboard&notice=auth-required");
+    }
+    const page = (await run(loginLoader as never, get("/login?returnTo=%2Fdashboard&notice=auth-required"), ctx())) as object;
+    expect(page).toEqual({ returnTo: "/dashboard", notice: "auth-required" });
+    const cookie = cookieHeaderFrom((await signup()) as Response);
+    const again = (await run(loginLoader as never, get("/login", cookie), ctx())) as Response;
+    expect(again.headers.get("location")).toBe("/dashboard");
+  });
+
+  it.skipIf(skip)("limits login attempts per email across addresses, and per address across emails", async () => {
+    await setup();
+    await signup();
+    // per email: 10 tries in 15 minutes, from any number of addresses
+    for (let i = 0; i < 10; i++) {
+      const r = await unwrap(await login({ email: "ada@example.com", password: "wrong-password" }, { clientIp: `198.51.100.${i}` }));
+      expect(r.status).toBe(401);
+    }
+    const limited = (await login({ email: "ada@example.com", password: ada.password }, { clientIp: "198.51.100.99" })) as { init: ResponseInit };
+    expect(await unwrap(limited)).toMatchObject({ status: 429, body: { message: "You've made too many requests. Please wait a moment and try again." } });
+    expect(new Headers(limited.init.headers).get("retry-after")).toMatch(/^\d+$/);
+    // per address: 30 tries, whatever the emails
+    for (let i = 0; i < 30; i++) await login({ email: `guess${i}@example.com`, password: "wrong-password" }, { clientIp: "192.0.2.50" });
+    const fromAddress = await unwrap(await login({ email: "someone-new@example.com", password: "whatever-1" }, { clientIp: "192.0.2.50" }));
+    expect(fromAddress.status).toBe(429);
+  });
+
+  it.skipIf(skip)("limits signups per address", async () => {
+    await setup();
+    for (let i = 0; i < 10; i++) await signup({ ...ada, email: `user${i}@example.com` }, "192.0.2.77");
+    const limited = await unwrap(await signup({ ...ada, email: "one-more@example.com" }, "192.0.2.77"));
+    expect(limited.status).toBe(429);
+    expect(await handle!.db.select().from(users)).toHaveLength(10);
+  });
+
+  it.skipIf(skip)("password reset: the same answer for any email, a mailed one-hour link, new password in, old one and old sessions out", async () => {
+    await setup();
+    const oldCookie = cookieHeaderFrom((await signup()) as Response);
+    const ask = async (email: string) => unwrap(await run(forgotAction as never, post("/forgot-password", { email }), ctx()));
+    const known = await ask("ADA@example.com");
+    const unknown = await ask("nobody@example.com");
+    expect(known).toEqual({ status: 200, body: { ok: true, title: "Check your email", message: expect.stringContaining("If an account exists") } });
+    expect(unknown).toEqual(known);
+    const resetMails = accounts.outbox.filter((m) => m.subject.startsWith("Reset"));
+    expect(resetMails).toHaveLength(1);
+    const mail = resetMails[0]!;
+    expect(mail.to).toBe("ada@example.com");
+    const link = /http:\/\/localhost:3000\/reset-password\?token=(\S+)/.exec(mail.text);
+    expect(link).not.toBeNull();
+    const token = decodeURIComponent(link![1]!);
+
+    const reset = (fields: Record<string, string>) => run(resetAction as never, post("/reset-password", fields), ctx());
+    expect(await unwrap(await reset({ token, password: "short" }))).toMatchObject({ status: 400, body: { message: "Your password must be at least 8 characters long" } });
+    expect(await unwrap(await reset({ token: "not-a-token", password: "a-new-password" }))).toMatchObject({
+      status: 400,
+      body: { message: "This password reset link is invalid or has expired. Please ask for a new one." },
+    });
+    const done = (await reset({ token, password: "a-new-password" })) as Response;
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/login?notice=password-reset");
+    // a link works once
+    expect((await unwrap(await reset({ token, password: "another-password" }))).status).toBe(400);
+
+    expect((await unwrap(await login({ email: "ada@example.com", password: ada.password }))).status).toBe(401);
+    expect(((await login({ email: "ada@example.com", password: "a-new-password" })) as Response).status).toBe(302);
+    const dash = (await run(dashboardLoader as never, get("/dashboard", oldCookie), ctx())) as Response;
+    expect(dash.headers.get("location")).toBe("/login?returnTo=%2Fdashboard&notice=auth-required");
+  });
+
+  it.skipIf(skip)("email verification: signup mails a link; opening it marks the email verified, a forged one does not", async () => {
+    await setup();
+    const cookie = cookieHeaderFrom((await signup()) as Response);
+    expect(accounts.outbox).toHaveLength(1);
+    const mail = accounts.outbox[0]!;
+    expect(mail).toMatchObject({ to: "ada@example.com", subject: "Confirm your email for VidFetch" });
+    const url = /http:\/\/localhost:3000\/api\/auth\/verify-email\?\S+/.exec(mail.text)?.[0];
+    expect(url).toBeDefined();
+
+    const forged = new URL(url!);
+    forged.searchParams.set("token", "eyJhbGciOiJIUzI1NiJ9.eyJlbWFpbCI6ImFkYUBleGFtcGxlLmNvbSJ9.forged");
+    const bad = await accounts.auth.handler(new Request(forged));
+    expect(bad.status).toBe(302);
+    expect(bad.headers.get("location")).toMatch(/^\/dashboard\?error=INVALID_TOKEN$/);
+    expect((await handle!.db.select().from(users))[0]?.emailVerified).toBe(false);
+
+    const ok = await accounts.auth.handler(new Request(url!));
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("location")).toBe("/dashboard");
+    expect((await handle!.db.select().from(users))[0]?.emailVerified).toBe(true);
+    const dash = (await run(dashboardLoader as never, get("/dashboard", cookie), ctx())) as { user: { emailVerified: boolean } };
+    expect(dash.user.emailVerified).toBe(true);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * Counts attempts per key in a fixed window (login and signup, per IP and per email). Behind an
+ * interface so a shared store (REDIS_URL, several instances) can replace the in-process one.
+ */
+export interface AttemptLimiter {
+  /** count one attempt; `allowed: false` once the key is over its limit in this window */
+  hit(key: string, rule: LimitRule): { allowed: boolean; retryAfterSeconds: number };
+}
+
+export interface LimitRule {
+  limit: number;
+  windowMs: number;
+}
+
+/** Budgets per window. Generous for a person who mistypes, tight for a password-guessing script. */
+export const ACCOUNT_LIMIT_RULES = {
+  loginPerIp: { limit: 30, windowMs: 15 * 60_000 },
+  loginPerEmail: { limit: 10, windowMs: 15 * 60_000 },
+  signupPerIp: { limit: 10, windowMs: 60 * 60_000 },
+  signupPerEmail: { limit: 5, windowMs: 60 * 60_000 },
+  resetPerIp: { limit: 10, windowMs: 60 * 60_000 },
+  resetPerEmail: { limit: 3, windowMs: 60 * 60_000 },
+} as const satisfies Record<string, LimitRule>;
+
+/** Above this many live keys, expired windows are swept before adding another. */
+const SWEEP_ABOVE = 10_000;
+
+export function createMemoryLimiter(now: () => number = Date.now): AttemptLimiter {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  function sweep(t: number) {
+    for (const [key, w] of windows) if (w.resetAt <= t) windows.delete(key);
+  }
+  return {
+    hit(key, rule) {
+      const t = now();
+      let w = windows.get(key);
+      if (!w || w.resetAt <= t) {
+        if (windows.size >= SWEEP_ABOVE) sweep(t);
+        w = { count: 0, resetAt: t + rule.windowMs };
+        windows.set(key, w);
+      }
+      w.count += 1;
+      return { allowed: w.count <= rule.limit, retryAfterSeconds: Math.max(1, Math.ceil((w.resetAt - t) / 1000)) };
+    },
+  };
+}
+
+/**
+ * Count an attempt against every key and report the first refusal. Every key is counted even
+ * when an earlier one already refuses, so rotating emails from one address still spends the
+ * address's budget.
+ */
+export function hitAll(limiter: AttemptLimiter, checks: Array<[string, LimitRule]>): { allowed: boolean; retryAfterSeconds: number } {
+  let verdict = { allowed: true, retryAfterSeconds: 0 };
+  for (const [key, rule] of checks) {
+    const r = limiter.hit(key, rule);
+    if (!r.allowed && verdict.allowed) verdict = r;
+  }
+  return verdict;
+}

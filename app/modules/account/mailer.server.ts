@@ -1,0 +1,45 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { createTransport } from "nodemailer";
+import type { Logger } from "pino";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Outgoing mail, behind an interface so tests and the outbox can stand in for SMTP. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * SMTP when `SMTP_URL` is set; otherwise every message becomes an `.eml` file in
+ * `DATA_DIR/outbox/` and a log line, so a self-hoster without a mail server can still follow
+ * a password-reset link.
+ */
+export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: string; logger: Logger }): Mailer {
+  const log = opts.logger.child({ module: "mail" });
+  if (opts.smtpUrl) {
+    const transport = createTransport(opts.smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({ from: opts.from, ...message });
+        log.info({ subject: message.subject }, "mail sent");
+      },
+    };
+  }
+  // Builds the same RFC 5322 message SMTP would carry, without sending it anywhere.
+  const composer = createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    async send(message) {
+      const info = await composer.sendMail({ from: opts.from, ...message });
+      await mkdir(opts.outboxDir, { recursive: true, mode: 0o700 });
+      const file = path.join(opts.outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`);
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      log.info({ file, subject: message.subject }, "SMTP_URL is not set: mail written to the outbox");
+    },
+  };
+}

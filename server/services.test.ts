@@ -1,0 +1,34 @@
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, expect, test } from "vitest";
+import { loadConfig } from "./config.ts";
+import { loadAuthSecret, loadSigningSecret } from "./services.ts";
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+async function dataDir() {
+  const d = await mkdtemp(path.join(tmpdir(), "vidfetch-secrets-"));
+  dirs.push(d);
+  return d;
+}
+
+test("AUTH_SECRET unset: generated once into DATA_DIR (owner-only), reused after a restart, distinct from the link secret", async () => {
+  const dir = await dataDir();
+  const config = loadConfig({ DATA_DIR: dir });
+  const first = await loadAuthSecret(config);
+  expect(first).toMatch(/^[0-9a-f]{64}$/);
+  expect((await readFile(path.join(dir, "auth-secret"), "utf8")).trim()).toBe(first);
+  expect((await stat(path.join(dir, "auth-secret"))).mode & 0o777).toBe(0o600);
+  expect(await loadAuthSecret(config)).toBe(first);
+  expect(await loadSigningSecret(config)).not.toBe(first);
+});
+
+test("AUTH_SECRET set: used as is, nothing written", async () => {
+  const dir = await dataDir();
+  const secret = "s".repeat(48);
+  expect(await loadAuthSecret(loadConfig({ DATA_DIR: dir, AUTH_SECRET: secret }))).toBe(secret);
+  await expect(stat(path.join(dir, "auth-secret"))).rejects.toThrow(/ENOENT/);
+});

@@ -1,0 +1,45 @@
+import pino from "pino";
+import type { AccountServices } from "#app/modules/account/account-services.server.ts";
+import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
+import { createAuth } from "#app/modules/account/auth.server.ts";
+import type { MailMessage } from "#app/modules/account/mailer.server.ts";
+import type { Database } from "#db/client.ts";
+
+export const TEST_PUBLIC_URL = "http://localhost:3000";
+
+/**
+ * better-auth on a test database, with a fresh limiter (so tests do not share budgets) and a
+ * mailer that keeps what it was asked to send in `outbox`.
+ */
+export function testAccounts(db: Database, opts: { now?: () => number } = {}): AccountServices & { outbox: MailMessage[] } {
+  const outbox: MailMessage[] = [];
+  return {
+    auth: createAuth({
+      db,
+      secret: "test-auth-secret-test-auth-secret-0123456789",
+      publicUrl: TEST_PUBLIC_URL,
+      logger: pino({ level: "silent" }),
+      mailer: { send: async (m) => void outbox.push(m) },
+    }),
+    limiter: createMemoryLimiter(opts.now),
+    outbox,
+  };
+}
+
+/** The Cookie header a browser would send back after these Set-Cookie lines (cleared ones dropped). */
+export function cookieHeaderFrom(response: Response, previous = ""): string {
+  const jar = new Map<string, string>();
+  for (const pair of previous.split(/;\s*/).filter(Boolean)) {
+    const i = pair.indexOf("=");
+    jar.set(pair.slice(0, i), pair.slice(i + 1));
+  }
+  for (const line of response.headers.getSetCookie()) {
+    const [pair = ""] = line.split(";");
+    const i = pair.indexOf("=");
+    const name = pair.slice(0, i);
+    const value = pair.slice(i + 1);
+    if (!value || /max-age=0/i.test(line)) jar.delete(name);
+    else jar.set(name, value);
+  }
+  return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+}
