@@ -25,7 +25,8 @@ export function createPageHandler(opts: {
 }
 
 function toFetchRequest(req: Request, res: Response): globalThis.Request {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.host}`);
+  // concatenated, not resolved: a path such as `//` would otherwise be read as a host
+  const url = new URL(`${req.protocol}://${req.host}${req.originalUrl}`);
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;

@@ -7,7 +7,12 @@ import { isApiPath, refuse } from "./http-errors.ts";
  */
 
 const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
-const HOST_HEADER = new RegExp(`^(?:${LABEL}(?:\\.${LABEL})*\\.?|\\[[0-9a-f:.]+\\])(?::\\d{1,5})?$`, "i");
+const HOST_HEADER = new RegExp(`^(?:${LABEL}(?:\\.${LABEL})*\\.?|\\[[0-9a-f:.]+\\])(?::(\\d{1,5}))?$`, "i");
+
+function validHost(host: string): boolean {
+  const m = HOST_HEADER.exec(host);
+  return m !== null && (m[1] === undefined || Number(m[1]) <= 65535);
+}
 
 /** Probes from a load balancer may come without a Host header; they carry no user input. */
 const PROBES = new Set(["/healthz", "/readyz"]);
@@ -17,10 +22,10 @@ export function hostGuard(): RequestHandler {
   return (req, res, next) => {
     if (PROBES.has(req.path)) return next();
     const host = req.headers.host;
-    if (!host || !HOST_HEADER.test(host)) return refuse(req, res, "request.bad_host");
+    if (!host || !validHost(host)) return refuse(req, res, "request.bad_host");
     if (req.app.enabled("trust proxy")) {
       const forwarded = req.get("x-forwarded-host");
-      if (forwarded !== undefined && !forwarded.split(",").every((h) => HOST_HEADER.test(h.trim()))) {
+      if (forwarded !== undefined && !forwarded.split(",").every((h) => validHost(h.trim()))) {
         return refuse(req, res, "request.bad_host");
       }
     }
@@ -45,6 +50,11 @@ export function urlGuard(): RequestHandler {
       return refuse(req, res, "request.bad_url");
     }
     if (path.includes("\0") || /%00/i.test(rawQuery) || rawQuery.includes("\0")) return refuse(req, res, "request.bad_url");
+    // `//faq` is a typo of `/faq`; the router would read its start as a host. One slash, always.
+    if (rawPath.startsWith("//")) {
+      res.redirect(308, rawPath.replace(/^\/+/, "/") + (q === -1 ? "" : raw.slice(q)));
+      return;
+    }
     next();
   };
 }

@@ -169,12 +169,22 @@ describe("addresses, methods and hosts", () => {
   test.each([
     ["an invalid Host", "Host: exa mple..com/<x>\r\n"],
     ["a Host with a path", "Host: evil.example/path\r\n"],
+    ["a Host with a port out of range", "Host: 127.0.0.1:99999\r\n"],
     ["no Host at all", ""],
   ])("%s is a 400", async (_label, hostLine) => {
     const { port } = await startHost({ build: echoBuild() });
     const res = await raw(port, `GET /faq HTTP/1.0\r\n${hostLine}Connection: close\r\n\r\n`);
     expect(res.status).toBe(400);
     expect(res.body).toContain("Host");
+  });
+
+  test("leading double slashes redirect to the same path with one, never to another host", async () => {
+    const { base } = await startHost({ build: echoBuild() });
+    for (const [path, location] of [["//", "/"], ["//evil.example/x?a=1", "/evil.example/x?a=1"], ["///faq", "/faq"]]) {
+      const res = await fetch(`${base}${path}`, { redirect: "manual" });
+      expect(res.status, path).toBe(308);
+      expect(res.headers.get("location"), path).toBe(location);
+    }
   });
 
   test("health probes answer without a Host header", async () => {
