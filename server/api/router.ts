@@ -113,7 +113,8 @@ export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUr
     // body-parser and path-decoding refusals (bad JSON, too large, charset, encoding, %ZZ)
     const refusal = isEngineError(err) ? null : hostErrorOf(err);
     if (refusal) {
-      refuse(req, res, refusal);
+      // an unread oversized upload would keep streaming into this connection
+      refuse(req, res, refusal, { closeConnection: refusal === "request.too_large" });
       return;
     }
     let e: EngineError;
