@@ -11,7 +11,14 @@ const HOST_HEADER = new RegExp(`^(?:${LABEL}(?:\\.${LABEL})*\\.?|\\[[0-9a-f:.]+\
 
 function validHost(host: string): boolean {
   const m = HOST_HEADER.exec(host);
-  return m !== null && (m[1] === undefined || Number(m[1]) <= 65535);
+  if (m === null || (m[1] !== undefined && Number(m[1]) > 65535)) return false;
+  // what the page handler will parse (a numeric last label such as `gm.0` is not a valid host)
+  try {
+    new URL(`http://${host}`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Probes from a load balancer may come without a Host header; they carry no user input. */

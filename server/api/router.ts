@@ -17,13 +17,20 @@ const linkBody = z.object({ url: z.string().max(4096) });
 const downloadBody = z.object({ url: z.string().max(4096), format: z.string().max(64) });
 const downloadQuery = z.object({ url: z.string().max(4096), format: z.string().max(64) });
 
+const JSON_LIMIT_BYTES = 16 * 1024;
+
 /** SSE keep-alive: proxies drop idle connections after 30–60 s. */
 const HEARTBEAT_MS = 15_000;
 
 export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUrl?: string }): Router {
   const { engine, logger } = deps;
   const router = express.Router();
-  router.use(express.json({ limit: "16kb" }));
+  // refused on its declared length, before a byte is read (the parser would wait for all of it)
+  router.use((req, res, next) => {
+    if (Number(req.headers["content-length"] ?? 0) > JSON_LIMIT_BYTES) refuse(req, res, "request.too_large", { closeConnection: true });
+    else next();
+  });
+  router.use(express.json({ limit: JSON_LIMIT_BYTES }));
 
   const parse = <T>(schema: z.ZodType<T>, value: unknown): T => {
     const result = schema.safeParse(value);

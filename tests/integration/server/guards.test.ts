@@ -170,6 +170,8 @@ describe("addresses, methods and hosts", () => {
     ["an invalid Host", "Host: exa mple..com/<x>\r\n"],
     ["a Host with a path", "Host: evil.example/path\r\n"],
     ["a Host with a port out of range", "Host: 127.0.0.1:99999\r\n"],
+    ["a Host no URL parser accepts", "Host: gm.0\r\n"],
+    ["a Host of digits only", "Host: 99999999999999999999999999999\r\n"],
     ["no Host at all", ""],
   ])("%s is a 400", async (_label, hostLine) => {
     const { port } = await startHost({ build: echoBuild() });
