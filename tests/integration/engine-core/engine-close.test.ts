@@ -5,7 +5,6 @@
  */
 import { execFile } from "node:child_process";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -16,7 +15,7 @@ import { createEngine, type Engine } from "#engine/index.ts";
 import type { SpawnGate } from "#engine/media/spawn-gate.ts";
 import type { Caller } from "#engine/types.ts";
 import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
-import { dlPath, startEngineFixture, testConfig, WATCH_URL, type EngineFixture } from "./engine-fixture.ts";
+import { dlPath, serveDownloads, startEngineFixture, testConfig, WATCH_URL, type EngineFixture } from "./engine-fixture.ts";
 
 const execFileAsync = promisify(execFile);
 const anonymous: Caller = { kind: "anonymous" };
@@ -45,29 +44,6 @@ async function until(check: () => boolean | Promise<boolean>, ms: number): Promi
 async function ourFfmpegs(): Promise<number> {
   const { stdout } = await execFileAsync("ps", ["-o", "comm=", "--ppid", String(process.pid)]).catch(() => ({ stdout: "" }));
   return stdout.split("\n").filter((l) => l.trim() === "ffmpeg").length;
-}
-
-/** The engine's download handler on 127.0.0.1, as the host serves it. */
-async function serve(engine: Engine): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const m = /^\/api\/v1\/dl\/([^/?]+)/.exec(req.url ?? "");
-    if (!m) return void res.writeHead(404).end();
-    void engine.handleDownload(m[1]!, req, res);
-  });
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      }),
-  };
 }
 
 /**
@@ -176,7 +152,7 @@ describe("engine.close() with downloads in flight", () => {
     });
 
     it("closes mid-stream (ffmpeg running, inputs fetching, some still resolving) without a crash", async () => {
-      const server = await serve(engine);
+      const server = await serveDownloads(engine);
       try {
         const jobs: Array<[string, string]> = [];
         for (let i = 0; i < 4; i++) {

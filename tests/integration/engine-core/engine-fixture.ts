@@ -149,35 +149,37 @@ export async function startEngineFixture(
       token++;
       validTokens.add(`t${token}`);
     },
-    async serve() {
-      const server = http.createServer((req, res) => {
-        const m = /^\/api\/v1\/dl\/([^/?]+)/.exec(req.url ?? "");
-        if (!m) {
-          res.writeHead(404).end();
-          return;
-        }
-        void engine.handleDownload(m[1]!, req, res);
-      });
-      const sockets = new Set<Socket>();
-      server.on("connection", (s) => {
-        sockets.add(s);
-        s.on("close", () => sockets.delete(s));
-      });
-      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-      const port = (server.address() as AddressInfo).port;
-      return {
-        origin: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise<void>((r) => {
-            for (const s of sockets) s.destroy();
-            server.close(() => r());
-          }),
-      };
-    },
+    serve: () => serveDownloads(engine),
     async close() {
       await engine.close();
       await upstream.close();
     },
+  };
+}
+
+/** The engine's download handler on 127.0.0.1, as the host serves it. */
+export async function serveDownloads(engine: Engine): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const m = /^\/api\/v1\/dl\/([^/?]+)/.exec(req.url ?? "");
+    if (!m) {
+      res.writeHead(404).end();
+      return;
+    }
+    void engine.handleDownload(m[1]!, req, res);
+  });
+  const sockets = new Set<Socket>();
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 
