@@ -1,3 +1,4 @@
 export * from "./site.ts";
 export * from "./blog.ts";
 export * from "./account.ts";
+export * from "./billing.ts";
