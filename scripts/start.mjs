@@ -43,6 +43,9 @@ if (!builtAt || sourcesAt > builtAt || process.env.FORCE_BUILD === "true") {
   console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
+// BUILD_ONLY=true: bring the build up to date and stop (the attack suites build this way)
+if (process.env.BUILD_ONLY === "true") process.exit(0);
+
 process.env.NODE_ENV ??= "production";
 const { register } = await import("tsx/esm/api");
 register();

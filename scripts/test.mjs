@@ -27,10 +27,12 @@ if (!process.env.TEST_DATABASE_URL) {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let crashed = false;
 
-if (only !== "e2e") {
-  const r = spawnSync(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`], { stdio: "inherit" });
-  if (existsSync(vitestJson)) {
-    const report = JSON.parse(readFileSync(vitestJson, "utf8"));
+/** One Vitest run; its JSON report's counts are added to the totals. */
+function runVitest(extraArgs, reportFile) {
+  rmSync(reportFile, { force: true });
+  const r = spawnSync(bin("vitest"), ["run", ...extraArgs, "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`], { stdio: "inherit" });
+  if (existsSync(reportFile)) {
+    const report = JSON.parse(readFileSync(reportFile, "utf8"));
     totals.passed += report.numPassedTests;
     totals.failed += report.numFailedTests;
     totals.skipped += report.numPendingTests + report.numTodoTests;
@@ -41,6 +43,13 @@ if (only !== "e2e") {
     crashed = true;
     console.error(`Vitest exited with ${r.status} and wrote no report.`);
   }
+}
+
+if (only !== "e2e") {
+  // The attack suites (tests/attack) start production servers and measure memory and /healthz
+  // under floods: they run after the other tests, alone, so neither disturbs the other.
+  runVitest(["--exclude", "tests/attack/**"], vitestJson);
+  runVitest(["tests/attack"], path.join(out, "vitest-attack.json"));
 }
 
 if (only !== "unit") {

@@ -11,7 +11,7 @@ import type { DatabaseHandle } from "#db/client.ts";
 import { hostErrorOf, refuse } from "./http-errors.ts";
 import { loggableUrl } from "./loggable-url.ts";
 import { createPageHandler } from "./page-handler.ts";
-import { crossSiteGuard, hostGuard, pageBodyGuard, pageMethodGuard, urlGuard } from "./request-guards.ts";
+import { crossSiteGuard, hostGuard, originFormTarget, pageBodyGuard, pageMethodGuard, urlGuard } from "./request-guards.ts";
 import { securityHeaders } from "./security.ts";
 
 const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Please try again later.";
@@ -41,6 +41,7 @@ export function createApp(deps: AppDeps): Express {
     app.set("trust proxy", v === "true" ? true : /^\d+$/.test(v) ? Number(v) : v);
   }
 
+  app.use(originFormTarget());
   app.use(
     pinoHttp({
       logger,

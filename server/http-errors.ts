@@ -29,7 +29,7 @@ export function refuse(
   req: Request,
   res: Response,
   code: HostErrorCode,
-  opts: { message?: string; headers?: Record<string, string>; closeConnection?: boolean } = {},
+  opts: { message?: string; headers?: Record<string, string>; discardUpload?: boolean } = {},
 ): void {
   const { status, message: fallback } = HOST_ERRORS[code];
   const message = opts.message ?? fallback;
@@ -39,8 +39,7 @@ export function refuse(
   }
   res.status(status).set("cache-control", "no-store");
   for (const [k, v] of Object.entries(opts.headers ?? {})) res.set(k, v);
-  // an unread upload would otherwise keep streaming into a connection we are done with
-  if (opts.closeConnection) res.set("connection", "close");
+  if (opts.discardUpload) discardRestOfUpload(req);
   // originalUrl: inside the mounted API router, req.path is relative to /api/v1
   if (isApiPath(req.originalUrl.split("?")[0] ?? "")) res.json({ error: { code, message } });
   else res.type("text/plain; charset=utf-8").send(message);
@@ -58,4 +57,52 @@ export function hostErrorOf(err: unknown): HostErrorCode | null {
   if (status === 415) return "request.unsupported_type";
   if (err instanceof URIError) return "request.bad_url";
   return e?.type === "entity.parse.failed" ? "request.bad_body" : "request.invalid";
+}
+
+/** How much of a refused upload is read and thrown away before the connection is cut. */
+export const DISCARD_LIMITS = { maxBytes: 64 * 1024 * 1024, maxMs: 10_000, idleMs: 2_000 };
+
+/**
+ * A refused upload (413, 415) may still be streaming in. Closing the connection at once makes
+ * the client's TCP stack reset it while it is still sending, and a reset throws away our answer
+ * before the client reads it: the user sees "connection reset" instead of "too large". So the
+ * rest is read and discarded (never buffered) for a bounded time and amount, like a web
+ * server's lingering close; past either bound, or after 2 s of silence, the socket is closed.
+ * When the connection is to close after the answer (the client sent `Connection: close`), Node
+ * would destroy the socket as soon as the answer is written: here it only half-closes it (our
+ * side is done) and the socket is destroyed once the client has finished sending or a bound is
+ * reached. A keep-alive client that finishes within the bounds keeps its connection.
+ */
+export function discardRestOfUpload(req: Request, limits = DISCARD_LIMITS): void {
+  if (req.complete || req.destroyed) return;
+  const socket = req.socket;
+  let seen = 0;
+  let answered = false;
+  const finish = (cutOff: boolean) => {
+    clearTimeout(total);
+    clearTimeout(idle);
+    req.off("data", onData);
+    req.off("end", onEnd);
+    req.off("close", onClose);
+    Reflect.deleteProperty(socket, "destroySoon"); // back to the prototype's
+    if ((cutOff && !req.complete) || answered) socket.destroy();
+  };
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > limits.maxBytes) finish(true);
+    else idle.refresh();
+  };
+  const onEnd = () => finish(false);
+  const onClose = () => finish(false);
+  const total = setTimeout(() => finish(true), limits.maxMs);
+  const idle = setTimeout(() => finish(true), limits.idleMs);
+  // Node calls this when a "Connection: close" answer has been written
+  socket.destroySoon = () => {
+    answered = true;
+    socket.end();
+  };
+  req.on("data", onData);
+  req.once("end", onEnd);
+  req.once("close", onClose);
+  req.resume();
 }

@@ -44,6 +44,26 @@ export function hostGuard(): RequestHandler {
  * A path that cannot be percent-decoded, or a NUL byte anywhere in the path or query, is refused:
  * no page or API route takes either, and the database rejects NUL in text.
  */
+/**
+ * HTTP/1.1 lets a client send the whole URL as the request target (`GET http://host/blog`,
+ * "absolute-form", meant for proxies). We serve one site, so only the path and query count:
+ * the target is rewritten to its origin-form (`/blog`) before anything reads it. The Host header,
+ * checked by `hostGuard`, still names the site. Any other target that is not a path (`*`, a bare
+ * word) is refused.
+ */
+export function originFormTarget(): RequestHandler {
+  return (req, res, next) => {
+    const target = req.url;
+    if (target.startsWith("/")) return next();
+    const absolute = /^https?:\/\/[^/?#]*/i.exec(target);
+    if (!absolute) return refuse(req, res, "request.bad_url");
+    const rest = target.slice(absolute[0].length).replace(/#.*$/, "");
+    req.url = rest.startsWith("/") ? rest : `/${rest}`;
+    req.originalUrl = req.url;
+    next();
+  };
+}
+
 export function urlGuard(): RequestHandler {
   return (req, res, next) => {
     const raw = req.originalUrl;
@@ -121,10 +141,25 @@ function startsDownload(req: Request): boolean {
  */
 export function crossSiteGuard(publicUrl: string): RequestHandler {
   return (req, res, next) => {
-    const guarded = !SAFE_METHODS.has(req.method) || startsDownload(req);
+    const download = startsDownload(req);
+    const guarded = !SAFE_METHODS.has(req.method) || download;
     if (guarded && isCrossSite(req, publicUrl)) return refuse(req, res, "request.cross_site");
+    if (download && !loadsAsDownload(req)) return refuse(req, res, "request.cross_site", { message: NOT_A_DOWNLOAD });
     next();
   };
+}
+
+const NOT_A_DOWNLOAD = "A download can only be started by following its link or from our page, not embedded as an image or other resource.";
+
+/**
+ * Our pages start a download by following the link (`Sec-Fetch-Dest: document`) or with
+ * `fetch` (`empty`); clients without the header (curl, download managers) are fine too. A
+ * download requested as an image, script, style, media or font was embedded somewhere, even on
+ * one of our own pages (a comment, say), and would spend the visitor's allowance unseen.
+ */
+function loadsAsDownload(req: Request): boolean {
+  const dest = req.get("sec-fetch-dest");
+  return dest === undefined || dest === "document" || dest === "empty";
 }
 
 type BodyKind = "urlencoded" | "multipart" | "json";
@@ -241,11 +276,11 @@ export function pageBodyGuard(): RequestHandler {
     const encoding = (req.get("content-encoding") ?? "identity").trim().toLowerCase();
     const charset = charsetOf(contentType);
     if (!kind || !rule.kinds.includes(kind) || encoding !== "identity" || (charset && charset !== "utf-8" && charset !== "utf8")) {
-      return refuse(req, res, "request.unsupported_type", { closeConnection: true });
+      return refuse(req, res, "request.unsupported_type", { discardUpload: true });
     }
     const body = await readBodyWithin(req, rule.limit);
     if (body === "aborted") return;
-    if (body === "too_large") return refuse(req, res, "request.too_large", { closeConnection: true });
+    if (body === "too_large") return refuse(req, res, "request.too_large", { discardUpload: true });
     const verdict = await checkBody(kind, contentType, body);
     if (verdict === "bad_body") return refuse(req, res, "request.bad_body");
     if (verdict === "bad_chars") return refuse(req, res, "request.invalid", { message: NOT_ALLOWED_CHARS });

@@ -27,7 +27,7 @@ export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUr
   const router = express.Router();
   // refused on its declared length, before a byte is read (the parser would wait for all of it)
   router.use((req, res, next) => {
-    if (Number(req.headers["content-length"] ?? 0) > JSON_LIMIT_BYTES) refuse(req, res, "request.too_large", { closeConnection: true });
+    if (Number(req.headers["content-length"] ?? 0) > JSON_LIMIT_BYTES) refuse(req, res, "request.too_large", { discardUpload: true });
     else next();
   });
   router.use(express.json({ limit: JSON_LIMIT_BYTES }));
@@ -121,7 +121,7 @@ export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUr
     const refusal = isEngineError(err) ? null : hostErrorOf(err);
     if (refusal) {
       // an unread oversized upload would keep streaming into this connection
-      refuse(req, res, refusal, { closeConnection: refusal === "request.too_large" });
+      refuse(req, res, refusal, { discardUpload: refusal === "request.too_large" || refusal === "request.unsupported_type" });
       return;
     }
     let e: EngineError;

@@ -4,6 +4,7 @@ import { Readable, Writable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
 import { signDownload } from "#engine/stream/signed-links.ts";
+import { DISCARD_LIMITS } from "#server/http-errors.ts";
 import { echoBuild, startHost } from "./host.ts";
 
 /**
@@ -47,13 +48,14 @@ function lazyBody(total: number, chunk = 64 * 1024) {
 }
 
 /** POST a chunked body (no Content-Length) and resolve with the status as soon as it arrives. */
-function chunkedPost(port: number, path: string, contentType: string, body: Readable): Promise<{ status: number; text: string }> {
+function chunkedPost(port: number, path: string, contentType: string, body: Readable, atAnswer: () => number = () => 0): Promise<{ status: number; text: string; atAnswer: number }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: "127.0.0.1", port, path, method: "POST", headers: { "content-type": contentType, "transfer-encoding": "chunked" } }, (res) => {
+      const at = atAnswer();
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (d) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text, atAnswer: at }));
     });
     req.on("error", (err) => ((err as NodeJS.ErrnoException).code === "EPIPE" || (err as NodeJS.ErrnoException).code === "ECONNRESET" ? undefined : reject(err)));
     body.pipe(req);
@@ -64,19 +66,20 @@ describe("request bodies of page routes", () => {
   test("a 50 MB form with Content-Length is refused with 413 before it is read", async () => {
     const { port } = await startHost({ build: echoBuild() });
     const { stream, produced } = lazyBody(50 * 1024 * 1024);
-    const status = await new Promise<number>((resolve, reject) => {
+    const answer = await new Promise<{ status: number; atAnswer: number }>((resolve, reject) => {
       const req = httpRequest(
         { host: "127.0.0.1", port, path: "/contact-us", method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(50 * 1024 * 1024) } },
         (res) => {
           res.resume();
-          resolve(res.statusCode ?? 0);
+          resolve({ status: res.statusCode ?? 0, atAnswer: produced() });
         },
       );
       req.on("error", (err) => ((err as NodeJS.ErrnoException).code === "EPIPE" || (err as NodeJS.ErrnoException).code === "ECONNRESET" ? undefined : reject(err)));
       stream.pipe(req);
     });
-    expect(status).toBe(413);
-    expect(produced()).toBeLessThan(10 * 1024 * 1024);
+    expect(answer.status).toBe(413);
+    // answered on the declared length, long before the upload was through
+    expect(answer.atAnswer).toBeLessThan(10 * 1024 * 1024);
   });
 
   test.each([
@@ -87,11 +90,41 @@ describe("request bodies of page routes", () => {
   ])("a chunked body of any size to %s stops being read at the route's limit", async (path, type) => {
     const { port } = await startHost({ build: echoBuild() });
     const { stream, produced } = lazyBody(60 * 1024 * 1024);
-    const res = await chunkedPost(port, path, type, stream);
+    const res = await chunkedPost(port, path, type, stream, produced);
     expect(res.status).toBe(413);
     expect(res.text).toContain("too large");
-    // the server stopped reading long before the 60 MB were sent
-    expect(produced()).toBeLessThan(20 * 1024 * 1024);
+    // the server answered at its limit, long before the 60 MB were sent
+    expect(res.atAnswer).toBeLessThan(20 * 1024 * 1024);
+  });
+
+  test.each([["keep-alive"], ["close"]])("a client still uploading when refused reads the whole 413, and an endless upload is cut off (Connection: %s)", async (connection) => {
+    const { port } = await startHost({ build: echoBuild() });
+    const outcome = await new Promise<{ response: string; sent: number; error?: string }>((resolve) => {
+      let response = "";
+      let sent = 0;
+      let error: string | undefined;
+      const piece = Buffer.alloc(1024 * 1024, "a");
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.write(`POST /contact-us HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${200 * 1024 * 1024}\r\nConnection: ${connection}\r\n\r\nmessage=`);
+        const pump = () => {
+          while (!socket.destroyed && sent < 200 * 1024 * 1024) {
+            sent += piece.length;
+            if (!socket.write(piece)) return void socket.once("drain", pump);
+          }
+        };
+        pump();
+      });
+      socket.setEncoding("latin1");
+      socket.on("data", (d) => (response += d));
+      socket.on("error", (err) => (error = (err as NodeJS.ErrnoException).code));
+      socket.on("close", () => resolve({ response, sent, error }));
+    });
+    expect(outcome.response).toMatch(/^HTTP\/1\.1 413 /);
+    expect(outcome.response).toContain("too large");
+    // keep-alive: the server read and discarded up to its bound, then closed the connection;
+    // close: our answer ends with a FIN, and the client stops sending on its own
+    if (connection === "keep-alive") expect(outcome.sent).toBeGreaterThan(DISCARD_LIMITS.maxBytes / 2);
+    expect(outcome.sent).toBeLessThan(200 * 1024 * 1024);
   });
 
   test("a form within its limit reaches the route with its fields", async () => {
@@ -189,6 +222,21 @@ describe("addresses, methods and hosts", () => {
     }
   });
 
+  test("a request target in absolute form is served as its path; the Host header still names the site", async () => {
+    const { port } = await startHost({ build: echoBuild() });
+    for (const [target, path] of [
+      ["http://evil.example/x", "/x"],
+      ["http://127.0.0.1/faq?x=1", "/faq?x=1"],
+      ["HTTPS://evil.example:8443/blog#frag", "/blog"],
+    ]) {
+      const res = await raw(port, `GET ${target} HTTP/1.0\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+      expect(res.status, target).toBe(200);
+      expect(JSON.parse(res.body).url, target).toBe(`http://127.0.0.1:${port}${path}`);
+    }
+    const star = await raw(port, `OPTIONS * HTTP/1.0\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+    expect(star.status).toBe(400);
+  });
+
   test("health probes answer without a Host header", async () => {
     const { port } = await startHost();
     expect((await raw(port, "GET /healthz HTTP/1.0\r\n\r\n")).status).toBe(200);
@@ -260,6 +308,24 @@ describe("cross-site requests", () => {
     const typed = await fetch(url, { redirect: "manual", headers: { "sec-fetch-site": "none" } });
     expect(typed.status).toBe(302);
     expect(calls.downloads).toHaveLength(3);
+  });
+
+  test("a download embedded as an image, script or media on our own pages is refused; following the link is not", async () => {
+    const { base, calls } = await startHost();
+    const url = `${base}/api/v1/download?url=${encodeURIComponent("https://youtu.be/aaaaaaaaaaa")}&format=mp4-720`;
+    for (const dest of ["image", "script", "style", "video", "audio", "font", "object"]) {
+      const res = await fetch(url, { redirect: "manual", headers: { "sec-fetch-site": "same-origin", "sec-fetch-dest": dest } });
+      expect(res.status, dest).toBe(403);
+      expect((await res.json()).error.message).toMatch(/following its link/);
+      const dl = await fetch(`${base}/api/v1/dl/some-token`, { redirect: "manual", headers: { "sec-fetch-site": "same-origin", "sec-fetch-dest": dest } });
+      expect(dl.status, `dl as ${dest}`).toBe(403);
+    }
+    expect(calls.downloads).toEqual([]);
+    for (const dest of ["document", "empty"]) {
+      const res = await fetch(url, { redirect: "manual", headers: { "sec-fetch-site": "same-origin", "sec-fetch-dest": dest } });
+      expect(res.status, dest).toBe(302);
+    }
+    expect(calls.downloads).toHaveLength(2);
   });
 });
 
