@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 /**
@@ -9,6 +11,8 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3210);
 // Computed once in the main process; workers inherit it through the environment.
 process.env.E2E_DB_NAME ??= `vidfetch_e2e_${Date.now()}_${randomBytes(3).toString("hex")}`;
+// The mail the e2e server sends over SMTP lands here (scripts/e2e-server.mjs), one .eml per message.
+process.env.E2E_MAILBOX_DIR ??= path.join(tmpdir(), `vidfetch-e2e-mail-${Date.now()}-${randomBytes(3).toString("hex")}`);
 
 export const CHROMIUM_ARGS = [
   "--headless",

@@ -24,4 +24,15 @@ if (base && process.env.E2E_DB_NAME) {
   url.pathname = `/${process.env.E2E_DB_NAME}`;
   process.env.DATABASE_URL = url.toString();
 }
+// Mail goes out over real SMTP to a local server that files each message in E2E_MAILBOX_DIR,
+// where the tests read password-reset and verification links.
+if (process.env.E2E_MAILBOX_DIR) {
+  const { register } = await import("tsx/esm/api");
+  const unregister = register();
+  const { startSmtpSink } = await import(pathToFileURL(path.join(root, "tests/support/smtp-sink.ts")).href);
+  const sink = await startSmtpSink({ dir: process.env.E2E_MAILBOX_DIR });
+  await unregister();
+  process.env.SMTP_URL = sink.url;
+}
+
 await import(pathToFileURL(path.join(root, "scripts/start.mjs")).href);
