@@ -7,6 +7,7 @@ import { loader as paymentLoader } from "#app/routes/payment-success.tsx";
 import { action as premiumAction, loader as premiumLoader } from "#app/routes/premium.tsx";
 import { startFakeStripe, type FakeStripe } from "#tests/mocks/stripe.ts";
 import { cookieHeaderFrom, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
+import { callRoute } from "#tests/support/route-context.ts";
 import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
 import { createBillingServices, type BillingServices } from "./billing-services.server.ts";
 import { getUserPlan } from "./user-plan.server.ts";
@@ -14,14 +15,7 @@ import { getUserPlan } from "./user-plan.server.ts";
 /** The page routes of plans and payments, called the way the router calls them. */
 const logger = pino({ level: "silent" });
 
-async function run(fn: (args: never) => unknown, request: Request, context: object): Promise<unknown> {
-  try {
-    return await fn({ request, context, params: {} } as never);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
+const run = callRoute;
 function post(path: string, fields: Record<string, string>, cookie = "") {
   const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
   if (cookie) headers.cookie = cookie;

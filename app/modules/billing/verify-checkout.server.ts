@@ -28,7 +28,9 @@ export async function verifyCheckout(deps: BillingDeps, user: SessionUser, sessi
   try {
     session = await billing.stripe.checkout.sessions.retrieve(sessionIdInput);
   } catch (err) {
-    logger.warn({ err, userId: user.id }, "checkout session could not be read from Stripe");
+    // an unknown id is a 404 from Stripe: worth a line, not a stack trace
+    const e = err as { message?: string; code?: string; statusCode?: number };
+    logger.warn({ userId: user.id, stripe: { message: e.message, code: e.code, status: e.statusCode } }, "checkout session could not be read from Stripe");
     return { ok: false, code: "billing.activation_failed" };
   }
   const paid = session.payment_status === "paid" || session.payment_status === "no_payment_required";
