@@ -50,6 +50,38 @@ test("sign up, choose Pro, pay at the fake Stripe Checkout: Payment Successful! 
   await page.goto("/premium");
   await expect(page.getByText("Your current plan: Pro")).toBeVisible();
   await expect(page.getByRole("button", { name: "Subscribe to Ultimate" })).toBeDisabled();
+
+  // the dashboard's "Manage Subscription" posts here: Stripe's portal, where the plan is canceled
+  const portal = await page.request.post("/billing/portal", { form: {}, maxRedirects: 0 });
+  expect(portal.status()).toBe(303);
+  await page.goto(portal.headers().location ?? "");
+  await expect(page.getByRole("heading", { name: "Manage your subscription" })).toBeVisible();
+  await page.getByRole("button", { name: "Cancel plan" }).click();
+  await expect(page.getByText(/Cancels on/)).toBeVisible();
+  await page.getByRole("link", { name: "Return to VidFetch" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // still Pro until the period ends, and the plans page says so
+  await page.goto("/premium");
+  await expect(page.getByText(/Your current plan: Pro \(ends on /)).toBeVisible();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the subscribe form still leads to Stripe Checkout and back", async ({ page }) => {
+    await page.goto("/signup");
+    await page.getByLabel("Name").fill("Edsger Dijkstra");
+    await page.getByLabel("Email").fill(uniqueEmail("nojs"));
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign Up" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    await page.goto("/premium");
+    await page.getByRole("button", { name: "Subscribe to Basic" }).click();
+    await expect(page.getByRole("heading", { name: "Subscribe to Basic" })).toBeVisible();
+    await page.getByRole("button", { name: "Pay" }).click();
+    await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+  });
 });
 
 test("Cancel at the fake checkout comes back to the plans and leaves the user free", async ({ page }) => {
