@@ -57,6 +57,7 @@ export function createBillingRouter(deps: { db: Database; logger: Logger; billin
     res.set("cache-control", "no-store");
     if (result.status === 200) res.json({ received: true });
     else if (result.status === 400) res.status(400).json({ error: { code: "webhook.bad_signature", message: "The webhook signature is not valid." } });
+    else if (result.status === 500) res.status(500).json({ error: { code: "webhook.failed", message: "The event could not be processed; it will be retried." } });
     else fail(res, "billing.not_configured");
   });
 

@@ -17,6 +17,7 @@ export const HANDLED_EVENT_TYPES = new Set([
 export type WebhookResult =
   | { status: 200; outcome: "processed" | "duplicate" | "ignored" }
   | { status: 400; outcome: "bad_signature" }
+  | { status: 500; outcome: "failed" }
   | { status: 503; outcome: "not_configured" };
 
 /** The subscription an allowed event is about (its id only: the object itself is re-read). */
@@ -62,7 +63,15 @@ export async function handleStripeWebhook(deps: BillingDeps, rawBody: Buffer, si
     return { status: 200, outcome: "duplicate" };
   }
   const subscriptionId = subscriptionIdOf(event);
-  if (subscriptionId) await syncSubscription({ ...deps, billing }, subscriptionId);
+  if (subscriptionId) {
+    try {
+      await syncSubscription({ ...deps, billing }, subscriptionId);
+    } catch (err) {
+      // not recorded: Stripe retries the delivery (for up to three days)
+      logger.error({ err, event: event.id, type: event.type, subscription: subscriptionId }, "stripe webhook failed: the subscription could not be synced");
+      return { status: 500, outcome: "failed" };
+    }
+  }
   await db.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing();
   logger.info({ event: event.id, type: event.type, subscription: subscriptionId }, "stripe webhook processed");
   return { status: 200, outcome: "processed" };

@@ -179,6 +179,20 @@ describe.each(testDatabases)("billing on $name", ({ skip, open, prepare }) => {
     expect(await t.db.select().from(stripeEvents)).toHaveLength(eventsBefore.length + 1);
   });
 
+  it.skipIf(skip)("an event whose subscription cannot be read from Stripe is a 500 and left for Stripe's retry", async () => {
+    const t = await setup();
+    const ada = await t.signUp();
+    const { subId } = await t.subscribe(ada);
+    const sub = t.fake.subscriptions.get(subId)!;
+    const ev = t.fake.event("customer.subscription.updated", { ...sub, id: "sub_gone" });
+    expect((await t.fake.deliver(ev)).status).toBe(500);
+    expect(await t.db.select().from(stripeEvents).where(eq(stripeEvents.id, String(ev.id)))).toHaveLength(0);
+    // the retry, once Stripe can answer, is processed
+    t.fake.subscriptions.set("sub_gone", { ...sub, id: "sub_gone" });
+    expect((await t.fake.deliver(ev)).status).toBe(200);
+    expect(await t.db.select().from(stripeEvents).where(eq(stripeEvents.id, String(ev.id)))).toHaveLength(1);
+  });
+
   it.skipIf(skip)("a failed renewal keeps the plan while Stripe retries; canceled or unpaid afterwards is free", async () => {
     const t = await setup();
     const ada = await t.signUp();
