@@ -23,7 +23,7 @@ export interface Services {
   billing: BillingServices | null;
   /** OUTBOUND_HOST_MAP plus the mock platform's entries */
   hostMap?: string;
-  /** stops the mock platform (and the fake Stripe) when MOCKS=true */
+  /** stops the mock platform when MOCKS=true */
   mocks: { close(): Promise<void>; exampleLinks: string[] } | null;
   close(): Promise<void>;
 }
