@@ -38,6 +38,12 @@ export default [
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),
 
+  // plans and payments (issue 9 §2)
+  route("premium", "routes/premium.tsx"),
+  route("payment-success", "routes/payment-success.tsx"),
+  route("billing/portal", "routes/billing-portal.ts"),
+  route("billing/cancel", "routes/billing-cancel.ts"),
+
   // machine-readable
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),

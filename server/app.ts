@@ -6,6 +6,7 @@ import { toNodeHandler } from "better-auth/node";
 import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
 import type { AppServices } from "#app/lib/load-context.ts";
+import { createBillingRouter, STRIPE_WEBHOOK_PATH } from "#server/api/billing.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import type { DatabaseHandle } from "#db/client.ts";
 import { hostErrorOf, refuse } from "./http-errors.ts";
@@ -93,7 +94,9 @@ export function createApp(deps: AppDeps): Express {
     limit: config.POST_RATE_LIMIT_PER_MINUTE,
     standardHeaders: "draft-8",
     legacyHeaders: false,
-    skip: (req) => req.method !== "POST",
+    // Stripe's webhook deliveries come in bursts from a few addresses and are signed; a 429
+    // would only delay a subscription update until Stripe retries.
+    skip: (req) => req.method !== "POST" || req.path === STRIPE_WEBHOOK_PATH,
     handler: (req: Request, res: Response, _next, options) => {
       res.setHeader("Retry-After", String(Math.ceil(options.windowMs / 1000)));
       if (req.path.startsWith("/api/") || req.accepts(["html", "json"]) === "json") {
@@ -109,6 +112,9 @@ export function createApp(deps: AppDeps): Express {
   // (get-session, sign-out) answer here; credential entry goes through the /login and /signup
   // form actions, where the per-email limiter sits (auth.server.ts disables the raw ones).
   app.all("/api/auth/{*splat}", toNodeHandler(deps.accounts.auth));
+
+  // Checkout, verification and the Stripe webhook (which reads its raw body itself).
+  app.use("/api", createBillingRouter({ db: deps.db, logger, billing: deps.billing, accounts: deps.accounts }));
 
   app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL }));
 
@@ -135,6 +141,7 @@ export function createApp(deps: AppDeps): Express {
         logger: deps.logger,
         engine: deps.engine,
         accounts: deps.accounts,
+        billing: deps.billing,
         cspNonce: String(res.locals.cspNonce ?? ""),
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       }),

@@ -63,13 +63,31 @@ describe("loadConfig", () => {
   });
 
   test("the browser-visible config holds no secrets", () => {
-    const c = loadConfig({ YOUTUBE_API_KEY: "secret-key", DOWNLOAD_SIGNING_SECRET: "x".repeat(40), STRIPE_SECRET_KEY: "sk_test", AUTH_SECRET: "a".repeat(40) });
+    const c = loadConfig({
+      YOUTUBE_API_KEY: "secret-key",
+      DOWNLOAD_SIGNING_SECRET: "x".repeat(40),
+      STRIPE_SECRET_KEY: "sk_test",
+      STRIPE_WEBHOOK_SECRET: "whsec_test",
+      STRIPE_PRICE_BASIC: "price_b",
+      STRIPE_PRICE_PRO: "price_p",
+      STRIPE_PRICE_ULTIMATE: "price_u",
+      AUTH_SECRET: "a".repeat(40),
+    });
     const json = JSON.stringify(publicConfig(c));
+    expect(json).not.toContain("whsec_test");
     expect(json).not.toContain("a".repeat(40));
     expect(json).not.toContain("secret-key");
     expect(json).not.toContain("x".repeat(40));
     expect(json).not.toContain("sk_test");
   });
+});
+
+test("a Stripe secret key needs the webhook secret and every plan's price", () => {
+  expect(() => loadConfig({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_PRICE_BASIC: "price_b" })).toThrow(
+    /STRIPE_WEBHOOK_SECRET: is required when STRIPE_SECRET_KEY is set[\s\S]*STRIPE_PRICE_PRO[\s\S]*STRIPE_PRICE_ULTIMATE/,
+  );
+  expect(() => loadConfig({ STRIPE_PRICE_PRO: "pro" })).toThrow(/STRIPE_PRICE_PRO: must be a Stripe price id/);
+  expect(loadConfig({}).STRIPE_SECRET_KEY).toBeUndefined();
 });
 
 test(".env.example runs as-is: every value in it is accepted", async () => {

@@ -96,7 +96,18 @@ export const envSchema = z
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_PUBLISHABLE_KEY: optionalString,
-    STRIPE_API_BASE: optionalString.pipe(z.url().optional()),
+    STRIPE_API_BASE: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    STRIPE_PRICE_BASIC: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_...)").optional()),
+    STRIPE_PRICE_PRO: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_...)").optional()),
+    STRIPE_PRICE_ULTIMATE: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_...)").optional()),
+  })
+  .superRefine((env, ctx) => {
+    // Payments are all or nothing: a secret key without the webhook secret or a plan's price
+    // would take money and never record it, or offer a plan that cannot be bought.
+    if (!env.STRIPE_SECRET_KEY) return;
+    for (const name of ["STRIPE_WEBHOOK_SECRET", "STRIPE_PRICE_BASIC", "STRIPE_PRICE_PRO", "STRIPE_PRICE_ULTIMATE"] as const) {
+      if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when STRIPE_SECRET_KEY is set" });
+    }
   })
   .transform((env) => ({
     ...env,

@@ -26,6 +26,18 @@ function mappedOrigins(hostMap: string | undefined): string[] {
   ];
 }
 
+/**
+ * Where our own forms may lead: a plan's form answers with a redirect to Stripe's hosted
+ * Checkout, the dashboard's to its Customer Portal (without JavaScript that redirect is still a
+ * form submission, which form-action governs). A fake Stripe (STRIPE_API_BASE) serves both.
+ */
+function paymentOrigins(config: AppConfig): string[] {
+  if (!config.STRIPE_SECRET_KEY) return [];
+  const origins = ["https://checkout.stripe.com", "https://billing.stripe.com"];
+  if (config.STRIPE_API_BASE) origins.push(new URL(config.STRIPE_API_BASE).origin);
+  return origins;
+}
+
 export function contentSecurityPolicy(
   config: AppConfig,
   nonce: string,
@@ -45,7 +57,7 @@ export function contentSecurityPolicy(
     "frame-src": [...EMBED_HOSTS, ...ads],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
-    "form-action": ["'self'"],
+    "form-action": ["'self'", ...paymentOrigins(config)],
     "frame-ancestors": ["'none'"],
     "worker-src": ["'self'", "blob:"],
     "manifest-src": ["'self'"],

@@ -6,6 +6,7 @@ import type { AccountServices } from "#app/modules/account/account-services.serv
 import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
 import { createAuth } from "#app/modules/account/auth.server.ts";
 import { createMailer } from "#app/modules/account/mailer.server.ts";
+import { createBillingServices, type BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import { startBlogFreshness } from "#app/modules/blog/freshness.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
@@ -18,6 +19,8 @@ export interface Services {
   database: DatabaseHandle;
   engine: Engine;
   accounts: AccountServices;
+  /** Stripe, or null without payment keys */
+  billing: BillingServices | null;
   /** OUTBOUND_HOST_MAP plus the mock platform's entries */
   hostMap?: string;
   /** stops the mock platform when MOCKS=true */
@@ -96,6 +99,19 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     mocks = platform;
     logger.warn({ origin: platform.origin, examples: platform.exampleLinks }, "MOCKS=true: real video hosts are mapped to the built-in mock platform");
   }
+  // Payments: with MOCKS=true and no Stripe key of its own, the server pays into the fake Stripe
+  // (checkout page, portal, signed webhooks back to this server), so the journey works offline.
+  let stripeConfig: AppConfig = config;
+  let fakeStripe: { close(): Promise<void> } | null = null;
+  if (config.MOCKS && !config.STRIPE_SECRET_KEY) {
+    const { startFakeStripe } = await import("#tests/mocks/stripe.ts");
+    const fake = await startFakeStripe({ webhookUrl: `http://127.0.0.1:${config.PORT}/api/stripe/webhook`, logger });
+    stripeConfig = { ...config, ...fake.env };
+    fakeStripe = fake;
+    logger.warn({ origin: fake.origin }, "MOCKS=true: payments go to the built-in fake Stripe");
+  }
+  const billing = createBillingServices(stripeConfig);
+  if (!billing) logger.warn("STRIPE_SECRET_KEY is not set: plans are shown but payments are not configured on this server");
   if (hostMap) logger.warn({ hostMap }, "OUTBOUND_HOST_MAP is set: outbound requests to these hosts go to the mapped origins");
 
   const database = await openDatabase({
@@ -130,11 +146,12 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
 
   return {
     // routes key their hashes and cookies with the effective secret, generated or configured
-    config: { ...config, DOWNLOAD_SIGNING_SECRET: signingSecret, AUTH_SECRET: authSecret },
+    config: { ...stripeConfig, DOWNLOAD_SIGNING_SECRET: signingSecret, AUTH_SECRET: authSecret },
     logger,
     database,
     engine,
     accounts,
+    billing,
     hostMap,
     mocks,
     async close() {
@@ -142,6 +159,7 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
       await engine.close();
       await database.close();
       await mocks?.close();
+      await fakeStripe?.close();
     },
   };
 }
@@ -154,6 +172,7 @@ export function appServicesFrom(services: Services) {
     logger: services.logger,
     engine: services.engine,
     accounts: services.accounts,
+    billing: services.billing,
     database: services.database,
     hostMap: services.hostMap,
   };

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
+import type { BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import type { Database } from "#db/client.ts";
 import type { Engine } from "#engine/index.ts";
 import type { AppConfig, PublicConfig } from "#server/config.ts";
@@ -16,6 +17,8 @@ export interface AppServices {
   engine: Engine;
   /** better-auth and the login/signup limiter */
   accounts: AccountServices;
+  /** Stripe, or null when this server has no payment keys (plans shown, buying refused) */
+  billing: BillingServices | null;
 }
 
 declare module "react-router" {

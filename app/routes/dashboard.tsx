@@ -5,6 +5,8 @@ import { Button } from "#app/components/ui/button.tsx";
 import { seo } from "#app/lib/seo.ts";
 import { loginUrlFor } from "#app/modules/account/return-to.ts";
 import { getSessionUser } from "#app/modules/account/session-user.server.ts";
+import { billingNoticeOf } from "#app/modules/billing/billing-messages.ts";
+import { BillingNoticeBanner } from "#app/modules/billing/billing-notice.tsx";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(matches, { title: "Dashboard", description: "Your account dashboard.", path: "/dashboard", noindex: true });
@@ -15,7 +17,8 @@ export const headers: Route.HeadersFunction = () => ({ "cache-control": "private
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser(context.accounts, request);
   if (!user) throw redirect(loginUrlFor("/dashboard", "auth-required"));
-  return { user: { name: user.name, email: user.email, emailVerified: user.emailVerified } };
+  const notice = billingNoticeOf(new URL(request.url).searchParams.get("notice"));
+  return { user: { name: user.name, email: user.email, emailVerified: user.emailVerified }, notice };
 }
 
 /**
@@ -23,12 +26,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * The Downloads, History and Settings tabs and premium details come with plans and payments.
  */
 export default function Dashboard() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, notice } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const loggingOut = navigation.state !== "idle" && navigation.formAction === "/logout";
   return (
     <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:px-6 lg:grid-cols-[1fr_300px]">
       <section aria-labelledby="dashboard-heading">
+        <div className="mb-6 empty:hidden">
+          <BillingNoticeBanner notice={notice} />
+        </div>
         <div className="flex flex-wrap items-center justify-between gap-4">
           <div>
             <h1 id="dashboard-heading" className="text-3xl font-bold text-slate-900">

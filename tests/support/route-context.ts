@@ -34,3 +34,13 @@ export async function unwrap(result: unknown): Promise<{ status: number; body: u
   }
   return { status: 200, body: result };
 }
+
+/** Run a loader/action the way the router does: a thrown Response (redirect) is its answer. */
+export async function callRoute(fn: (args: never) => unknown, request: Request, context: object): Promise<unknown> {
+  try {
+    return await fn({ request, context, params: {} } as never);
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}

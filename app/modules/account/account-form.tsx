@@ -51,7 +51,7 @@ export function AccountForm<F extends string>(props: {
   useEffect(() => {
     if (!hydrated || !notice) return;
     const id = `notice-${props.notice}`;
-    if (props.notice === "auth-required") toast.error(notice.title, { id, description: notice.description });
+    if (notice.tone === "error") toast.error(notice.title, { id, description: notice.description });
     else toast.success(notice.title, { id, description: notice.description });
   }, [hydrated, notice, props.notice]);
 
@@ -70,7 +70,7 @@ export function AccountForm<F extends string>(props: {
         >
           {hydrated ? null : (
             <>
-              {notice ? <FormStatus result={{ ok: props.notice !== "auth-required", title: notice.title, message: notice.description, fields: [] }} /> : null}
+              {notice ? <FormStatus result={{ ok: notice.tone !== "error", title: notice.title, message: notice.description, fields: [] }} /> : null}
               <FormStatus result={props.actionResult} />
             </>
           )}

@@ -22,9 +22,12 @@ export const ACCOUNT_MESSAGES = {
 
 /** Notices a redirect to /login can carry (`?notice=`), shown once on arrival. */
 export const LOGIN_NOTICES = {
-  "auth-required": { title: "Authentication Required", description: "Please log in to access your dashboard." },
-  "logged-out": { title: "Logged Out", description: "You have been logged out." },
-  "password-reset": { title: "Password Updated", description: "Your password has been changed. Please log in with the new one." },
+  "auth-required": { tone: "error", title: "Authentication Required", description: "Please log in to access your dashboard." },
+  "logged-out": { tone: "success", title: "Logged Out", description: "You have been logged out." },
+  "password-reset": { tone: "success", title: "Password Updated", description: "Your password has been changed. Please log in with the new one." },
+  // spec §8 "Payment and account": a logged-out subscribe, and /payment-success without a session
+  "login-required": { tone: "error", title: "Login Required", description: "Please log in or create an account to subscribe" },
+  "payment-auth-required": { tone: "error", title: "Authentication Required", description: "Please log in to activate your premium features" },
 } as const;
 
 export type LoginNotice = keyof typeof LOGIN_NOTICES;

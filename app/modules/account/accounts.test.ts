@@ -8,7 +8,7 @@ import { action as resetAction } from "#app/routes/reset-password.tsx";
 import { action as signupAction } from "#app/routes/signup.tsx";
 import { authAccounts, sessions, users } from "#db/schema/index.ts";
 import { cookieHeaderFrom, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
-import { unwrap } from "#tests/support/route-context.ts";
+import { callRoute, unwrap } from "#tests/support/route-context.ts";
 import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
 import type { AccountServices } from "./account-services.server.ts";
 
@@ -24,15 +24,7 @@ function get(path: string, cookie = "") {
   return new Request(`${TEST_PUBLIC_URL}${path}`, { headers: cookie ? { cookie } : {} });
 }
 
-/** Run a loader/action the way the router does: a thrown Response (redirect) is its answer. */
-async function run(fn: (args: never) => unknown, request: Request, context: object): Promise<unknown> {
-  try {
-    return await fn({ request, context, params: {} } as never);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
+const run = callRoute;
 
 describe.each(testDatabases)("accounts on $name", ({ skip, open, prepare }) => {
   beforeAll(() => (skip ? undefined : prepare()));

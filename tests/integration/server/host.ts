@@ -7,6 +7,8 @@ import { afterEach } from "vitest";
 import type { DatabaseHandle } from "#db/client.ts";
 import type { Engine } from "#engine/index.ts";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
+import type { BillingServices } from "#app/modules/billing/billing-services.server.ts";
+import type { Database } from "#db/client.ts";
 import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
 import { createAuth } from "#app/modules/account/auth.server.ts";
 import { createApp } from "#server/app.ts";
@@ -42,12 +44,12 @@ function fakeEngine(calls: EngineCalls): Engine {
 }
 
 export async function startHost(
-  opts: { env?: NodeJS.ProcessEnv; ping?: () => Promise<void>; build?: ServerBuild; logTo?: Writable; accounts?: AccountServices } = {},
+  opts: { env?: NodeJS.ProcessEnv; ping?: () => Promise<void>; build?: ServerBuild; logTo?: Writable; accounts?: AccountServices; db?: Database; billing?: BillingServices } = {},
 ) {
   const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env });
   const logger = opts.logTo ? pino({ level: "info", serializers: { err: serializeError } }, opts.logTo) : pino({ level: "silent" });
   const calls: EngineCalls = { resolved: [], downloads: [] };
-  const database = { ping: opts.ping ?? (async () => {}), close: async () => {}, driver: "pglite" } as unknown as DatabaseHandle;
+  const database = { db: opts.db, ping: opts.ping ?? (async () => {}), close: async () => {}, driver: "pglite" } as unknown as DatabaseHandle;
   const build = opts.build;
   // No database behind these hosts: better-auth is built (its handler is mounted) but unused
   // unless a test brings its own accounts.
@@ -57,6 +59,7 @@ export async function startHost(
   };
   const app = createApp({
     accounts,
+    billing: opts.billing ?? null,
     config,
     publicConfig: publicConfig(config),
     logger,
