@@ -19,6 +19,8 @@ export const PAGE_ROUTES = [
   "/forgot-password",
   "/reset-password",
   "/dashboard",
+  "/premium",
+  "/payment-success",
 ] as const;
 
 /** Resource routes and host endpoints (not HTML pages). */
@@ -33,6 +35,8 @@ export const QUERY_KEYS: Record<string, string[]> = {
   "/login": ["returnTo", "notice"],
   "/signup": ["returnTo"],
   "/reset-password": ["token"],
+  "/premium": ["plan", "checkout"],
+  "/payment-success": ["session_id"],
 };
 
 /** The written articles (content/blog/*.md): their slugs are stable, unlike generated ones. */
@@ -85,6 +89,7 @@ export const FORM_ACTIONS: FormAction[] = [
     fields: ["name", "email", "password", "returnTo"],
     valid: (m) => ({ name: `Ada ${m}`, email: `signup+${m}@example.test`, password: `long-enough-${m}` }),
   },
+  { path: "/premium", fields: ["plan"], valid: () => ({ plan: "pro" }) },
   { path: "/forgot-password", fields: ["email"], valid: (m) => ({ email: `forgot+${m}@example.test` }) },
   { path: "/reset-password", fields: ["token", "password"], valid: (m) => ({ token: `unknown-${m}`, password: `long-enough-${m}` }) },
 ];
