@@ -6,6 +6,7 @@ import { toNodeHandler } from "better-auth/node";
 import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
 import type { AppServices } from "#app/lib/load-context.ts";
+import { createCallerResolver } from "#server/api/caller.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import type { DatabaseHandle } from "#db/client.ts";
 import { hostErrorOf, refuse } from "./http-errors.ts";
@@ -109,7 +110,9 @@ export function createApp(deps: AppDeps): Express {
   // form actions, where the per-email limiter sits (auth.server.ts disables the raw ones).
   app.all("/api/auth/{*splat}", toNodeHandler(deps.accounts.auth));
 
-  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL }));
+  // the caller (account and plan) comes from the session cookie
+  const identify = createCallerResolver({ accounts: deps.accounts, db: deps.db, logger });
+  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL, identify }));
 
   if (deps.build.mode === "production") {
     const clientDir = deps.build.clientDir;
