@@ -1,6 +1,7 @@
 import { count, desc, eq } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
 import { downloadHistory } from "#db/schema/index.ts";
+import { FORMAT_CATALOG, isFormatId } from "#engine/formats.ts";
 
 export const HISTORY_PAGE_SIZE = 10;
 
@@ -8,6 +9,8 @@ export interface HistoryRow {
   id: string;
   title: string;
   format: string;
+  /** the catalogue's label ("MP4 2160p 4K"), or the id for a format no longer listed */
+  formatLabel: string;
   bytes: number | null;
   status: "done" | "failed";
   /** ISO date of the download's start */
@@ -38,6 +41,7 @@ export async function listHistory(db: Database, userId: string, page: number, pa
       id: r.id,
       title: r.title,
       format: r.format,
+      formatLabel: isFormatId(r.format) ? FORMAT_CATALOG[r.format].label : r.format,
       bytes: r.bytes,
       status: r.status === "done" ? "done" : "failed",
       date: r.createdAt.toISOString(),
