@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { SAMPLE, downloadFormat, ffprobe, lookUp } from "./home-helpers.ts";
 import { queryE2eDatabase, requireE2eDatabase } from "./support/db.ts";
@@ -98,6 +99,23 @@ test("premium user: Premium User card with the plan and dates, and a 2160p downl
   await expect(dialog).toBeVisible();
   await dialog.getByRole("button", { name: "Keep Subscription" }).click();
   await expect(dialog).toHaveCount(0);
+});
+
+test("every dashboard tab has no serious accessibility problems, also on a phone", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await signUp(page, "Axe Tester", uniqueEmail("axe-dash"));
+  for (const size of [{ width: 1280, height: 900 }, { width: 375, height: 800 }]) {
+    await page.setViewportSize(size);
+    for (const tab of ["Downloads", "History", "Settings"] as const) {
+      await dashboardTab(page, tab).click();
+      await expect(dashboardTab(page, tab)).toHaveAttribute("aria-selected", "true");
+      const results = await new AxeBuilder({ page }).analyze();
+      const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(" ")) }));
+      expect(serious, `${tab} at ${size.width}px`).toEqual([]);
+      // nothing wider than the screen
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    }
+  }
 });
 
 test.describe("without JavaScript", () => {
