@@ -103,6 +103,13 @@ function shuttingDown(): EngineError {
   return new EngineError("download.busy", { retryAfter: SHUTDOWN_RETRY_AFTER_SECONDS, detail: "the engine is closing" });
 }
 
+/** A premium format refused: a Basic subscriber is told which plans have it, not to "upgrade to Premium". */
+function premiumRefusal(caller: Caller): EngineError {
+  return new EngineError("format.premium", caller.kind === "premium" ? { message: PAID_PLAN_LACKS_FORMAT } : {});
+}
+
+export const PAID_PLAN_LACKS_FORMAT = "This format comes with the Pro and Ultimate plans. Change your plan to download it.";
+
 function failureToError(result: { code: EngineErrorCode; detail?: string; message?: string }): EngineError {
   const message = result.message && result.message !== ERRORS[result.code].message ? result.message : undefined;
   return new EngineError(result.code, { detail: result.detail, message });
@@ -205,7 +212,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     async createDownload({ url, format, caller, ip }) {
       const link = parse(url);
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
-      if (!canDownload(caller, format)) throw new EngineError("format.premium");
+      if (!canDownload(caller, format)) throw premiumRefusal(caller);
       // Fair use is counted when the link streams; an IP already at its limit learns it here,
       // before the page navigates to a link that would be refused. Paid plans have no fair use.
       if (fairUseApplies(caller)) admission.check(ip);
@@ -245,7 +252,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         const caller: Caller = { kind: claims.caller, plan: claims.plan, userId: claims.userId };
         const fairUse = fairUseApplies(caller);
         if (!isFormatId(claims.format)) throw new EngineError("download.link_invalid");
-        if (!canDownload(caller, claims.format)) throw new EngineError("format.premium");
+        if (!canDownload(caller, claims.format)) throw premiumRefusal(caller);
         const ip = opts.ip ?? requestIp(req);
         const headOnly = req.method === "HEAD";
         const rangeHeader = typeof req.headers.range === "string" ? req.headers.range : undefined;

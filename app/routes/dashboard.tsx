@@ -137,8 +137,9 @@ export default function Dashboard() {
           </TabsList>
           <TabsContent value="downloads">
             <h2 className="sr-only">Downloads</h2>
+            {/* the downloader pads its preview like a page section; the form gets the same inset */}
             <div className="-mx-4 sm:-mx-6">
-              <Downloader isPremium={premiumFormats} formLabel="Video URL" />
+              <Downloader isPremium={premiumFormats} formLabel="Video URL" heroSlot={(form) => <div className="px-4 sm:px-6">{form}</div>} />
             </div>
           </TabsContent>
           <TabsContent value="history">

@@ -55,7 +55,9 @@ describe.each(testDatabases)("plans enforced through /api/v1 on $name", ({ skip,
     // anonymous and Basic are refused the same way
     expect((await fx.post("/downloads", { url: ALL_FORMATS_URL, format: "mp4-2160" })).status).toBe(403);
     const basic = await fx.signUp("Basic", "basic");
-    expect((await fx.post("/downloads", { url: ALL_FORMATS_URL, format: "srt" }, basic.cookie)).status).toBe(403);
+    const basicDenied = await fx.post("/downloads", { url: ALL_FORMATS_URL, format: "mp4-2160" }, basic.cookie);
+    expect(basicDenied.status).toBe(403);
+    expect(await basicDenied.json()).toEqual({ error: { code: "format.premium", message: "This format comes with the Pro and Ultimate plans. Change your plan to download it." } });
 
     const pro = await fx.signUp("Pro", "pro");
     const resolved = (await (await fx.post("/resolve", { url: ALL_FORMATS_URL }, pro.cookie)).json()) as { formats: Array<{ id: string; available: boolean; note?: string }> };
