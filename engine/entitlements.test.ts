@@ -39,7 +39,7 @@ describe("entitlements by plan", () => {
     });
   });
 
-  it("the format list notes premium formats for Basic but not for Pro", () => {
+  it("the format list says which formats the caller may have: not 2160p for Basic, yes for Pro", () => {
     const media = {
       platform: "generic",
       sourceUrl: "https://media.example.test/a.mp4",
@@ -52,8 +52,8 @@ describe("entitlements by plan", () => {
       captions: [],
     } as unknown as ResolvedMedia;
     const note = (caller: Caller) => listFormats(media, caller).find((f) => f.id === "mp4-2160")!;
-    expect(note(callers.basic!)).toMatchObject({ available: true, premium: true, note: "Premium feature" });
-    expect(note(callers.pro!)).toMatchObject({ available: true, premium: true });
+    expect(note(callers.basic!)).toMatchObject({ available: true, premium: true, allowed: false, note: "Premium feature" });
+    expect(note(callers.pro!)).toMatchObject({ available: true, premium: true, allowed: true });
     expect(note(callers.pro!).note).toBeUndefined();
   });
 });

@@ -164,6 +164,8 @@ export interface FormatOption {
   estimated?: boolean;
   /** why not available / honest note, e.g. "Source audio is 128 kbps" */
   note?: string;
+  /** whether the caller's plan may download it (set by the engine; absent in older payloads) */
+  allowed?: boolean;
 }
 
 /** What the stream runner must do for one download. */

@@ -188,6 +188,7 @@ export function openApiDocument(serverUrl: string) {
             bytes: { type: ["integer", "null"] },
             estimated: { type: "boolean" },
             note: { type: "string" },
+            allowed: { type: "boolean", description: "whether the caller's plan may download this format" },
           },
         },
         Progress: {

@@ -90,6 +90,13 @@ test("premium user: Premium User card with the plan and dates, and a 2160p downl
   const probe = ffprobe(uhd.file);
   expect(probe.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", height: 2160 });
 
+  // the home page's downloader knows the plan too (the API reads the session cookie)
+  await page.goto("/");
+  await lookUp(page, SAMPLE.all);
+  await page.getByRole("tab", { name: "Video" }).click();
+  await expect(page.getByTestId("format-mp4-2160").getByRole("button", { name: "Download MP4 2160p 4K" })).toBeVisible();
+  await page.goto("/dashboard");
+
   // the Subscription card, and Cancel asks first
   await dashboardTab(page, "Settings").click();
   await expect(page.getByRole("heading", { name: "Subscription" })).toBeVisible();
