@@ -8,7 +8,7 @@ import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
 import { useNonce } from "./lib/nonce.tsx";
 import { siteJsonLd } from "./lib/seo.ts";
-import { getSessionUser } from "./modules/account/session-user.server.ts";
+import { viewerFromCookie } from "./modules/billing/viewer.server.ts";
 import "./app.css";
 
 export const links: Route.LinksFunction = () => [
@@ -17,20 +17,20 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await sessionViewer(context, request);
   return {
     publicConfig: context.publicConfig,
     // name and email only: the header's "Dashboard" / "Log in" and nothing more
-    user: await headerUser(context, request),
-    // The accounts issue turns this off for premium users.
-    showAds: true,
+    user: viewer ? { name: viewer.user.name, email: viewer.user.email } : null,
+    // decided here, on the server, so a paying user never sees an ad flash (issue 9 §4)
+    showAds: !viewer?.entitlements.adFree,
   };
 }
 
 /** A failing session lookup must not take every page down: the header then shows "Log in". */
-async function headerUser(context: Route.LoaderArgs["context"], request: Request) {
+async function sessionViewer(context: Route.LoaderArgs["context"], request: Request) {
   try {
-    const user = await getSessionUser(context.accounts, request);
-    return user ? { name: user.name, email: user.email } : null;
+    return await viewerFromCookie(context, request.headers.get("cookie"));
   } catch (err) {
     context.logger.error({ err }, "session lookup failed");
     return null;

@@ -422,7 +422,7 @@ export function listFormats(media: ResolvedMedia, caller: Caller): FormatOption[
   return FORMAT_IDS.map((id) => {
     const entry = FORMAT_CATALOG[id];
     const outcome = build(media, id);
-    const base = { id, label: entry.label, quality: entry.quality, format: entry.format, icon: entry.icon, premium: entry.premium };
+    const base = { id, label: entry.label, quality: entry.quality, format: entry.format, icon: entry.icon, premium: entry.premium, allowed: canDownload(caller, id) };
     const fallbackSize = entry.sizeRange ?? "Size unknown";
     if (!outcome.ok) {
       return { ...base, size: fallbackSize, available: false, bytes: null, note: outcome.note };
@@ -435,7 +435,7 @@ export function listFormats(media: ResolvedMedia, caller: Caller): FormatOption[
       bytes: size.bytes,
     };
     if (size.bytes !== null && size.estimated) option.estimated = true;
-    const notes = [note, !canDownload(caller, id) ? "Premium feature" : undefined].filter(Boolean);
+    const notes = [note, !base.allowed ? "Premium feature" : undefined].filter(Boolean);
     if (notes.length > 0) option.note = notes.join(". ");
     return option;
   });

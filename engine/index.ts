@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseLink, type ParsedLink } from "../common/links.ts";
 import type { EngineConfig } from "./config.ts";
-import { canDownload } from "./entitlements.ts";
+import { canDownload, fairUseApplies } from "./entitlements.ts";
 import { EngineError, ERRORS, errorBody, isEngineError, redactUrls, type EngineErrorCode } from "./errors.ts";
 import { filenameFor, isFormatId, listFormats, planFormat } from "./formats.ts";
 import { locateMediaTools, type MediaTools } from "./media/ffmpeg.ts";
@@ -19,7 +19,7 @@ import { createLinkUsage, requestKind } from "./stream/link-usage.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./stream/outbound-fetch.ts";
 import { runPlan } from "./stream/run-plan.ts";
 import { signDownload, verifyDownload } from "./stream/signed-links.ts";
-import type { Caller, FormatOption, ResolvedMedia, UpstreamStream, VideoDetails } from "./types.ts";
+import type { Caller, FormatId, FormatOption, ResolvedMedia, UpstreamStream, VideoDetails } from "./types.ts";
 
 export type { DownloadProgress, DownloadState } from "./stream/downloads.ts";
 export type { EngineConfig } from "./config.ts";
@@ -47,8 +47,27 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** One stream of a signed link ended (HEAD requests excepted); see EngineDeps.onDownloadFinished. */
+export interface DownloadFinished {
+  /** the download id (one per signed link; Range resumes of a link share it) */
+  id: string;
+  /** who created the link (`userId` when a signed-in account did) */
+  caller: Caller;
+  format: FormatId;
+  title: string;
+  /** the file's size when known, else the bytes this stream sent */
+  bytes: number | null;
+  /** this stream delivered the file to its last byte (a full download, or a resume that reached the end) */
+  complete: boolean;
+}
+
 /** Seams for tests and the benchmark; production passes none. */
 export interface EngineDeps {
+  /**
+   * Called once per stream that ended (done, failed, or left by the client) or failed before its
+   * first byte on our side. The host records history with it; errors are logged, never thrown.
+   */
+  onDownloadFinished?: (event: DownloadFinished) => void | Promise<void>;
   sources?: SourceAdapter[];
   media?: MediaTools;
   /** DNS for the outbound guard */
@@ -84,6 +103,13 @@ function shuttingDown(): EngineError {
   return new EngineError("download.busy", { retryAfter: SHUTDOWN_RETRY_AFTER_SECONDS, detail: "the engine is closing" });
 }
 
+/** A premium format refused: a Basic subscriber is told which plans have it, not to "upgrade to Premium". */
+function premiumRefusal(caller: Caller): EngineError {
+  return new EngineError("format.premium", caller.kind === "premium" ? { message: PAID_PLAN_LACKS_FORMAT } : {});
+}
+
+export const PAID_PLAN_LACKS_FORMAT = "This format comes with the Pro and Ultimate plans. Change your plan to download it.";
+
 function failureToError(result: { code: EngineErrorCode; detail?: string; message?: string }): EngineError {
   const message = result.message && result.message !== ERRORS[result.code].message ? result.message : undefined;
   return new EngineError(result.code, { detail: result.detail, message });
@@ -116,6 +142,14 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
   /** set by close(): downloads still on their way to the first byte are answered "busy" */
   let closing = false;
   const publicUrl = config.publicUrl.replace(/\/+$/, "");
+
+  function reportFinished(event: DownloadFinished): void {
+    const hook = deps.onDownloadFinished;
+    if (!hook) return;
+    void Promise.resolve()
+      .then(() => hook(event))
+      .catch((err: unknown) => logger.warn({ download: event.id, err }, "onDownloadFinished failed"));
+  }
 
   function parse(url: string): ParsedLink {
     const parsed = parseLink(url);
@@ -178,15 +212,15 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     async createDownload({ url, format, caller, ip }) {
       const link = parse(url);
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
-      if (!canDownload(caller, format)) throw new EngineError("format.premium");
+      if (!canDownload(caller, format)) throw premiumRefusal(caller);
       // Fair use is counted when the link streams; an IP already at its limit learns it here,
-      // before the page navigates to a link that would be refused.
-      admission.check(ip);
+      // before the page navigates to a link that would be refused. Paid plans have no fair use.
+      if (fairUseApplies(caller)) admission.check(ip);
       const media = await resolveCached(link);
       const plan = planFormat(media, format);
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
       const exp = Math.floor(now() / 1000) + config.limits.linkTtlSeconds;
-      const token = signDownload(config.signingSecret, { id, url: link.url, format, caller: caller.kind, plan: caller.plan, exp });
+      const token = signDownload(config.signingSecret, { id, url: link.url, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp });
       progress.create(id, plan.bytes);
       return {
         id,
@@ -208,14 +242,17 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       };
       res.once("close", onEarlyClose);
       let claimsId: string | null = null;
+      /** set once the request passed every refusal and work began: failures then count as a failed download */
+      let started: Omit<DownloadFinished, "bytes" | "complete"> | null = null;
       try {
         if (closing) throw shuttingDown();
         const claims = verifyDownload(config.signingSecret, token, now());
         claimsId = claims.id;
         const id = claims.id;
-        const caller: Caller = { kind: claims.caller, plan: claims.plan };
+        const caller: Caller = { kind: claims.caller, plan: claims.plan, userId: claims.userId };
+        const fairUse = fairUseApplies(caller);
         if (!isFormatId(claims.format)) throw new EngineError("download.link_invalid");
-        if (!canDownload(caller, claims.format)) throw new EngineError("format.premium");
+        if (!canDownload(caller, claims.format)) throw premiumRefusal(caller);
         const ip = opts.ip ?? requestIp(req);
         const headOnly = req.method === "HEAD";
         const rangeHeader = typeof req.headers.range === "string" ? req.headers.range : undefined;
@@ -226,12 +263,14 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         linkUsage.admit(id, kind, expiresAtMs);
         releaseStream = admission.acquireStream(ip, id);
         release = admission.acquire();
-        if (kind === "full" && !headOnly) refund = admission.hit(ip);
+        if (kind === "full" && !headOnly && fairUse) refund = admission.hit(ip);
         active.add(controller);
         const link = parse(claims.url);
         const media = await resolveCached(link);
         const plan = planFormat(media, claims.format);
         const filename = filenameFor(media, claims.format);
+        const format = claims.format;
+        if (!headOnly) started = { id, caller, format, title: media.details.title };
         let refreshing: { at: number; media: Promise<ResolvedMedia> } | null = null;
         const out = await runPlan(
           plan,
@@ -266,7 +305,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
             // so this is a full download after all.
             kind = "full";
             linkUsage.admit(id, kind, expiresAtMs);
-            if (!headOnly) refund = admission.hit(ip);
+            if (!headOnly && fairUse) refund = admission.hit(ip);
           }
           linkUsage.setSize(id, total);
           // the first resume of a link learns the file's size only now
@@ -283,10 +322,17 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         releaseStream = null;
         refund = null;
         const fullDownload = kind === "full" && !headOnly;
+        const rangeEnd = out.status === 206 ? Number(/-(\d+)\//.exec(out.headers["content-range"] ?? "")?.[1]) : null;
+        // a 200 is the whole file; a 206 completes it when its range runs to the last byte
+        const reachesEnd = rangeEnd === null || (total !== null && rangeEnd === total - 1);
+        const finished = started;
+        started = null;
+        let sent = 0;
         streamToResponse(res, out, {
           filename,
           headOnly,
           onBytes: (n) => {
+            sent += n;
             progress.addBytes(id, n);
             linkUsage.addBytes(id, n);
           },
@@ -296,6 +342,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
             active.delete(controller);
             progress.finish(id, state);
             if (state === "done" && fullDownload) linkUsage.complete(id);
+            if (finished) reportFinished({ ...finished, bytes: total ?? offset + sent, complete: state === "done" && reachesEnd });
             if (state === "failed") logger.warn({ download: id, code: isEngineError(err) ? err.code : undefined, detail: redactUrls(err?.message) }, "download failed after headers; connection aborted");
             else logger.debug({ download: id, state }, "download ended");
           },
@@ -311,6 +358,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         const stoppedByClose = closing && controller.signal.aborted && !res.destroyed;
         const e = stoppedByClose ? shuttingDown() : isEngineError(err) ? err : new EngineError("download.failed", { cause: err, detail: (err as Error)?.message });
         if (claimsId && progress.has(claimsId)) progress.finish(claimsId, controller.signal.aborted ? "aborted" : "failed");
+        // work had begun (resolve, upstream, ffmpeg) and failed: the user saw a failed download
+        if (started) reportFinished({ ...started, bytes: null, complete: false });
         // The download id, never the token (a replayable link) or the visitor's link.
         const fields = { download: claimsId ?? undefined, code: e.code, detail: redactUrls(e.detail) };
         if (closing) {

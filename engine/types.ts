@@ -164,6 +164,8 @@ export interface FormatOption {
   estimated?: boolean;
   /** why not available / honest note, e.g. "Source audio is 128 kbps" */
   note?: string;
+  /** whether the caller's plan may download it (set by the engine; absent in older payloads) */
+  allowed?: boolean;
 }
 
 /** What the stream runner must do for one download. */
@@ -201,8 +203,13 @@ export type MediaPlan =
   | { op: "image"; url: string; mimeType: "image/jpeg"; extension: "jpg"; bytes: number | null }
   | { op: "text"; kind: "txt" | "srt" | "vtt"; track: CaptionTrack; mimeType: string; extension: string; bytes: null };
 
-/** Who is asking; the accounts issue will extend this. */
+/**
+ * Who is asking. `kind` and `plan` decide entitlements (entitlements.ts); `userId` is carried
+ * through a signed link so the host can record a signed-in user's download history.
+ */
 export interface Caller {
   kind: "anonymous" | "free" | "premium";
   plan?: "basic" | "pro" | "ultimate";
+  /** the signed-in account, when there is one */
+  userId?: string;
 }

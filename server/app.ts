@@ -7,6 +7,7 @@ import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
 import type { AppServices } from "#app/lib/load-context.ts";
 import { createBillingRouter, STRIPE_WEBHOOK_PATH } from "#server/api/billing.ts";
+import { createCallerResolver } from "#server/api/caller.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import type { DatabaseHandle } from "#db/client.ts";
 import { hostErrorOf, refuse } from "./http-errors.ts";
@@ -116,7 +117,9 @@ export function createApp(deps: AppDeps): Express {
   // Checkout, verification and the Stripe webhook (which reads its raw body itself).
   app.use("/api", createBillingRouter({ db: deps.db, logger, billing: deps.billing, accounts: deps.accounts }));
 
-  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL }));
+  // the caller (account and plan) comes from the session cookie
+  const identify = createCallerResolver({ accounts: deps.accounts, db: deps.db, logger });
+  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL, identify }));
 
   if (deps.build.mode === "production") {
     const clientDir = deps.build.clientDir;

@@ -8,6 +8,7 @@ import { createAuth } from "#app/modules/account/auth.server.ts";
 import { createMailer } from "#app/modules/account/mailer.server.ts";
 import { createBillingServices, type BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import { startBlogFreshness } from "#app/modules/blog/freshness.server.ts";
+import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
@@ -141,7 +142,10 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     }),
     limiter: createMemoryLimiter(),
   };
-  const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap));
+  const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap), {
+    // a signed-in user's downloads land in their history (the engine knows no database)
+    onDownloadFinished: (event) => recordDownload(database.db, event),
+  });
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
 
   return {

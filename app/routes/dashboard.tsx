@@ -1,12 +1,26 @@
-import { Crown, LogOut, User } from "lucide-react";
-import { Form, Link, redirect, useLoaderData, useNavigation } from "react-router";
+import { LogOut } from "lucide-react";
+import { useEffect } from "react";
+import { data, Form, redirect, useActionData, useLoaderData, useNavigate, useNavigation } from "react-router";
+import { toast } from "sonner";
 import type { Route } from "./+types/dashboard";
 import { Button } from "#app/components/ui/button.tsx";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tabs.tsx";
 import { seo } from "#app/lib/seo.ts";
+import { accountFailure } from "#app/modules/account/account-action.server.ts";
+import { ACCOUNT_MESSAGES } from "#app/modules/account/account-messages.ts";
+import { parseProfileForm, type ProfileField } from "#app/modules/account/account-schema.ts";
 import { loginUrlFor } from "#app/modules/account/return-to.ts";
-import { getSessionUser } from "#app/modules/account/session-user.server.ts";
 import { billingNoticeOf } from "#app/modules/billing/billing-messages.ts";
 import { BillingNoticeBanner } from "#app/modules/billing/billing-notice.tsx";
+import { updateProfile } from "#app/modules/account/update-profile.server.ts";
+import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
+import { DASHBOARD_TABS, dashboardTabOf, tabHref, type HistoryView, type PlanSummary } from "#app/modules/dashboard/dashboard-data.ts";
+import { HistoryTable } from "#app/modules/dashboard/history-table.tsx";
+import { PlanCard } from "#app/modules/dashboard/plan-card.tsx";
+import { SettingsPanel } from "#app/modules/dashboard/settings-panel.tsx";
+import { Downloader } from "#app/modules/downloader/components/downloader.tsx";
+import { listHistory } from "#app/modules/history/list-history.server.ts";
+import { formFields, type FormResult } from "#app/modules/pages/forms/form-problem.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(matches, { title: "Dashboard", description: "Your account dashboard.", path: "/dashboard", noindex: true });
@@ -14,24 +28,79 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 /** A personal page: never stored by a shared cache. */
 export const headers: Route.HeadersFunction = () => ({ "cache-control": "private, no-store" });
 
+const PLAN_NAMES = { basic: "Basic", pro: "Pro", ultimate: "Ultimate" } as const;
+
+async function requireViewer(context: Route.LoaderArgs["context"], request: Request) {
+  const viewer = await viewerFromCookie(context, request.headers.get("cookie"));
+  if (!viewer) throw redirect(loginUrlFor("/dashboard", "auth-required"));
+  return viewer;
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await getSessionUser(context.accounts, request);
-  if (!user) throw redirect(loginUrlFor("/dashboard", "auth-required"));
-  const notice = billingNoticeOf(new URL(request.url).searchParams.get("notice"));
-  return { user: { name: user.name, email: user.email, emailVerified: user.emailVerified }, notice };
+  const viewer = await requireViewer(context, request);
+  const params = new URL(request.url).searchParams;
+  const tab = dashboardTabOf(params.get("tab"));
+  const { plan, subscription } = viewer.plan;
+  const planSummary: PlanSummary | null =
+    plan === "free"
+      ? null
+      : {
+          name: PLAN_NAMES[plan],
+          startDate: subscription?.createdAt.toISOString() ?? null,
+          nextBillingDate: subscription?.currentPeriodEnd?.toISOString() ?? null,
+          endsAtPeriodEnd: subscription?.cancelAtPeriodEnd ?? false,
+        };
+  // only the open tab's data: switching tabs is a navigation (so every tab works without JavaScript)
+  const history: HistoryView | null = tab === "history" ? await listHistory(context.db, viewer.user.id, Number(params.get("page") ?? 1)) : null;
+  return {
+    user: { name: viewer.user.name, email: viewer.user.email, emailVerified: viewer.user.emailVerified },
+    plan: planSummary,
+    premiumFormats: viewer.entitlements.premiumFormats,
+    tab,
+    history,
+    confirmCancel: params.get("confirm") === "cancel",
+    notice: billingNoticeOf(params.get("notice")),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireViewer(context, request);
+  const fields = formFields(await request.formData());
+  if (fields.intent !== "profile") throw data("Unknown form", { status: 400 });
+  const values = { name: fields.name ?? "", email: fields.email ?? "" };
+  const parsed = parseProfileForm(fields);
+  if (!parsed.ok) {
+    return data<FormResult<ProfileField>>({ ok: false, title: "Error", message: parsed.problem.message, fields: parsed.problem.fields, values }, { status: 400 });
+  }
+  const result = await updateProfile(context, viewer.user, parsed.data, new Headers({ cookie: request.headers.get("cookie") ?? "" }));
+  if (!result.ok) return accountFailure<ProfileField>(result.code, values, result.retryAfterSeconds);
+  const done = ACCOUNT_MESSAGES.profileUpdated;
+  const message = result.emailChangeSentTo ? ACCOUNT_MESSAGES.emailChangeSent.replace("{email}", result.emailChangeSentTo) : done.description;
+  return data<FormResult<ProfileField>>({ ok: true, title: done.title, message });
 }
 
 /**
- * The account dashboard, first part (issue 9 §1): who is signed in, the plan card, Logout.
- * The Downloads, History and Settings tabs and premium details come with plans and payments.
+ * The account dashboard (spec §2 "Dashboard", issue 9 §3): heading, Logout, the plan card, and
+ * three tabs: Downloads (the home page's downloader with this user's entitlements), History
+ * (recorded by the server) and Settings. The open tab lives in the URL (`?tab=`), so each tab is
+ * a link that works without JavaScript and a Radix tab with it.
  */
 export default function Dashboard() {
-  const { user, notice } = useLoaderData<typeof loader>();
+  const { user, plan, premiumFormats, tab, history, confirmCancel, notice } = useLoaderData<typeof loader>();
+  const actionResult = useActionData<typeof action>();
   const navigation = useNavigation();
+  const navigate = useNavigate();
   const loggingOut = navigation.state !== "idle" && navigation.formAction === "/logout";
+
+  // a plain POST rendered the page: with JavaScript its answer is also a toast
+  useEffect(() => {
+    if (!actionResult) return;
+    if (actionResult.ok) toast.success(actionResult.title, { description: actionResult.message });
+  }, [actionResult]);
+
   return (
-    <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:px-6 lg:grid-cols-[1fr_300px]">
-      <section aria-labelledby="dashboard-heading">
+    <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:px-6 lg:grid-cols-[minmax(0,1fr)_300px]">
+      <section aria-labelledby="dashboard-heading" className="min-w-0">
         <div className="mb-6 empty:hidden">
           <BillingNoticeBanner notice={notice} />
         </div>
@@ -57,22 +126,38 @@ export default function Dashboard() {
             </Button>
           </Form>
         </div>
+
+        <Tabs
+          value={tab}
+          onValueChange={(value) => void navigate(tabHref(dashboardTabOf(value)), { preventScrollReset: true })}
+          className="mt-8"
+        >
+          <TabsList aria-label="Dashboard sections">
+            {DASHBOARD_TABS.map((t) => (
+              <TabsTrigger key={t.value} value={t.value} asChild>
+                <a href={tabHref(t.value)} onClick={(e) => e.preventDefault()}>
+                  {t.label}
+                </a>
+              </TabsTrigger>
+            ))}
+          </TabsList>
+          <TabsContent value="downloads">
+            <h2 className="sr-only">Downloads</h2>
+            {/* the downloader pads its preview like a page section; the form gets the same inset */}
+            <div className="-mx-4 sm:-mx-6">
+              <Downloader isPremium={premiumFormats} formLabel="Video URL" heroSlot={(form) => <div className="px-4 sm:px-6">{form}</div>} />
+            </div>
+          </TabsContent>
+          <TabsContent value="history">
+            <h2 className="sr-only">Download history</h2>
+            {history ? <HistoryTable history={history} /> : null}
+          </TabsContent>
+          <TabsContent value="settings">
+            <SettingsPanel user={user} plan={plan} actionResult={actionResult} confirmCancel={confirmCancel} />
+          </TabsContent>
+        </Tabs>
       </section>
-      <aside aria-label="Your plan" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-        <div className="flex items-center gap-3">
-          <span className="grid size-10 place-items-center rounded-full bg-slate-100 text-slate-700">
-            <User aria-hidden className="size-5" />
-          </span>
-          <h2 className="text-lg font-semibold text-slate-900">Free User</h2>
-        </div>
-        <p className="mt-3 text-sm text-slate-600">Upgrade for ad-free downloads, 4K and 8K quality and subtitles.</p>
-        <Button asChild className="mt-5 w-full">
-          <Link to="/premium">
-            <Crown aria-hidden />
-            Upgrade to Premium
-          </Link>
-        </Button>
-      </aside>
+      <PlanCard plan={plan} />
     </div>
   );
 }

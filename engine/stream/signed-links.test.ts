@@ -45,4 +45,10 @@ describe("signed download links", () => {
     const token = signDownload(secret, { ...claims, caller: "premium", plan: "pro" });
     expect(verifyDownload(secret, token, 0)).toMatchObject({ caller: "premium", plan: "pro" });
   });
+
+  it("carries the account that created the link, and refuses a non-string account", () => {
+    const token = signDownload(secret, { ...claims, caller: "free", userId: "user_123" });
+    expect(verifyDownload(secret, token, 0)).toMatchObject({ caller: "free", userId: "user_123" });
+    expect(verifyDownload(secret, signDownload(secret, claims), 0).userId).toBeUndefined();
+  });
 });

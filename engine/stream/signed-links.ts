@@ -16,6 +16,8 @@ export interface DownloadClaims {
   format: string;
   caller: Caller["kind"];
   plan?: Caller["plan"];
+  /** the signed-in account that created the link (history), if any */
+  userId?: string;
   /** expiry, epoch seconds */
   exp: number;
 }
@@ -29,7 +31,7 @@ function mac(secret: string, body: string): Buffer {
 export function signDownload(secret: string, claims: DownloadClaims): string {
   if (!secret) throw new EngineError("internal", { detail: "signing secret is empty" });
   const body = b64url(
-    Buffer.from(JSON.stringify({ d: claims.id, u: claims.url, f: claims.format, c: claims.caller, p: claims.plan, e: claims.exp })),
+    Buffer.from(JSON.stringify({ d: claims.id, u: claims.url, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp })),
   );
   return `${body}.${b64url(mac(secret, body))}`;
 }
@@ -43,7 +45,7 @@ export function verifyDownload(secret: string, token: string, now: number = Date
   const given = Buffer.from(token.slice(dot + 1), "base64url");
   const expected = mac(secret, body);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new EngineError("download.link_invalid");
-  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; e?: unknown };
+  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown };
   try {
     raw = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as typeof raw;
   } catch (cause) {
@@ -56,11 +58,14 @@ export function verifyDownload(secret: string, token: string, now: number = Date
     typeof raw.f !== "string" ||
     typeof raw.c !== "string" ||
     !kinds.includes(raw.c) ||
-    typeof raw.e !== "number"
+    typeof raw.e !== "number" ||
+    (raw.a !== undefined && typeof raw.a !== "string")
   ) {
     throw new EngineError("download.link_invalid", { detail: "payload fields" });
   }
   if (raw.e * 1000 <= now) throw new EngineError("download.link_expired");
   const plan = raw.p === "basic" || raw.p === "pro" || raw.p === "ultimate" ? raw.p : undefined;
-  return { id: raw.d, url: raw.u, format: raw.f, caller: raw.c as Caller["kind"], plan, exp: raw.e };
+  const claims: DownloadClaims = { id: raw.d, url: raw.u, format: raw.f, caller: raw.c as Caller["kind"], plan, exp: raw.e };
+  if (typeof raw.a === "string") claims.userId = raw.a;
+  return claims;
 }

@@ -17,7 +17,7 @@ export function openApiDocument(serverUrl: string) {
       title: "VidFetch API",
       version: "1.0.0",
       description:
-        "Resolve a video link, list its formats, and stream the chosen file through a signed, expiring link. Nothing is stored on the server.",
+        "Resolve a video link, list its formats, and stream the chosen file through a signed, expiring link. Nothing is stored on the server. Calls are made as the signed-in account of the session cookie (vidfetch.session_token) with the plan it holds; without it, anonymously. Premium formats need the Pro or Ultimate plan (403 otherwise).",
     },
     servers: [{ url: `${serverUrl.replace(/\/+$/, "")}/api/v1` }],
     paths: {
@@ -188,6 +188,7 @@ export function openApiDocument(serverUrl: string) {
             bytes: { type: ["integer", "null"] },
             estimated: { type: "boolean" },
             note: { type: "string" },
+            allowed: { type: "boolean", description: "whether the caller's plan may download this format" },
           },
         },
         Progress: {

@@ -5,7 +5,7 @@ import type { Engine } from "#engine/index.ts";
 import { EngineError, errorBody, isEngineError } from "#engine/errors.ts";
 import { hostErrorOf, refuse } from "../http-errors.ts";
 import { loggableUrl } from "../loggable-url.ts";
-import { callerFromRequest, clientIp } from "./caller.ts";
+import { anonymousCaller, clientIp, type CallerResolver } from "./caller.ts";
 import { openApiDocument } from "./openapi.ts";
 
 /**
@@ -22,8 +22,9 @@ const JSON_LIMIT_BYTES = 16 * 1024;
 /** SSE keep-alive: proxies drop idle connections after 30–60 s. */
 const HEARTBEAT_MS = 15_000;
 
-export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUrl?: string }): Router {
+export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUrl?: string; identify?: CallerResolver }): Router {
   const { engine, logger } = deps;
+  const callerFromRequest = deps.identify ?? anonymousCaller;
   const router = express.Router();
   // refused on its declared length, before a byte is read (the parser would wait for all of it)
   router.use((req, res, next) => {

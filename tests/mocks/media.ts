@@ -20,13 +20,13 @@ import { promisify } from "node:util";
 const execFileAsync = promisify(execFile);
 
 /** bump when the generated set changes, so stale caches are not reused */
-const MEDIA_VERSION = 3;
+const MEDIA_VERSION = 4;
 
 export interface MockMediaSet {
   dir: string;
   durationSeconds: number;
   /** H.264 video-only, fragmented MP4 (like YouTube's DASH streams), keyframe every 2 s */
-  video: { 360: string; 480: string; 720: string; 1080: string };
+  video: { 360: string; 480: string; 720: string; 1080: string; 1440: string; 2160: string };
   /** VP9 video-only WebM 720p */
   webmVideo: string;
   /** AAC 128 kbps, fragmented M4A */
@@ -66,9 +66,10 @@ export interface MockMediaSet {
   };
 }
 
-const HEIGHTS = [360, 480, 720, 1080] as const;
-const WIDTH: Record<(typeof HEIGHTS)[number], number> = { 360: 640, 480: 854, 720: 1280, 1080: 1920 };
-const VIDEO_KBPS: Record<(typeof HEIGHTS)[number], number> = { 360: 300, 480: 450, 720: 700, 1080: 1100 };
+/** 1440p and 2160p are the premium heights (Pro and Ultimate plans) */
+const HEIGHTS = [360, 480, 720, 1080, 1440, 2160] as const;
+const WIDTH: Record<(typeof HEIGHTS)[number], number> = { 360: 640, 480: 854, 720: 1280, 1080: 1920, 1440: 2560, 2160: 3840 };
+const VIDEO_KBPS: Record<(typeof HEIGHTS)[number], number> = { 360: 300, 480: 450, 720: 700, 1080: 1100, 1440: 1500, 2160: 2000 };
 const FPS = 24;
 /** keyframe interval = HLS/DASH segment length (2 s) */
 const GOP = FPS * 2;
@@ -95,7 +96,14 @@ function describeSet(root: string, durationSeconds: number): MockMediaSet {
   return {
     dir: root,
     durationSeconds,
-    video: { 360: p("video-360.mp4"), 480: p("video-480.mp4"), 720: p("video-720.mp4"), 1080: p("video-1080.mp4") },
+    video: {
+      360: p("video-360.mp4"),
+      480: p("video-480.mp4"),
+      720: p("video-720.mp4"),
+      1080: p("video-1080.mp4"),
+      1440: p("video-1440.mp4"),
+      2160: p("video-2160.mp4"),
+    },
     webmVideo: p("video-720.webm"),
     audioM4a: p("audio-128.m4a"),
     audioWebm: p("audio-opus.webm"),

@@ -7,7 +7,8 @@
  * served with Range support and exact lengths.
  *
  * Example videos:
- *   vidfetchAll  all heights 360–1080 (H.264), VP9 WebM, AAC and Opus audio, progressive 360p
+ *   vidfetchAll  all heights 360–1080 and the premium 1440p/2160p (H.264), VP9 WebM, AAC and Opus
+ *                audio, progressive 360p
  *   vidfetch720  only 360p and 720p (no 480p/1080p, no maxres thumbnail)
  *   vidfetchCap  720p/360p with English captions (manual + auto-generated)
  *   vidfetchPrv  private
@@ -47,13 +48,13 @@ export const MOCK_PLATFORM_VIDEOS: SyntheticVideo[] = [
     id: "vidfetchAll",
     title: "Sample clip in every quality",
     description:
-      "A short generated test pattern with a tone, offered in 360p, 480p, 720p and 1080p H.264, VP9 WebM, AAC and Opus audio. Made by the VidFetch mock platform for trying every download format offline.",
+      "A short generated test pattern with a tone, offered in 360p, 480p, 720p, 1080p, 1440p and 2160p H.264, VP9 WebM, AAC and Opus audio. Made by the VidFetch mock platform for trying every download format offline.",
     channel: CHANNEL,
     views: 1_234_567,
     likes: 45_678,
     publishDate: "2026-06-03T08:00:00-07:00",
     keywords: ["sample", "test pattern", "1080p"],
-    itags: [18, 137, 136, 135, 134, 247, 140, 251],
+    itags: [18, 266, 264, 137, 136, 135, 134, 247, 140, 251],
     captions: false,
     maxres: true,
   },
@@ -127,6 +128,8 @@ interface ItagSpec {
 /** The itags YouTube uses for these renditions, with codec strings describing the generated files. */
 const ITAGS: Record<number, ItagSpec> = {
   18: { file: (m) => m.progressive, mimeType: 'video/mp4; codecs="avc1.42001E, mp4a.40.2"', width: 640, height: 360, quality: "medium", qualityLabel: "360p", audioSampleRate: "44100", audioQuality: "AUDIO_QUALITY_LOW" },
+  266: { file: (m) => m.video[2160], mimeType: 'video/mp4; codecs="avc1.640033"', width: 3840, height: 2160, quality: "hd2160", qualityLabel: "2160p" },
+  264: { file: (m) => m.video[1440], mimeType: 'video/mp4; codecs="avc1.640032"', width: 2560, height: 1440, quality: "hd1440", qualityLabel: "1440p" },
   137: { file: (m) => m.video[1080], mimeType: 'video/mp4; codecs="avc1.640028"', width: 1920, height: 1080, quality: "hd1080", qualityLabel: "1080p" },
   136: { file: (m) => m.video[720], mimeType: 'video/mp4; codecs="avc1.64001f"', width: 1280, height: 720, quality: "hd720", qualityLabel: "720p" },
   135: { file: (m) => m.video[480], mimeType: 'video/mp4; codecs="avc1.4d401f"', width: 854, height: 480, quality: "large", qualityLabel: "480p" },

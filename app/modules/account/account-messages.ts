@@ -17,6 +17,9 @@ export const ACCOUNT_MESSAGES = {
     title: "Check your email",
     description: "If an account exists for that email, we've sent a link to reset your password. It works for one hour.",
   },
+  profileUpdated: { title: "Profile Updated", description: "Your changes have been saved." },
+  /** {email} is the new address */
+  emailChangeSent: "We sent a confirmation link to {email}. Your email changes once you open it.",
   resetLinkInvalid: "This password reset link is invalid or has expired. Please ask for a new one.",
 } as const;
 

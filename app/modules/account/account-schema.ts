@@ -65,3 +65,16 @@ export function parseResetPasswordForm(input: Record<string, unknown>): Parsed<z
   if (result.success) return { ok: true, data: result.data };
   return { ok: false, problem: summariseIssues<ResetPasswordField>(result.error, ACCOUNT_MESSAGES.required) };
 }
+
+/** The dashboard's Settings form: name and email (an email change is confirmed by mail). */
+export const profileSchema = z.object({
+  name: required(ACCOUNT_LIMITS.name, ACCOUNT_MESSAGES.nameTooLong),
+  email,
+});
+export type ProfileField = keyof z.output<typeof profileSchema>;
+
+export function parseProfileForm(input: Record<string, unknown>): Parsed<z.output<typeof profileSchema>, ProfileField> {
+  const result = profileSchema.safeParse(input);
+  if (result.success) return { ok: true, data: result.data };
+  return { ok: false, problem: summariseIssues<ProfileField>(result.error, ACCOUNT_MESSAGES.required) };
+}

@@ -20,6 +20,8 @@ export const ACCOUNT_LIMIT_RULES = {
   signupPerEmail: { limit: 5, windowMs: 60 * 60_000 },
   resetPerIp: { limit: 10, windowMs: 60 * 60_000 },
   resetPerEmail: { limit: 3, windowMs: 60 * 60_000 },
+  /** email changes mail a link to the new address: a few per account and hour */
+  emailChangePerUser: { limit: 5, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, LimitRule>;
 
 /** Above this many live keys, expired windows are swept before adding another. */

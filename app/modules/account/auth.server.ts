@@ -67,6 +67,9 @@ export function createAuth(opts: AuthOptions) {
         await opts.mailer.send({ to: user.email, subject: `Confirm your email for ${siteName}`, text: verifyMailText(siteName, user.name, url) });
       },
     },
+    // A new email takes effect only once the link mailed to it is opened (better-auth's
+    // change-email verification; the verification mailer above sends it).
+    user: { changeEmail: { enabled: true } },
     session: {
       expiresIn: 60 * 60 * 24 * 30,
       updateAge: 60 * 60 * 24,

@@ -2,13 +2,20 @@ import type { AccountServices, SessionUser } from "./account-services.server.ts"
 
 /** Does the request carry our session cookie at all? Saves a database round trip for visitors. */
 export function hasSessionCookie(request: Request): boolean {
-  return /(?:^|;\s*)(?:__Secure-)?vidfetch\.session_token=/.test(request.headers.get("cookie") ?? "");
+  return SESSION_COOKIE.test(request.headers.get("cookie") ?? "");
 }
+
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?vidfetch\.session_token=/;
 
 /** The signed-in user of this request, or null (no cookie, a bad signature, an expired session). */
 export async function getSessionUser(accounts: AccountServices, request: Request): Promise<SessionUser | null> {
-  if (!hasSessionCookie(request)) return null;
-  const headers = new Headers({ cookie: request.headers.get("cookie") ?? "" });
+  return sessionUserFromCookie(accounts, request.headers.get("cookie"));
+}
+
+/** The same from a raw Cookie header (the API host reads it from Express's request). */
+export async function sessionUserFromCookie(accounts: AccountServices, cookie: string | null | undefined): Promise<SessionUser | null> {
+  if (!cookie || !SESSION_COOKIE.test(cookie)) return null;
+  const headers = new Headers({ cookie });
   const session = await accounts.auth.api.getSession({ headers });
   if (!session) return null;
   return { id: session.user.id, name: session.user.name, email: session.user.email, emailVerified: session.user.emailVerified };

@@ -44,6 +44,14 @@ describe("option status", () => {
     expect(optionNote(o, "ready")).toBeNull();
   });
 
+  it("follows the server's word on the caller's plan when the payload carries it", () => {
+    const locked = opt({ id: "mp4-2160", icon: "video", premium: true, allowed: false, note: "Premium feature" });
+    const mine = opt({ id: "mp4-2160", icon: "video", premium: true, allowed: true });
+    // a Pro user on the home page (no isPremium prop) and a Basic user on the dashboard
+    expect(optionStatus(mine, false)).toBe("ready");
+    expect(optionStatus(locked, true)).toBe("locked");
+  });
+
   it("marks formats the video does not have, with the engine's reason", () => {
     const o = opt({ id: "mp4-1080", icon: "video", available: false, note: "This video has no 1080p stream" });
     expect(optionStatus(o, true)).toBe("unavailable");

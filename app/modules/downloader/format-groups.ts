@@ -29,7 +29,9 @@ export type OptionStatus = "ready" | "locked" | "unavailable";
  */
 export function optionStatus(option: FormatOption, isPremium: boolean): OptionStatus {
   if (!option.available) return "unavailable";
-  if (option.premium && !isPremium) return "locked";
+  // the server knows the caller's plan (session cookie); `isPremium` is the fallback for a
+  // payload without `allowed`
+  if (option.premium && !(option.allowed ?? isPremium)) return "locked";
   return "ready";
 }
 

@@ -33,7 +33,7 @@ export function faqItems(siteName: string): FaqEntry[] {
       id: "limits",
       question: "Is there a limit on how many videos I can download?",
       answer:
-        "There is no daily download quota and no limit on video length. To keep the service fast for everyone, a fair-use limit applies per network address: if one address starts a very large number of downloads in a short time, further requests are paused for a while with the message \"You've made too many requests. Please wait a moment and try again.\" Normal use never reaches it.",
+        "There is no daily download quota and no limit on video length. To keep the service fast for everyone, a fair-use limit applies per network address: if one address starts a very large number of downloads in a short time, further requests are paused for a while with the message \"You've made too many requests. Please wait a moment and try again.\" Normal use never reaches it. Premium plans (Basic, Pro and Ultimate) are not subject to this limit.",
     },
     {
       id: "storage",

@@ -29,6 +29,8 @@ describe("ensureMockMedia", () => {
       [480, 854],
       [720, 1280],
       [1080, 1920],
+      [1440, 2560],
+      [2160, 3840],
     ] as const) {
       const p = await ffprobeFile(a.video[h]);
       expect(p.streams).toEqual([expect.objectContaining({ codec_name: "h264", width: w, height: h })]);

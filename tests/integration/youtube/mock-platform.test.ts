@@ -44,10 +44,12 @@ describe("mock platform (MOCKS=true)", () => {
     expect(platform.hostMap).toContain("media.example.test=");
   });
 
-  it("vidfetchAll offers every height, WebM and both audio codecs", async () => {
+  it("vidfetchAll offers every height (the premium 1440p and 2160p too), WebM and both audio codecs", async () => {
     const m = await resolve("vidfetchAll");
     expect(m.streams.map((s) => [s.id, s.kind, s.vcodec ?? s.acodec, s.height ?? null])).toEqual([
       ["18", "progressive", "h264", 360],
+      ["266", "video", "h264", 2160],
+      ["264", "video", "h264", 1440],
       ["137", "video", "h264", 1080],
       ["136", "video", "h264", 720],
       ["135", "video", "h264", 480],
@@ -68,7 +70,7 @@ describe("mock platform (MOCKS=true)", () => {
     });
     expect(m.details.channelThumbnail.startsWith(`${platform.origin}/ytc/`)).toBe(true);
     expect(available(m)).toEqual(
-      expect.arrayContaining(["mp4-1080", "mp4-720", "mp4-480", "mp4-360", "webm", "m4a", "mp3-128", "thumbnail-hd"]),
+      expect.arrayContaining(["mp4-2160", "mp4-1440", "mp4-1080", "mp4-720", "mp4-480", "mp4-360", "webm", "m4a", "mp3-128", "thumbnail-hd"]),
     );
     // the stream URL reaches the generated file with its exact length
     const ctx = sourceContext({ hostMap: platform.hostMap });

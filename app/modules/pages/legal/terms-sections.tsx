@@ -114,7 +114,8 @@ export function termsSections(ctx: LegalContext): LegalSection[] {
         <p>
           The Service has no download quota, but fair-use limits apply per network address so that one user cannot slow it down for everyone. When
           a limit is reached, further requests are refused for a short time with a message saying so. We may lower limits temporarily to protect
-          the Service during attacks or outages. Premium benefits apply within the same fair-use rules.
+          the Service during attacks or outages. Paid plans are not subject to the per-address download limit; the limits on how many downloads
+          run at the same time apply to everyone.
         </p>
       ),
     },

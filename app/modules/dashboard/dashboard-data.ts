@@ -1,0 +1,42 @@
+/** What the dashboard's loader hands its components (plain, serialisable values). */
+
+export const DASHBOARD_TABS = [
+  { value: "downloads", label: "Downloads" },
+  { value: "history", label: "History" },
+  { value: "settings", label: "Settings" },
+] as const;
+
+export type DashboardTab = (typeof DASHBOARD_TABS)[number]["value"];
+
+export function dashboardTabOf(value: string | null): DashboardTab {
+  return DASHBOARD_TABS.some((t) => t.value === value) ? (value as DashboardTab) : "downloads";
+}
+
+export interface PlanSummary {
+  /** "Basic" | "Pro" | "Ultimate" */
+  name: string;
+  /** ISO dates */
+  startDate: string | null;
+  nextBillingDate: string | null;
+  /** cancelled at period end: the plan ends on nextBillingDate instead of renewing */
+  endsAtPeriodEnd: boolean;
+}
+
+export interface HistoryView {
+  rows: Array<{ id: string; title: string; formatLabel: string; bytes: number | null; status: "done" | "failed"; date: string }>;
+  page: number;
+  pageCount: number;
+  total: number;
+}
+
+/** en-US short date ("Jun 3, 2026"), in UTC so the server's and the browser's render agree. */
+export function shortDate(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+}
+
+/** The dashboard URL for a tab (and a history page). */
+export function tabHref(tab: DashboardTab, page?: number): string {
+  const params = new URLSearchParams({ tab });
+  if (page && page > 1) params.set("page", String(page));
+  return `/dashboard?${params.toString()}`;
+}

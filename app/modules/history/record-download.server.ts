@@ -1,0 +1,35 @@
+import { sql } from "drizzle-orm";
+import type { Database } from "#db/client.ts";
+import { downloadHistory } from "#db/schema/index.ts";
+import type { DownloadFinished } from "#engine/index.ts";
+
+/**
+ * The engine's onDownloadFinished hook, for signed-in users only: one row per signed link (the
+ * download id), written when a stream of it ends. "done" once any stream delivered the file to
+ * its last byte; a later failed stream of the same link (a replayed range) does not undo that.
+ * Range resumes update the same row, so a download that failed and was resumed to the end reads
+ * "done".
+ */
+export async function recordDownload(db: Database, event: DownloadFinished, now: Date = new Date()): Promise<void> {
+  const userId = event.caller.userId;
+  if (!userId) return;
+  const status = event.complete ? "done" : "failed";
+  await db
+    .insert(downloadHistory)
+    .values({ id: event.id, userId, title: event.title.slice(0, 500), format: event.format, bytes: safeBytes(event.bytes), status, createdAt: now, finishedAt: now })
+    .onConflictDoUpdate({
+      target: downloadHistory.id,
+      set: {
+        status: sql`case when ${downloadHistory.status} = 'done' then 'done' else excluded.status end`,
+        bytes: sql`coalesce(excluded.bytes, ${downloadHistory.bytes})`,
+        finishedAt: now,
+      },
+      // a download id belongs to the account that created the link
+      setWhere: sql`${downloadHistory.userId} = ${userId}`,
+    });
+}
+
+/** The column is a 32-bit integer: larger files keep no size rather than a wrong one. */
+function safeBytes(bytes: number | null): number | null {
+  return bytes !== null && Number.isSafeInteger(bytes) && bytes >= 0 && bytes <= 2_147_483_647 ? bytes : null;
+}

@@ -1,0 +1,90 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import express from "express";
+import { testAccounts, cookieHeaderFrom } from "#tests/support/accounts.ts";
+import type { TestDatabase } from "#tests/support/test-db.ts";
+import { recordDownload } from "#app/modules/history/record-download.server.ts";
+import { subscriptions } from "#db/schema/index.ts";
+import { createEngine, type DownloadFinished, type Engine } from "#engine/index.ts";
+import { createCallerResolver } from "#server/api/caller.ts";
+import { createApiRouter } from "#server/api/router.ts";
+import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
+import { silentLogger, sourceContext } from "../youtube/helpers.ts";
+
+export const ALL_FORMATS_URL = "https://www.youtube.com/watch?v=vidfetchAll";
+
+/**
+ * The API as the host mounts it (session cookie → account → plan → engine caller), on a test
+ * database, with the real engine and YouTube adapter on the mock platform (which has 2160p),
+ * and the history hook wired like server/services.ts.
+ */
+export interface PlanFixture {
+  origin: string;
+  engine: Engine;
+  finished: DownloadFinished[];
+  /** a signed-up account's Cookie header; `plan` inserts an active subscription row */
+  signUp(name: string, plan?: "basic" | "pro" | "ultimate"): Promise<{ cookie: string; userId: string }>;
+  post(pathname: string, body: unknown, cookie?: string): Promise<Response>;
+  close(): Promise<void>;
+}
+
+let platform: MockPlatform | null = null;
+
+export async function startPlanFixture(db: TestDatabase, opts: { downloadsPerIpPerHour?: number } = {}): Promise<PlanFixture> {
+  platform ??= await startMockPlatform({ dataDir: path.join(os.tmpdir(), "vidfetch-test-platform") });
+  const accounts = testAccounts(db.db);
+  const finished: DownloadFinished[] = [];
+  const app = express();
+  const server = http.createServer(app);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { config } = sourceContext({ hostMap: platform.hostMap });
+  const engine = await createEngine(
+    { ...config, publicUrl: origin, limits: { ...config.limits, resolveCacheSeconds: 60, downloadsPerIpPerHour: opts.downloadsPerIpPerHour ?? 0 } },
+    {
+      onDownloadFinished: async (event) => {
+        await recordDownload(db.db, event);
+        finished.push(event);
+      },
+    },
+  );
+  app.use("/api/v1", createApiRouter({ engine, logger: silentLogger, identify: createCallerResolver({ accounts, db: db.db, logger: silentLogger }) }));
+  let n = 0;
+  return {
+    origin,
+    engine,
+    finished,
+    async signUp(name, plan) {
+      const email = `${name.toLowerCase()}-${Date.now()}-${n++}@example.com`;
+      const res = await accounts.auth.api.signUpEmail({ body: { name, email, password: "correct horse battery" }, asResponse: true });
+      const { user } = (await res.clone().json()) as { user: { id: string } };
+      if (plan) {
+        await db.db.insert(subscriptions).values({
+          id: `sub_${user.id}`,
+          userId: user.id,
+          stripeCustomerId: `cus_${user.id}`,
+          priceId: `price_${plan}`,
+          plan,
+          status: "active",
+          currentPeriodStart: new Date(),
+          currentPeriodEnd: new Date(Date.now() + 30 * 86_400_000),
+        });
+      }
+      return { cookie: cookieHeaderFrom(res), userId: user.id };
+    },
+    post: (pathname, body, cookie) =>
+      fetch(`${origin}/api/v1${pathname}`, { method: "POST", headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) }),
+    async close() {
+      await engine.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+export async function closePlatform(): Promise<void> {
+  await platform?.close();
+  platform = null;
+}
