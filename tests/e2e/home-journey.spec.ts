@@ -164,11 +164,11 @@ test.describe("home: from a pasted link to a saved file", () => {
     await expect(page.locator("section[aria-labelledby=faq-teaser-heading] dt")).toHaveCount(3);
     await expect(page.getByRole("link", { name: "See all questions" })).toHaveAttribute("href", "/faq");
 
-    // logged-out upgrade: the spec's toast, then /login
+    // logged-out upgrade: the spec's toast, then /login, which comes back to the plans
     await page.getByRole("button", { name: "Upgrade to Premium" }).click();
     await expect(page.getByText("Login Required")).toBeVisible();
     await expect(page.getByText("Please log in or create an account to access premium features")).toBeVisible();
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?returnTo=%2Fpremium$/);
   });
 
   test("the preview appears without moving the page", async ({ page }) => {

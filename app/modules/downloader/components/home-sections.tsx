@@ -101,7 +101,7 @@ export function HowToSteps() {
 
 /**
  * Spec §6: "Upgrade to Premium" takes logged-in visitors to /premium; everyone else gets the
- * "Login Required" toast and goes to /login.
+ * "Login Required" toast and goes to /login, which returns to /premium after logging in.
  */
 export function PremiumBlock() {
   const navigate = useNavigate();
@@ -110,7 +110,7 @@ export function PremiumBlock() {
   function upgrade() {
     if (loggedIn) return navigate("/premium");
     toast.error("Login Required", { description: "Please log in or create an account to access premium features" });
-    navigate("/login");
+    navigate("/login?returnTo=%2Fpremium");
   }
   return (
     <section aria-labelledby="premium-heading" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
