@@ -1,4 +1,6 @@
-/** The /sitemap page's groups (spec §2 "Static pages": Main, Company, Legal, six blog links). */
+import { TOOLS_LINKS } from "#app/components/layout/nav-links.ts";
+
+/** The /sitemap page's groups (spec §2 "Static pages": Main, Company, Legal, six blog links) plus the tools pages. */
 export interface SitemapLink {
   to: string;
   label: string;
@@ -15,6 +17,12 @@ export const SITEMAP_GROUPS: { id: string; title: string; links: SitemapLink[] }
       { to: "/supported-sites", label: "Supported Sites" },
       { to: "/faq", label: "FAQ" },
     ],
+  },
+  {
+    id: "tools",
+    title: "Tools",
+    // the same list, labels and order as the header's Tools menu
+    links: [...TOOLS_LINKS],
   },
   {
     id: "company",
