@@ -204,7 +204,7 @@ test.describe("tools pages", () => {
     await expect(value("cmyk")).toHaveText("cmyk(0% 49.8% 100% 0%)");
 
     await page.getByLabel("Image file").setInputFiles(fixture("notes.mp4"));
-    await expect(page.getByRole("alert")).toContainText("This file is not an image your browser can open.");
+    await expect(page.getByRole("region", { name: "Pick from an image" }).getByRole("alert")).toContainText("This file is not an image your browser can open.");
     checkUploads();
     checkErrors();
   });
@@ -307,8 +307,8 @@ test.describe("tools pages", () => {
 
     await target.selectOption("gif");
     await page.getByLabel("Width").selectOption("320");
-    await page.getByLabel("From").fill("1");
-    await page.getByLabel("To").fill("3");
+    await page.getByLabel("From", { exact: true }).fill("1");
+    await page.getByLabel("To", { exact: true }).fill("3");
     await convert.click();
     const gif = await saveResult(page, /^Save clip\.gif/);
     const gifProbe = await probe(gif.file);
@@ -317,8 +317,8 @@ test.describe("tools pages", () => {
 
     await picker.setInputFiles(fixture("tone.wav"));
     await expect(page.getByText("Duration: 0:03.000")).toBeVisible();
-    await page.getByLabel("From").fill("");
-    await page.getByLabel("To").fill("");
+    await page.getByLabel("From", { exact: true }).fill("");
+    await page.getByLabel("To", { exact: true }).fill("");
     await target.selectOption("mp3");
     await convert.click();
     const mp3 = await saveResult(page, /^Save tone\.mp3/);
@@ -329,8 +329,8 @@ test.describe("tools pages", () => {
     await picker.setInputFiles(fixture("clip.mp4"));
     await expect(page.getByText("Duration: 0:04.0")).toBeVisible();
     await target.selectOption("wav");
-    await page.getByLabel("From").fill("0:01");
-    await page.getByLabel("To").fill("0:02.5");
+    await page.getByLabel("From", { exact: true }).fill("0:01");
+    await page.getByLabel("To", { exact: true }).fill("0:02.5");
     await convert.click();
     const wav = await saveResult(page, /^Save clip\.wav/);
     const wavProbe = await probe(wav.file);

@@ -36,6 +36,9 @@ export interface ConvertSettings {
   gifWidth: number;
 }
 
+/** How far copied streams may move in time to be copied instead of re-encoded (sync is kept). */
+const COPY_SHIFT_TOLERANCE_SECONDS = 0.1;
+
 const VIDEO_QUALITY = { low: QUALITY_LOW, medium: QUALITY_MEDIUM, high: QUALITY_HIGH } as const;
 
 let mp3Registered = false;
@@ -96,16 +99,33 @@ export async function convertMedia(file: File, target: TargetSpec, settings: Con
       const copyable = videoTrack.codec === videoCodec && !resized;
       if (!copyable && !(await canEncodeVideo(videoCodec, size))) throw new ToolError("tool.cannot_encode", cannotEncodeMessage(target));
       // both sides given: the encoder gets exactly the even size computed above
-      video = { codec: videoCodec, ...(resized ? { width: size.width, height: size.height, fit: "fill" as const } : {}), quality: VIDEO_QUALITY[settings.quality] };
+      // a quality setting makes mediabunny re-encode, so a copyable stream gets none
+      video = {
+        codec: videoCodec,
+        ...(resized ? { width: size.width, height: size.height, fit: "fill" as const } : {}),
+        ...(copyable ? {} : { quality: VIDEO_QUALITY[settings.quality] }),
+      };
     }
     let audio: ConversionAudioOptions = { discard: true };
     if (audioTrack) {
       const copyable = audioTrack.codec === audioCodec && target.id !== "mp3";
       if (!copyable && !(await canEncodeAudio(audioCodec))) throw new ToolError("tool.cannot_encode", cannotEncodeMessage(target));
-      audio = { codec: audioCodec, ...(audioCodec.startsWith("pcm") ? {} : { quality: new Quality(AUDIO_BITRATES[settings.quality]) }) };
+      audio = { codec: audioCodec, ...(copyable || audioCodec.startsWith("pcm") ? {} : { quality: new Quality({ bitrate: AUDIO_BITRATES[settings.quality] }) }) };
     }
     const whole = settings.start === null && settings.end === null;
-    const buffer = await runConversion({ input, format, video, audio, ...(whole ? {} : { trim: { start, end: Math.min(end, duration) } }) }, run);
+    const buffer = await runConversion(
+      {
+        input,
+        format,
+        video,
+        audio,
+        ...(whole ? {} : { trim: { start, end: Math.min(end, duration) } }),
+        // an AAC track starts a few ms early (encoder priming): allow that shift so it is copied
+        // rather than re-encoded (and still works where the browser has no AAC encoder)
+        copy: { mode: "preferred", shiftTolerance: COPY_SHIFT_TOLERANCE_SECONDS },
+      },
+      run,
+    );
     return new Blob([buffer], { type: format.mimeType });
   } finally {
     input.dispose();
