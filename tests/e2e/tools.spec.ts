@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 
 const run = promisify(execFile);
@@ -115,6 +116,22 @@ test.describe("tools pages", () => {
     for (const p of ["/tools/converters", "/tools/media", "/tools/colors", "/tools/text"]) expect(xml).toContain(`${p}</loc>`);
     await page.goto("/sitemap");
     await expect(page.getByRole("region", { name: "Tools" }).getByRole("link")).toHaveText(["Video Converters", "Color Picker", "Text Tools", "Media Tools"]);
+  });
+
+  test("each page has no serious accessibility violations, also with results on screen", async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    const serious = async () =>
+      (await new AxeBuilder({ page }).include("main").analyze()).violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 3) }));
+    for (const p of ["/tools/converters", "/tools/colors", "/tools/text"]) {
+      await page.goto(p);
+      expect(await serious(), p).toEqual([]);
+    }
+    await page.goto("/tools/media");
+    await page.getByLabel("Video or audio file").setInputFiles(fixture("clip.mp4"));
+    await expect(page.getByTestId("media-info-video")).toContainText("640 × 360");
+    expect(await serious(), "/tools/media with a file").toEqual([]);
   });
 
   test("text tools: counts, case, find and replace with a bad pattern, lines and safe file names", async ({ page }) => {
