@@ -164,6 +164,13 @@ test.describe("tools pages", () => {
     await page.getByRole("button", { name: "Replace all" }).click();
     await expect(page.getByRole("alert")).toHaveText("Invalid regular expression: /(unclosed/giu: Unterminated group");
 
+    // a pattern that backtracks for ever is stopped, and the page stays usable
+    await page.getByLabel("Text", { exact: true }).fill(`${"a".repeat(40)}!`);
+    await page.getByLabel("Find", { exact: true }).fill("(a+)+$");
+    await page.getByRole("button", { name: "Replace all" }).click();
+    await expect(page.getByRole("alert")).toHaveText(/^The regular expression took too long on this text and was stopped\./);
+    await expect(count("Characters")).toHaveText("41");
+
     await page.getByLabel("Text", { exact: true }).fill("pear\napple\npear\n  fig ");
     await page.getByRole("button", { name: "Remove duplicates" }).click();
     await expect(result).toHaveValue("pear\napple\n  fig ");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TOOLS_LINKS } from "#app/components/layout/nav-links.ts";
 import { SITEMAP_BLOG_SLUGS, SITEMAP_GROUPS, titleFromSlug } from "./sitemap-groups.ts";
 
 describe("sitemap groups", () => {
@@ -10,6 +11,10 @@ describe("sitemap groups", () => {
       ["Legal", ["/privacy-policy", "/terms-and-conditions", "/disclaimer", "/dmca"]],
     ]);
     expect(SITEMAP_BLOG_SLUGS).toHaveLength(6);
+  });
+
+  it("lists the tools exactly as the header's Tools menu does", () => {
+    expect(SITEMAP_GROUPS.find((g) => g.id === "tools")?.links).toEqual(TOOLS_LINKS);
   });
 
   it("turns slugs into readable titles", () => {

@@ -1,5 +1,3 @@
-import { TOOLS_LINKS } from "#app/components/layout/nav-links.ts";
-
 /** The /sitemap page's groups (spec §2 "Static pages": Main, Company, Legal, six blog links) plus the tools pages. */
 export interface SitemapLink {
   to: string;
@@ -21,8 +19,14 @@ export const SITEMAP_GROUPS: { id: string; title: string; links: SitemapLink[] }
   {
     id: "tools",
     title: "Tools",
-    // the same list, labels and order as the header's Tools menu
-    links: [...TOOLS_LINKS],
+    // the header's Tools menu order and labels (a copy, not an import: sharing nav-links.ts
+    // with this route would split it out of the root chunk and grow the home page's first load)
+    links: [
+      { to: "/tools/converters", label: "Video Converters" },
+      { to: "/tools/colors", label: "Color Picker" },
+      { to: "/tools/text", label: "Text Tools" },
+      { to: "/tools/media", label: "Media Tools" },
+    ],
   },
   {
     id: "company",

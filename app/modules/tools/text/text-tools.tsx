@@ -10,13 +10,13 @@ import {
   LINE_OPERATION_LABELS,
   convertCase,
   countText,
-  findAndReplace,
   formatReadingTime,
   slugify,
   transformLines,
   type CaseStyle,
   type LineOperation,
 } from "./text-transforms.ts";
+import { runReplace } from "./run-replace.ts";
 
 export function TextTools() {
   const [text, setText] = useState("");
@@ -102,14 +102,18 @@ function FindReplace({ text, onResult }: { text: string; onResult: (r: { label: 
   const [caseSensitive, setCaseSensitive] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState("");
+  const [busy, setBusy] = useState(false);
   const ids = { find: useId(), replace: useId(), regex: useId(), cs: useId() };
   return (
     <ToolCard id="text-find" title="Find and replace" description="Plain text, or a regular expression with $1, $2… in the replacement for captured groups.">
       <form
         className="grid gap-3 sm:grid-cols-2"
-        onSubmit={(e) => {
+        onSubmit={async (e) => {
           e.preventDefault();
-          const r = findAndReplace(text, find, replace, { regex, caseSensitive });
+          setBusy(true);
+          setStatus("Replacing…");
+          const r = await runReplace(text, find, replace, { regex, caseSensitive });
+          setBusy(false);
           if (!r.ok) {
             setError(r.message);
             setStatus("");
@@ -137,7 +141,7 @@ function FindReplace({ text, onResult }: { text: string; onResult: (r: { label: 
             <input id={ids.cs} type="checkbox" checked={caseSensitive} onChange={(e) => setCaseSensitive(e.target.checked)} className="size-4 accent-brand-600" />
             Match case
           </label>
-          <Button type="submit" size="sm">
+          <Button type="submit" size="sm" disabled={busy}>
             Replace all
           </Button>
           <span role="status" className="text-sm text-slate-700">
