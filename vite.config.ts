@@ -5,4 +5,7 @@ import { defineConfig } from "vite";
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
   build: { sourcemap: false },
+  // the tools' media worker (app/modules/tools/media/media.worker.ts) is an ES module: its
+  // libraries load code lazily, which the default IIFE worker format cannot bundle
+  worker: { format: "es" },
 });

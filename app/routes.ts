@@ -44,6 +44,12 @@ export default [
   route("billing/portal", "routes/billing-portal.ts"),
   route("billing/cancel", "routes/billing-cancel.ts"),
 
+  // tools that run in the browser (issue 10)
+  route("tools/converters", "routes/tools-converters.tsx"),
+  route("tools/media", "routes/tools-media.tsx"),
+  route("tools/colors", "routes/tools-colors.tsx"),
+  route("tools/text", "routes/tools-text.tsx"),
+
   // machine-readable
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),

@@ -4,6 +4,7 @@
  * platform's streams whenever possible, transcode only where the format asks for it (MP3, AAC) or
  * the source leaves no other way.
  */
+import { safeFileTitle } from "../common/file-names.ts";
 import { canDownload, isPremiumFormat } from "./entitlements.ts";
 import { EngineError } from "./errors.ts";
 import type { Caller, CaptionTrack, FormatId, FormatOption, MediaPlan, ResolvedMedia, Thumbnail, UpstreamStream } from "./types.ts";
@@ -441,31 +442,8 @@ export function listFormats(media: ResolvedMedia, caller: Caller): FormatOption[
   });
 }
 
-/** Characters no common file system accepts, plus control characters. */
-// eslint-disable-next-line no-control-regex
-const UNSAFE_FILENAME = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
-
-/**
- * Bidirectional and invisible format controls: right-to-left override and embeddings (U+202A–E),
- * isolates (U+2066–9), marks (U+200E/F, U+061C), zero-width characters and joiners (U+200B–D,
- * U+2060–4), deprecated format controls (U+206A–F), U+180E and the BOM. In a file name they can
- * make "clip\u202E4pm.exe" display as "clipexe.mp4", so no download name keeps them.
- */
-const INVISIBLE_CONTROLS = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
-
-/** Removes bidi and invisible format controls (see INVISIBLE_CONTROLS). */
-export function stripInvisibleControls(name: string): string {
-  return name.replace(INVISIBLE_CONTROLS, "");
-}
-
 function safeTitle(media: ResolvedMedia): string {
-  const cleaned = stripInvisibleControls(media.details.title)
-    .replace(UNSAFE_FILENAME, "")
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(/^\.+/, "");
-  const cut = [...cleaned].slice(0, 120).join("").trim();
-  return cut || media.details.id || "video";
+  return safeFileTitle(media.details.title) || media.details.id || "video";
 }
 
 const FILENAME_SUFFIX: Partial<Record<FormatId, string>> = {

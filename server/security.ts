@@ -47,7 +47,11 @@ export function contentSecurityPolicy(
   const mapped = mappedOrigins(opts.hostMap);
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
-    "script-src": ["'self'", `'nonce-${nonce}'`, ...ads],
+    // 'wasm-unsafe-eval' lets the converter compile its MP3 encoder (LAME in WebAssembly, run in a
+    // blob: worker that inherits this policy); it allows WebAssembly only, never JavaScript eval.
+    // Site-wide because the tools are reached by client-side navigation, which keeps the first
+    // document's policy (docs/decisions/015-browser-media-tools.md).
+    "script-src": ["'self'", `'nonce-${nonce}'`, "'wasm-unsafe-eval'", ...ads],
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:", ...IMAGE_HOSTS, ...mapped, ...ads],
     // the preview of a generic link plays the visitor's own media link in a native <video>

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { EngineError } from "../errors.ts";
-import { stripInvisibleControls } from "../formats.ts";
+import { stripInvisibleControls } from "../../common/file-names.ts";
 import type { PlanOutput } from "./run-plan.ts";
 
 /**

@@ -1,4 +1,4 @@
-/** The /sitemap page's groups (spec §2 "Static pages": Main, Company, Legal, six blog links). */
+/** The /sitemap page's groups (spec §2 "Static pages": Main, Company, Legal, six blog links) plus the tools pages. */
 export interface SitemapLink {
   to: string;
   label: string;
@@ -14,6 +14,18 @@ export const SITEMAP_GROUPS: { id: string; title: string; links: SitemapLink[] }
       { to: "/how-to-download", label: "How to Download" },
       { to: "/supported-sites", label: "Supported Sites" },
       { to: "/faq", label: "FAQ" },
+    ],
+  },
+  {
+    id: "tools",
+    title: "Tools",
+    // the header's Tools menu order and labels (a copy, not an import: sharing nav-links.ts
+    // with this route would split it out of the root chunk and grow the home page's first load)
+    links: [
+      { to: "/tools/converters", label: "Video Converters" },
+      { to: "/tools/colors", label: "Color Picker" },
+      { to: "/tools/text", label: "Text Tools" },
+      { to: "/tools/media", label: "Media Tools" },
     ],
   },
   {

@@ -70,6 +70,46 @@ export const SITE_PAGES: SitePage[] = [
     priority: 0.7,
   },
   {
+    path: "/tools/converters",
+    title: "Video Converter: MP4, WEBM, MP3, M4A, WAV and GIF in Your Browser",
+    description:
+      "Convert a video or audio file to MP4, WEBM, MP3, M4A, WAV or an animated GIF, pick the resolution and quality, and save it. Runs in your browser: your file never leaves your device.",
+    keywords: ["converter", "convert video", "mp4", "webm", "mp3", "m4a", "wav", "gif", "resolution", "tools"],
+    group: "tools",
+    changefreq: "monthly",
+    priority: 0.7,
+  },
+  {
+    path: "/tools/media",
+    title: "Media Tools: Media Info, Trim, Frame Grab and Thumbnail Sheet",
+    description:
+      "See every stream of a video or audio file, cut a clip without re-encoding, save a frame as PNG or JPEG, or make a thumbnail sheet. Runs in your browser: your file never leaves your device.",
+    keywords: ["media info", "codec", "trim", "cut", "clip", "frame grab", "screenshot", "thumbnail sheet", "contact sheet", "tools"],
+    group: "tools",
+    changefreq: "monthly",
+    priority: 0.7,
+  },
+  {
+    path: "/tools/colors",
+    title: "Color Picker: HEX, RGB, HSL, OKLCH, CMYK and Contrast Checker",
+    description:
+      "Pick a colour from a palette, an image or your screen, copy it as HEX, RGB, HSL, HWB, OKLCH or CMYK, check WCAG contrast and build matching palettes.",
+    keywords: ["color picker", "colour", "hex", "rgb", "hsl", "oklch", "cmyk", "contrast", "wcag", "palette", "eyedropper", "tools"],
+    group: "tools",
+    changefreq: "monthly",
+    priority: 0.6,
+  },
+  {
+    path: "/tools/text",
+    title: "Text Tools: Word Counter, Case Converter, Find and Replace",
+    description:
+      "Count words, characters and reading time, change case, make slugs, find and replace with regular expressions, sort and dedupe lines, and make safe file names.",
+    keywords: ["word counter", "character count", "case converter", "slug", "regex", "find and replace", "sort lines", "file name", "tools"],
+    group: "tools",
+    changefreq: "monthly",
+    priority: 0.6,
+  },
+  {
     path: "/about-us",
     title: "About Us",
     description: "Why we built a downloader without fake buttons or malware ads, who we are, and what we promise the people who use it.",

@@ -1,0 +1,24 @@
+/** Messages between the tools pages and their media worker (media.worker.ts). */
+import type { ConvertSettings } from "../converters/convert-media.ts";
+import type { TargetId } from "../converters/convert-targets.ts";
+import type { ToolErrorCode } from "../shared/tool-errors.ts";
+import type { FrameResult, MediaInfo, SheetOptions, TrimResult } from "./media-io.ts";
+
+export interface MediaOps {
+  info: { args: { file: File }; result: MediaInfo };
+  trim: { args: { file: File; start: number; end: number; exact: boolean }; result: TrimResult };
+  frame: { args: { file: File; time: number; type: "image/png" | "image/jpeg" }; result: FrameResult };
+  sheet: { args: { file: File; opts: SheetOptions }; result: FrameResult };
+  convert: { args: { file: File; target: TargetId; settings: ConvertSettings }; result: Blob };
+}
+
+export type MediaOp = keyof MediaOps;
+
+export type WorkerRequest =
+  | { [K in MediaOp]: { id: number; op: K; args: MediaOps[K]["args"] } }[MediaOp]
+  | { id: number; op: "cancel" };
+
+export type WorkerResponse =
+  | { id: number; kind: "progress"; progress: number }
+  | { id: number; kind: "done"; result: unknown }
+  | { id: number; kind: "error"; code: ToolErrorCode; message: string };

@@ -1,0 +1,45 @@
+/**
+ * The media tools' error catalogue: one code per thing that can go wrong with a visitor's file,
+ * each with the sentence the page shows. Thrown as ToolError, never as a bare string.
+ */
+export type ToolErrorCode =
+  | "tool.not_media"
+  | "tool.corrupt"
+  | "tool.no_webcodecs"
+  | "tool.cannot_decode"
+  | "tool.cannot_encode"
+  | "tool.no_video"
+  | "tool.no_audio"
+  | "tool.too_large"
+  | "tool.bad_time"
+  | "tool.canceled"
+  | "tool.failed";
+
+export const TOOL_ERROR_MESSAGES: Record<ToolErrorCode, string> = {
+  "tool.not_media": "This file is not a video or audio file this tool can read. Try an MP4, MOV, WEBM, MKV, MP3, M4A, OGG, FLAC or WAV file.",
+  "tool.corrupt": "This file looks damaged or incomplete, so it could not be read to the end. Try the original file again.",
+  "tool.no_webcodecs": "Your browser cannot process media files on this page (it lacks WebCodecs). Use a recent Chrome, Edge, Firefox or Safari.",
+  "tool.cannot_decode": "Your browser cannot decode this file's codec. Try a recent Chrome or Edge, or convert the file with a desktop app first.",
+  "tool.cannot_encode": "Your browser cannot encode this format. Pick another output format.",
+  "tool.no_video": "This file has no video track, so there are no frames to grab.",
+  "tool.no_audio": "This file has no audio track to convert.",
+  "tool.too_large": "This file is too large to process in the browser.",
+  "tool.bad_time": "Enter a start and end time inside the file, with the end after the start.",
+  "tool.canceled": "Canceled.",
+  "tool.failed": "Something went wrong while processing this file.",
+};
+
+export class ToolError extends Error {
+  readonly code: ToolErrorCode;
+  constructor(code: ToolErrorCode, message: string = TOOL_ERROR_MESSAGES[code]) {
+    super(message);
+    this.name = "ToolError";
+    this.code = code;
+  }
+}
+
+/** The message to show for anything a tool threw. */
+export function toolErrorMessage(error: unknown): string {
+  if (error instanceof ToolError) return error.message;
+  return `${TOOL_ERROR_MESSAGES["tool.failed"]}${error instanceof Error && error.message ? ` (${error.message})` : ""}`;
+}

@@ -1,0 +1,35 @@
+import type { Route } from "./+types/tools-converters";
+import { ConverterTool } from "#app/modules/tools/converters/converter-tool.tsx";
+import { ToolPage } from "#app/modules/tools/shared/tool-page.tsx";
+import { toolMeta } from "#app/modules/tools/shared/tool-meta.ts";
+
+export const meta: Route.MetaFunction = ({ matches }) => toolMeta(matches, "/tools/converters", "Video Converters");
+
+export default function ToolsConverters() {
+  return (
+    <ToolPage
+      title="Video Converters"
+      intro="Turn a video or audio file into MP4, WEBM, MP3, M4A, WAV or an animated GIF, at the resolution and quality you choose."
+      howTo={[
+        "Choose or drop a video or audio file.",
+        "Pick the format, then the resolution and quality (or, for a GIF, the size and frame rate).",
+        "Optionally enter a range to convert only part of the file.",
+        "Press Convert, watch the progress (you can cancel), then save the result.",
+      ]}
+      about={
+        <>
+          <p>
+            Conversion runs in your browser with its built-in WebCodecs encoders, so your file is never uploaded. Streams that are already in the
+            right codec are copied without re-encoding. MP3 uses the LAME encoder compiled to WebAssembly when the browser has no MP3 encoder.
+          </p>
+          <p>
+            Which encoders exist depends on your browser: WEBM (VP9 + Opus) and WAV work wherever WebCodecs does; H.264 and AAC for MP4 and M4A
+            are missing from some browsers (for example Chromium on Linux), and the page tells you when that is the case.
+          </p>
+        </>
+      }
+    >
+      <ConverterTool />
+    </ToolPage>
+  );
+}
