@@ -12,6 +12,8 @@ process.env.MOCKS ??= "true";
 process.env.LOG_LEVEL ??= "warn";
 // Forms and downloads are exercised many times in a row by the tests.
 process.env.POST_RATE_LIMIT_PER_MINUTE ??= "1000";
+// Every e2e account is created from 127.0.0.1.
+process.env.ACCOUNT_IP_LIMIT_SCALE ??= "100";
 
 const base = process.env.TEST_DATABASE_URL;
 if (base && process.env.E2E_DB_NAME) {

@@ -89,6 +89,7 @@ export const envSchema = z
     RESOLVE_CACHE_SECONDS: int(0, 3600).default(300),
     OUTBOUND_TIMEOUT_MS: int(1000, 120_000).default(15_000),
     POST_RATE_LIMIT_PER_MINUTE: int(1, 10_000).default(30),
+    ACCOUNT_IP_LIMIT_SCALE: int(1, 1_000).default(1),
 
     SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional()),
     MAIL_FROM: optionalString,

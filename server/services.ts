@@ -140,7 +140,7 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
         logger,
       }),
     }),
-    limiter: createMemoryLimiter(),
+    limiter: createMemoryLimiter(Date.now, { ipLimitScale: config.ACCOUNT_IP_LIMIT_SCALE }),
   };
   const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap), {
     // a signed-in user's downloads land in their history (the engine knows no database)

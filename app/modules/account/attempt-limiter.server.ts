@@ -27,7 +27,13 @@ export const ACCOUNT_LIMIT_RULES = {
 /** Above this many live keys, expired windows are swept before adding another. */
 const SWEEP_ABOVE = 10_000;
 
-export function createMemoryLimiter(now: () => number = Date.now): AttemptLimiter {
+/**
+ * `ipLimitScale` multiplies the limit of per-address keys (`…:ip:…`), for sites whose visitors
+ * share one address (a school's or an office's NAT) and for test harnesses that sign up many
+ * accounts from loopback (ACCOUNT_IP_LIMIT_SCALE). Per-email and per-account limits never scale.
+ */
+export function createMemoryLimiter(now: () => number = Date.now, opts: { ipLimitScale?: number } = {}): AttemptLimiter {
+  const ipLimitScale = opts.ipLimitScale ?? 1;
   const windows = new Map<string, { count: number; resetAt: number }>();
   function sweep(t: number) {
     for (const [key, w] of windows) if (w.resetAt <= t) windows.delete(key);
@@ -42,7 +48,8 @@ export function createMemoryLimiter(now: () => number = Date.now): AttemptLimite
         windows.set(key, w);
       }
       w.count += 1;
-      return { allowed: w.count <= rule.limit, retryAfterSeconds: Math.max(1, Math.ceil((w.resetAt - t) / 1000)) };
+      const limit = key.includes(":ip:") ? rule.limit * ipLimitScale : rule.limit;
+      return { allowed: w.count <= limit, retryAfterSeconds: Math.max(1, Math.ceil((w.resetAt - t) / 1000)) };
     },
   };
 }

@@ -23,3 +23,13 @@ test("hitAll counts every key, even after one refuses", () => {
   limiter.hit("email", rule);
   expect(limiter.hit("email", rule).allowed).toBe(false);
 });
+
+test("ipLimitScale raises per-address limits only", () => {
+  const rule = { limit: 2, windowMs: 60_000 };
+  const limiter = createMemoryLimiter(() => 0, { ipLimitScale: 3 });
+  for (let i = 0; i < 6; i++) expect(limiter.hit("signup:ip:127.0.0.1", rule).allowed).toBe(true);
+  expect(limiter.hit("signup:ip:127.0.0.1", rule).allowed).toBe(false);
+  expect(limiter.hit("signup:email:a@b.co", rule).allowed).toBe(true);
+  expect(limiter.hit("signup:email:a@b.co", rule).allowed).toBe(true);
+  expect(limiter.hit("signup:email:a@b.co", rule).allowed).toBe(false);
+});
