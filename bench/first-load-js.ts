@@ -1,8 +1,10 @@
 /**
  * The JavaScript a visitor downloads on the first load of a page, gzipped: the entry, the root
- * route and the page's route module with every static import, plus the route manifest script.
- * Read from the production build's route manifest (`build/client/assets/manifest-*.js`), the same
- * list the server renders as `<link rel="modulepreload">` and `<script type="module">`.
+ * route and the page's route module with every static import, plus the route manifest: with lazy
+ * route discovery (the default) the manifest of the page's own routes, inlined in the HTML; with
+ * "initial" discovery the full `manifest-*.js` file. Read from the production build's route
+ * manifest (`build/client/assets/manifest-*.js`), the same list the server renders as
+ * `<link rel="modulepreload">` and `<script type="module">`.
  *
  *   npx tsx bench/first-load-js.ts [buildDir]   (BUILD_DIR is honoured too)
  */
@@ -68,6 +70,17 @@ function routeIdsFor(manifest: RouteManifest, page: string): string[] {
   return ids;
 }
 
+/** The build's route discovery mode, read from its server build ("lazy" unless configured). */
+function routeDiscoveryOf(buildDir: string): "lazy" | "initial" {
+  const serverDir = path.join(buildDir, "server");
+  const texts = [path.join(serverDir, "index.js"), ...readdirSync(path.join(serverDir, "assets"), { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".js")).map((e) => path.join(serverDir, "assets", e.name))];
+  for (const file of texts) {
+    const m = /routeDiscovery\s*=\s*\{\s*"mode":\s*"(lazy|initial)"/.exec(readFileSync(file, "utf8"));
+    if (m) return m[1] as "lazy" | "initial";
+  }
+  return "lazy";
+}
+
 export function measureFirstLoadJs(opts: { buildDir?: string; page?: string } = {}): FirstLoadReport {
   const buildDir = path.resolve(repoRoot, opts.buildDir ?? process.env.BUILD_DIR ?? "build");
   const clientDir = path.join(buildDir, "client");
@@ -75,18 +88,24 @@ export function measureFirstLoadJs(opts: { buildDir?: string; page?: string } = 
   const { manifest, file: manifestFile } = readManifest(clientDir);
   const routeIds = routeIdsFor(manifest, page);
 
-  const urls = new Set<string>([manifestFile, manifest.entry.module, ...(manifest.entry.imports ?? [])]);
+  // With lazy route discovery (React Router's default for SSR) the page inlines a manifest of
+  // just its own routes and never loads the full manifest file; with "initial" it loads the file.
+  const lazy = routeDiscoveryOf(buildDir) === "lazy";
+  const urls = new Set<string>([...(lazy ? [] : [manifestFile]), manifest.entry.module, ...(manifest.entry.imports ?? [])]);
   for (const id of routeIds) {
     const route = manifest.routes[id]!;
     urls.add(route.module);
     for (const imp of route.imports ?? []) urls.add(imp);
   }
 
-  const files: FirstLoadFile[] = [...urls].map((url) => {
-    const body = readFileSync(path.join(clientDir, url.replace(/^\//, "")));
-    // Level 6 is what the server's compression middleware uses by default.
-    return { file: url, bytes: body.length, gzipBytes: gzipSync(body, { level: 6 }).length };
-  });
+  // Level 6 is what the server's compression middleware uses by default.
+  const measure = (file: string, body: Buffer): FirstLoadFile => ({ file, bytes: body.length, gzipBytes: gzipSync(body, { level: 6 }).length });
+  const files: FirstLoadFile[] = [...urls].map((url) => measure(url, readFileSync(path.join(clientDir, url.replace(/^\//, "")))));
+  if (lazy) {
+    const routes = Object.fromEntries(routeIds.map((id) => [id, manifest.routes[id]]));
+    const inline = `window.__reactRouterManifest = ${JSON.stringify({ ...manifest, routes }, null, 2)};`;
+    files.push(measure("(inline route manifest in the HTML)", Buffer.from(inline)));
+  }
   files.sort((a, b) => b.gzipBytes - a.gzipBytes);
   const totalBytes = files.reduce((n, f) => n + f.bytes, 0);
   const totalGzipBytes = files.reduce((n, f) => n + f.gzipBytes, 0);
