@@ -258,6 +258,29 @@ describe("API bodies", () => {
 });
 
 describe("cross-site requests", () => {
+  test("every state-changing endpoint of accounts, plans and the dashboard refuses a post from another site", async () => {
+    const { base } = await startHost({ build: echoBuild() });
+    const endpoints = [
+      "/login",
+      "/signup",
+      "/logout",
+      "/forgot-password",
+      "/reset-password",
+      "/premium",
+      "/dashboard",
+      "/billing/portal",
+      "/billing/cancel",
+      "/api/create-checkout-session",
+      "/api/verify-payment",
+      "/api/v1/downloads",
+    ];
+    for (const path of endpoints) {
+      const res = await fetch(`${base}${path}`, { ...form({ plan: "pro", name: "x" }), headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" } });
+      expect(res.status, path).toBe(403);
+      expect(await res.text(), path).toContain("another website");
+    }
+  });
+
   test.each([
     ["another site's Origin", { origin: "https://evil.example" }],
     ["an opaque Origin", { origin: "null" }],
