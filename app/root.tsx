@@ -1,4 +1,4 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteLoaderData } from "react-router";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteLoaderData } from "react-router";
 import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import { AdSlot } from "./components/layout/ad-slot.tsx";
@@ -17,20 +17,25 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await sessionViewer(context, request);
-  return {
-    publicConfig: context.publicConfig,
-    // name and email only: the header's "Dashboard" / "Log in" and nothing more
-    user: viewer ? { name: viewer.user.name, email: viewer.user.email } : null,
-    // decided here, on the server, so a paying user never sees an ad flash (issue 9 §4)
-    showAds: !viewer?.entitlements.adFree,
-  };
+  // a renewed session cookie goes back with this page (React Router keeps a parent's Set-Cookie)
+  const headers = new Headers();
+  const viewer = await sessionViewer(context, request, (setCookies) => setCookies.forEach((c) => headers.append("set-cookie", c)));
+  return data(
+    {
+      publicConfig: context.publicConfig,
+      // name and email only: the header's "Dashboard" / "Log in" and nothing more
+      user: viewer ? { name: viewer.user.name, email: viewer.user.email } : null,
+      // decided here, on the server, so a paying user never sees an ad flash (issue 9 §4)
+      showAds: !viewer?.entitlements.adFree,
+    },
+    { headers },
+  );
 }
 
 /** A failing session lookup must not take every page down: the header then shows "Log in". */
-async function sessionViewer(context: Route.LoaderArgs["context"], request: Request) {
+async function sessionViewer(context: Route.LoaderArgs["context"], request: Request, onRefresh: (setCookies: string[]) => void) {
   try {
-    return await viewerFromCookie(context, request.headers.get("cookie"));
+    return await viewerFromCookie(context, request.headers.get("cookie"), { onRefresh });
   } catch (err) {
     context.logger.error({ err }, "session lookup failed");
     return null;

@@ -12,11 +12,21 @@ export async function getSessionUser(accounts: AccountServices, request: Request
   return sessionUserFromCookie(accounts, request.headers.get("cookie"));
 }
 
-/** The same from a raw Cookie header (the API host reads it from Express's request). */
-export async function sessionUserFromCookie(accounts: AccountServices, cookie: string | null | undefined): Promise<SessionUser | null> {
+/**
+ * The same from a raw Cookie header (the API host reads it from Express's request). Once a day
+ * better-auth pushes an active session's expiry forward and answers with a fresh cookie;
+ * `onRefresh` receives those `Set-Cookie` lines so a page can send them on, or the browser's
+ * cookie would still expire 30 days after the login however active the user is.
+ */
+export async function sessionUserFromCookie(
+  accounts: AccountServices,
+  cookie: string | null | undefined,
+  opts: { onRefresh?: (setCookies: string[]) => void } = {},
+): Promise<SessionUser | null> {
   if (!cookie || !SESSION_COOKIE.test(cookie)) return null;
-  const headers = new Headers({ cookie });
-  const session = await accounts.auth.api.getSession({ headers });
+  const { headers: answer, response: session } = await accounts.auth.api.getSession({ headers: new Headers({ cookie }), returnHeaders: true });
+  const setCookies = answer.getSetCookie();
+  if (setCookies.length > 0) opts.onRefresh?.(setCookies);
   if (!session) return null;
   return { id: session.user.id, name: session.user.name, email: session.user.email, emailVerified: session.user.emailVerified };
 }

@@ -17,8 +17,12 @@ export interface Viewer {
  * visitors), for a bad or expired session, or when the lookup fails (then logged by the caller
  * of the returned promise's rejection: this throws).
  */
-export async function viewerFromCookie(services: { accounts: AccountServices; db: Database }, cookie: string | null | undefined): Promise<Viewer | null> {
-  const user = await sessionUserFromCookie(services.accounts, cookie);
+export async function viewerFromCookie(
+  services: { accounts: AccountServices; db: Database },
+  cookie: string | null | undefined,
+  opts: { onRefresh?: (setCookies: string[]) => void } = {},
+): Promise<Viewer | null> {
+  const user = await sessionUserFromCookie(services.accounts, cookie, opts);
   if (!user) return null;
   const plan = await getUserPlan(services.db, user.id);
   return { user, plan, entitlements: ENTITLEMENTS[plan.plan] };

@@ -13,6 +13,7 @@ import { action as dashboardAction, loader as dashboardLoader } from "#app/route
 import { subscriptions, users } from "#db/schema/index.ts";
 import { loadConfig, publicConfig } from "#server/config.ts";
 import { cookieHeaderFrom, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
+import { callRoute, unwrap } from "#tests/support/route-context.ts";
 import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
 
 const logger = pino({ level: "silent" });
@@ -26,15 +27,7 @@ function form(path: string, cookie: string, fields: Record<string, string>) {
   return request(path, cookie, { method: "POST", body: new URLSearchParams(fields), headers: { "content-type": "application/x-www-form-urlencoded" } });
 }
 
-/** Run a loader/action the way the router does: a thrown Response (redirect) is its answer. */
-async function run(fn: (args: never) => unknown, req: Request, context: object): Promise<unknown> {
-  try {
-    return await fn({ request: req, context, params: {} } as never);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
+const run = callRoute;
 
 /** The server render of a header ad slot under the root loader's data. */
 function renderHeaderAd(rootData: unknown): string {
@@ -80,8 +73,8 @@ describe.each(testDatabases)("dashboard on $name", ({ skip, open, prepare }) => 
     const basic = await signUp("Basic", "basic@example.com", "basic");
     const html: Record<string, string> = {};
     for (const [who, cookie] of [["visitor", ""], ["free", free.cookie], ["basic", basic.cookie]] as const) {
-      const data = await run(rootLoader as never, request("/", cookie), ctx());
-      html[who] = renderHeaderAd(data);
+      const { body } = await unwrap(await run(rootLoader as never, request("/", cookie), ctx()));
+      html[who] = renderHeaderAd(body as never);
     }
     expect(html.visitor).toContain('data-ad-placement="header"');
     expect(html.free).toContain('data-ad-placement="header"');
