@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "./account.ts";
 
 /**
@@ -62,7 +62,8 @@ export const downloadHistory = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     format: text("format").notNull(),
-    bytes: integer("bytes"),
+    /** 64-bit: a 4K or 8K file passes 2 GiB (read back as a JS number, exact below 2^53) */
+    bytes: bigint("bytes", { mode: "number" }),
     status: text("status").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),

@@ -29,7 +29,7 @@ export async function recordDownload(db: Database, event: DownloadFinished, now:
     });
 }
 
-/** The column is a 32-bit integer: larger files keep no size rather than a wrong one. */
+/** A size that is not a whole, non-negative, exactly representable number is left unknown rather than wrong. */
 function safeBytes(bytes: number | null): number | null {
-  return bytes !== null && Number.isSafeInteger(bytes) && bytes >= 0 && bytes <= 2_147_483_647 ? bytes : null;
+  return bytes !== null && Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : null;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "download_history" ALTER COLUMN "bytes" SET DATA TYPE bigint;
