@@ -4,6 +4,7 @@ import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server
 import { createAuth } from "#app/modules/account/auth.server.ts";
 import type { MailMessage } from "#app/modules/account/mailer.server.ts";
 import type { Database } from "#db/client.ts";
+import { subscriptions } from "#db/schema/index.ts";
 
 export const TEST_PUBLIC_URL = "http://localhost:3000";
 
@@ -42,4 +43,24 @@ export function cookieHeaderFrom(response: Response, previous = ""): string {
     else jar.set(name, value);
   }
   return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+}
+
+/** Make a user a paying subscriber the way a verified Stripe subscription would (an active row). */
+export async function insertActiveSubscription(
+  db: Database,
+  userId: string,
+  plan: "basic" | "pro" | "ultimate",
+  period: { start: Date; end: Date; createdAt?: Date } = { start: new Date(), end: new Date(Date.now() + 30 * 86_400_000) },
+): Promise<void> {
+  await db.insert(subscriptions).values({
+    id: `sub_${userId}`,
+    userId,
+    stripeCustomerId: `cus_${userId}`,
+    priceId: `price_${plan}`,
+    plan,
+    status: "active",
+    ...(period.createdAt ? { createdAt: period.createdAt } : {}),
+    currentPeriodStart: period.start,
+    currentPeriodEnd: period.end,
+  });
 }

@@ -10,9 +10,9 @@ import { AdSlot } from "#app/components/layout/ad-slot.tsx";
 import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { loader as rootLoader } from "#app/root.tsx";
 import { action as dashboardAction, loader as dashboardLoader } from "#app/routes/dashboard.tsx";
-import { subscriptions, users } from "#db/schema/index.ts";
+import { users } from "#db/schema/index.ts";
 import { loadConfig, publicConfig } from "#server/config.ts";
-import { cookieHeaderFrom, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
+import { cookieHeaderFrom, insertActiveSubscription, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute, unwrap } from "#tests/support/route-context.ts";
 import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
 
@@ -51,17 +51,8 @@ describe.each(testDatabases)("dashboard on $name", ({ skip, open, prepare }) => 
     const res = await accounts.auth.api.signUpEmail({ body: { name, email, password: "correct horse battery" }, asResponse: true });
     const { user } = (await res.clone().json()) as { user: { id: string } };
     if (plan) {
-      await handle!.db.insert(subscriptions).values({
-        id: `sub_${user.id}`,
-        userId: user.id,
-        stripeCustomerId: `cus_${user.id}`,
-        priceId: `price_${plan}`,
-        plan,
-        status: "active",
-        createdAt: new Date("2026-11-01T10:00:00Z"),
-        currentPeriodStart: new Date("2026-11-01T10:00:00Z"),
-        currentPeriodEnd: new Date("2099-12-01T10:00:00Z"),
-      });
+      const start = new Date("2026-11-01T10:00:00Z");
+      await insertActiveSubscription(handle!.db, user.id, plan, { start, createdAt: start, end: new Date("2099-12-01T10:00:00Z") });
     }
     return { cookie: cookieHeaderFrom(res), userId: user.id };
   }

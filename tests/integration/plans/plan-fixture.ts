@@ -3,10 +3,9 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import express from "express";
-import { testAccounts, cookieHeaderFrom } from "#tests/support/accounts.ts";
+import { cookieHeaderFrom, insertActiveSubscription, testAccounts } from "#tests/support/accounts.ts";
 import type { TestDatabase } from "#tests/support/test-db.ts";
 import { recordDownload } from "#app/modules/history/record-download.server.ts";
-import { subscriptions } from "#db/schema/index.ts";
 import { createEngine, type DownloadFinished, type Engine } from "#engine/index.ts";
 import { createCallerResolver } from "#server/api/caller.ts";
 import { createApiRouter } from "#server/api/router.ts";
@@ -60,18 +59,7 @@ export async function startPlanFixture(db: TestDatabase, opts: { downloadsPerIpP
       const email = `${name.toLowerCase()}-${Date.now()}-${n++}@example.com`;
       const res = await accounts.auth.api.signUpEmail({ body: { name, email, password: "correct horse battery" }, asResponse: true });
       const { user } = (await res.clone().json()) as { user: { id: string } };
-      if (plan) {
-        await db.db.insert(subscriptions).values({
-          id: `sub_${user.id}`,
-          userId: user.id,
-          stripeCustomerId: `cus_${user.id}`,
-          priceId: `price_${plan}`,
-          plan,
-          status: "active",
-          currentPeriodStart: new Date(),
-          currentPeriodEnd: new Date(Date.now() + 30 * 86_400_000),
-        });
-      }
+      if (plan) await insertActiveSubscription(db.db, user.id, plan);
       return { cookie: cookieHeaderFrom(res), userId: user.id };
     },
     post: (pathname, body, cookie) =>
