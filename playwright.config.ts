@@ -38,6 +38,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
+    // The site's service worker answers pages from its caches: the journeys that test it
+    // (offline-site.spec.ts) allow it, the rest see the network as it is.
+    serviceWorkers: "block",
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS },
   },
   projects: [

@@ -1,4 +1,5 @@
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteLoaderData } from "react-router";
+import { useEffect } from "react";
 import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import { AdSlot } from "./components/layout/ad-slot.tsx";
@@ -6,6 +7,7 @@ import { OfflineNotice } from "./components/layout/offline-notice.tsx";
 import { SiteBanner } from "./components/layout/site-banner.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
+import { useOnlineStatus } from "./lib/hooks/use-online-status.ts";
 import { useNonce } from "./lib/nonce.tsx";
 import { siteJsonLd } from "./lib/seo.ts";
 import { viewerFromCookie } from "./modules/billing/viewer.server.ts";
@@ -14,6 +16,7 @@ import "./app.css";
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "manifest", href: "/site.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/icon-192.png" },
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -54,6 +57,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const hideLayoutAds = matches.some((m) => (m.handle as RouteHandle | undefined)?.hideLayoutAds);
   const cfg = data?.publicConfig;
   const siteName = cfg?.siteName ?? "VidFetch";
+  useEffect(() => {
+    // offline support (app/modules/offline): its own chunk, fetched after the page is up
+    if (import.meta.env.PROD) void import("./modules/offline/register.ts").then((m) => m.startServiceWorker());
+  }, []);
   return (
     <html lang="en">
       <head>
@@ -95,6 +102,9 @@ export default function App() {
 
 /** The router's error screen (spec §8 "Routing"): status or message, never a stack in production. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const online = useOnlineStatus();
+  // offline, a client-side visit to a page never saved fails for want of its data: say so
+  if (!online && !isRouteErrorResponse(error)) return <NotSavedOffline />;
   let detail = "An unexpected error occurred. Please try again later.";
   let status: number | undefined;
   if (isRouteErrorResponse(error)) {
@@ -114,6 +124,28 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           </a>
         </p>
       ) : null}
+    </section>
+  );
+}
+
+/** The offline page's message (public/offline.html), for a page reached by a link while offline. */
+function NotSavedOffline() {
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-24">
+      <h1 className="text-3xl font-bold text-slate-900">This page isn&apos;t saved for offline use</h1>
+      <p className="mt-4 text-lg text-slate-700">
+        You opened a page you haven&apos;t visited on this device yet, so there is no copy of it to show without a connection. Reload it once you&apos;re back online.
+      </p>
+      <p className="mt-4 text-slate-700">
+        <a href="/" className="font-medium text-brand-700 underline">
+          Home
+        </a>
+        , the{" "}
+        <a href="/tools/text" className="font-medium text-brand-700 underline">
+          tools
+        </a>{" "}
+        and every page you have already visited work without a connection.
+      </p>
     </section>
   );
 }

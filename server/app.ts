@@ -15,6 +15,7 @@ import { loggableUrl } from "./loggable-url.ts";
 import { createPageHandler } from "./page-handler.ts";
 import { crossSiteGuard, hostGuard, originFormTarget, pageBodyGuard, pageMethodGuard, urlGuard } from "./request-guards.ts";
 import { securityHeaders } from "./security.ts";
+import { staticFileHeaders } from "./service-worker.ts";
 
 const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Please try again later.";
 export const RATE_LIMIT_MESSAGE = "You've made too many requests. Please wait a moment and try again.";
@@ -125,7 +126,7 @@ export function createApp(deps: AppDeps): Express {
     const clientDir = deps.build.clientDir;
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
     // redirect: false, or /blog would be redirected to /blog/ because public/blog/ (article covers) is a folder
-    app.use(express.static(clientDir, { maxAge: "1h", index: false, redirect: false }));
+    app.use(express.static(clientDir, { maxAge: "1h", index: false, redirect: false, setHeaders: staticFileHeaders }));
   } else {
     app.use(deps.build.middleware);
   }

@@ -1,4 +1,5 @@
-import { useCallback } from "react";
+import { useCallback, useEffect } from "react";
+import { keepThumbnailAtHand } from "#app/modules/offline/offline-previews.ts";
 import type { FormatOption } from "#engine/types.ts";
 import type { FormatTab } from "../format-groups.ts";
 import { useOfflineQueue } from "../hooks/use-offline-queue.ts";
@@ -24,6 +25,8 @@ export default function DownloaderBody({ state, isPremium, tabs }: DownloaderBod
   const loaded = state.status === "loaded" ? state.result : null;
   const labelFor = useCallback((formatId: string) => loaded?.formats.find((f) => f.id === formatId)?.label ?? formatId.toUpperCase(), [loaded]);
   const { add } = queue;
+  const thumbnail = loaded?.video.thumbnail;
+  useEffect(() => keepThumbnailAtHand(thumbnail), [thumbnail]);
   const onQueue = useCallback(
     (option: FormatOption) => {
       if (state.status !== "loaded") return;
@@ -32,6 +35,8 @@ export default function DownloaderBody({ state, isPremium, tabs }: DownloaderBod
         videoId: video.id,
         formatId: option.id,
         label: option.label,
+        title: video.title,
+        thumbnail: video.thumbnail || undefined,
         // Non-YouTube media cannot be found again from its id alone.
         sourceUrl: video.platform === "youtube" ? undefined : state.url,
       });

@@ -1,6 +1,7 @@
 import { ListChecks, Trash2, Wifi, X } from "lucide-react";
 import { useId } from "react";
 import { Button } from "#app/components/ui/button.tsx";
+import { useOfflinePreviews } from "#app/modules/offline/offline-previews.ts";
 import { parseQueueEntry } from "../local-settings.ts";
 import type { OfflineQueue } from "../hooks/use-offline-queue.ts";
 import { DownloadProgress } from "./download-progress.tsx";
@@ -38,6 +39,8 @@ export function OfflineQueuePanel({ queue, labelFor = (id) => id }: { queue: Off
   const browserOnline = queue?.browserOnline ?? true;
   const entries = settings.downloadQueue;
   const canOffer = entries.length > 0 && browserOnline && !settings.offlineMode && !run;
+  // titles and thumbnails the service worker kept, so the queue reads well offline
+  const previews = useOfflinePreviews(entries.map((e) => parseQueueEntry(e)?.videoId ?? ""));
   return (
     <section aria-labelledby="offline-heading" className={OFFLINE_PANEL_BOX}>
       {restored ? (
@@ -62,10 +65,15 @@ export function OfflineQueuePanel({ queue, labelFor = (id) => id }: { queue: Off
         <ul className="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" aria-label="Download queue">
           {entries.map((entry) => {
             const parsed = parseQueueEntry(entry);
-            const label = parsed ? `${labelFor(parsed.formatId)} · ${parsed.videoId.length > 40 ? "media link" : parsed.videoId}` : entry;
+            const preview = parsed ? previews.get(parsed.videoId) : undefined;
+            const what = preview?.title ?? (parsed && parsed.videoId.length <= 40 ? parsed.videoId : "media link");
+            const label = parsed ? `${labelFor(parsed.formatId)} · ${what}` : entry;
             return (
               <li key={entry} className="flex items-center justify-between gap-2 px-3 py-2 text-sm" data-testid="queue-entry">
-                <span className="min-w-0 truncate text-slate-800">{label}</span>
+                <span className="flex min-w-0 items-center gap-2">
+                  {preview?.thumbnail ? <img src={preview.thumbnail} alt="" width={64} height={36} className="h-9 w-16 shrink-0 rounded object-cover" data-testid="queue-thumbnail" /> : null}
+                  <span className="min-w-0 truncate text-slate-800">{label}</span>
+                </span>
                 <button type="button" onClick={() => queue?.remove(entry)} disabled={!queue || Boolean(run)} className="rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-destructive disabled:opacity-50">
                   <Trash2 aria-hidden className="size-4" />
                   <span className="sr-only">Remove {label} from the queue</span>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useOnlineStatus } from "#app/lib/hooks/use-online-status.ts";
+import { postToWorker } from "#app/modules/offline/offline-previews.ts";
 import { isRetryable } from "../api-client.ts";
 import {
   DEFAULT_SETTINGS,
@@ -40,8 +41,12 @@ export function useOfflineQueue() {
   const previousOnline = useRef<boolean | null>(null);
 
   const save = useCallback((change: (s: LocalSettings) => LocalSettings) => {
+    const before = queuedVideoIds(readSettings());
     const next = updateSettings(change);
     setSettings(next);
+    // the worker lets go of the preview of a video no longer waiting
+    const after = queuedVideoIds(next);
+    for (const videoId of before) if (!after.has(videoId)) postToWorker({ type: "REMOVED_FROM_OFFLINE", videoId });
     return next;
   }, []);
 
@@ -130,13 +135,15 @@ export function useOfflineQueue() {
   }, [browserOnline, loaded, save, process]);
 
   const add = useCallback(
-    (item: { videoId: string; formatId: string; label: string; sourceUrl?: string }) => {
+    (item: { videoId: string; formatId: string; label: string; sourceUrl?: string; title?: string; thumbnail?: string }) => {
       let added = false;
       save((s) => {
         const r = enqueue(s, item);
         added = r.added;
         return r.settings;
       });
+      // spec §7: the worker keeps this page and the video's title and thumbnail for the queue panel
+      if (added) postToWorker({ type: "CACHED_FOR_OFFLINE", videoId: item.videoId, title: item.title, thumbnail: item.thumbnail });
       if (added) toast("Added to download queue", { description: `${item.label} will download when you're back online.` });
       else toast("Already in the download queue", { description: `${item.label} is waiting for the connection.` });
     },
@@ -193,3 +200,7 @@ export function useOfflineQueue() {
 }
 
 export type OfflineQueue = ReturnType<typeof useOfflineQueue>;
+
+function queuedVideoIds(s: LocalSettings): Set<string> {
+  return new Set(s.downloadQueue.map((e) => parseQueueEntry(e)?.videoId).filter((id): id is string => Boolean(id)));
+}
