@@ -5,7 +5,7 @@
  * every byte: probes, manifests and media through the outbound fetch and its SSRF guard.
  */
 import { SITE_NAMES } from "../../../common/links.ts";
-import { EngineError, isEngineError } from "../../errors.ts";
+import { ERRORS, EngineError, isEngineError } from "../../errors.ts";
 import type { ResolvedMedia, SourceResult, UpstreamStream } from "../../types.ts";
 import { fetchHead } from "../generic/fetch-bytes.ts";
 import { mapLimit } from "../generic/hls.ts";
@@ -102,10 +102,14 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
     } catch (err) {
       // a destination our guard refused explains the failure better than yt-dlp's "HTTP Error 403"
       if (run.refused.length > 0) throw new EngineError("link.blocked_address", { detail: `yt-dlp was refused: ${run.refused.join("; ")}` });
+      // a crash or output we cannot read: the platform's page could not be read, say which one
+      const unreadable = `Could not read this ${platformName(link)} link right now. Please try again later.`;
+      if (isEngineError(err) && err.code === "upstream.api_error") throw new EngineError("upstream.api_error", { detail: err.detail, message: unreadable, cause: err });
       if (isEngineError(err) && err.code !== "upstream.fetch_failed") throw err;
       const stderr = stderrOf(err);
-      const code = classifyFailure(stderr);
-      throw new EngineError(code, { detail: `yt-dlp: ${errorLine(stderr) || (err as Error).message}`, cause: err });
+      const line = errorLine(stderr);
+      if (!line) throw new EngineError("upstream.api_error", { detail: `yt-dlp failed without an error line: ${(err as Error).message}`, message: unreadable, cause: err });
+      throw new EngineError(classifyFailure(stderr), { detail: `yt-dlp: ${line}`, cause: err });
     } finally {
       run.end();
     }
@@ -134,7 +138,7 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
       try {
         return { ok: true, media: await resolveMedia(link, ctx) };
       } catch (err) {
-        if (isEngineError(err)) return { ok: false, code: err.code, detail: err.detail };
+        if (isEngineError(err)) return { ok: false, code: err.code, detail: err.detail, ...(err.message !== ERRORS[err.code].message ? { message: err.message } : {}) };
         throw err;
       }
     },
