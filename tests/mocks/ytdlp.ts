@@ -10,6 +10,8 @@ import path from "node:path";
 
 export type FakeBehaviour =
   | { type: "json"; document: unknown }
+  /** the document whose key the link contains; other links fail like yt-dlp's "Unsupported URL" */
+  | { type: "by-link"; documents: Record<string, unknown> }
   | { type: "hang" }
   | { type: "crash" }
   | { type: "garbage" }
@@ -38,6 +40,12 @@ function body(b: FakeBehaviour): string {
   switch (b.type) {
     case "json":
       return `process.stdout.write(${JSON.stringify(JSON.stringify(b.document))});`;
+    case "by-link":
+      return `const docs = ${JSON.stringify(b.documents)};
+const link = args[args.length - 1];
+const key = Object.keys(docs).find((k) => link.includes(k));
+if (!key) fail("Unsupported URL: " + link);
+process.stdout.write(JSON.stringify(docs[key]));`;
     case "hang":
       return "setInterval(() => {}, 1000);";
     case "crash":
@@ -73,6 +81,19 @@ export async function writeFakeYtdlp(behaviour: FakeBehaviour): Promise<FakeYtdl
         return null;
       }
     },
+  };
+}
+
+/**
+ * For the browser journeys (scripts/e2e-server.mjs): a Facebook video and an Instagram reel
+ * whose media sit on the mock platform's generic host (a progressive MP4 and an HLS master).
+ */
+export function mockPlatformDocuments(host: string): Record<string, unknown> {
+  const progressive = { format_id: "sd", url: `https://${host}/files/sample-360p.mp4`, ext: "mp4", protocol: "https" };
+  const hls = { format_id: "hls-720", url: `https://${host}/hls/720/index.m3u8`, manifest_url: `https://${host}/hls/master.m3u8`, ext: "mp4", protocol: "m3u8_native", height: 720 };
+  return {
+    "facebook.com/watch": { id: "1234567890", title: "Harbour walk (Facebook)", uploader: "Harbour Films", duration: 6, view_count: 15321, timestamp: 1767225600, formats: [progressive, hls] },
+    "instagram.com/reel/": { id: "C1a2B3c4D5e", title: "Reel by someone", uploader: "Some One", duration: 6, like_count: 2048, upload_date: "20260115", formats: [progressive] },
   };
 }
 
