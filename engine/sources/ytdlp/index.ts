@@ -14,7 +14,8 @@ import type { ParsedLink, SourceAdapter, SourceContext } from "../types.ts";
 import { classifyFailure, errorLine } from "./classify.ts";
 import type { YtdlpBinary } from "./locate.ts";
 import { detailsOf, formatsOf, parseInfo, routeFormat, thumbnailsOf, type YtdlpInfo } from "./map-info.ts";
-import { startForwardingProxy, type ForwardingProxy } from "./proxy.ts";
+import { startForwardingProxy, type ForwardingProxy, type ProxyRun } from "./proxy.ts";
+import { createRunSlots } from "./run-slots.ts";
 import { runYtdlp, stderrOf } from "./run.ts";
 
 export type { YtdlpBinary } from "./locate.ts";
@@ -33,6 +34,9 @@ export interface YtdlpSource extends SourceAdapter {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** yt-dlp processes at once per engine, and resolves that may wait for one */
+const MAX_RUNNING = 4;
+const MAX_WAITING = 64;
 /** formats whose size or codecs we look up at once */
 const LOOKUP_CONCURRENCY = 4;
 
@@ -88,6 +92,7 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const closing = new AbortController();
   let proxy: Promise<ForwardingProxy> | null = null;
+  const slots = createRunSlots(MAX_RUNNING, MAX_WAITING);
 
   const proxyFor = (ctx: SourceContext) => {
     proxy ??= startForwardingProxy({ hostMap: ctx.config.hostMap, allowPrivate: ctx.config.allowPrivateSources, logger: ctx.logger });
@@ -95,13 +100,15 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
   };
 
   async function describe(link: Link, ctx: SourceContext): Promise<YtdlpInfo> {
-    const run = (await proxyFor(ctx)).startRun();
+    const release = await slots.acquire();
+    let run: ProxyRun | null = null;
     try {
+      run = (await proxyFor(ctx)).startRun();
       const out = await runYtdlp({ binary: opts.binary.path, url: link.url, proxyUrl: run.url, timeoutMs, signal: closing.signal, killGraceMs: opts.killGraceMs });
       return parseInfo(out.stdout);
     } catch (err) {
       // a destination our guard refused explains the failure better than yt-dlp's "HTTP Error 403"
-      if (run.refused.length > 0) throw new EngineError("link.blocked_address", { detail: `yt-dlp was refused: ${run.refused.join("; ")}` });
+      if (run && run.refused.length > 0) throw new EngineError("link.blocked_address", { detail: `yt-dlp was refused: ${run.refused.join("; ")}` });
       // a crash or output we cannot read: the platform's page could not be read, say which one
       const unreadable = `Could not read this ${platformName(link)} link right now. Please try again later.`;
       if (isEngineError(err) && err.code === "upstream.api_error") throw new EngineError("upstream.api_error", { detail: err.detail, message: unreadable, cause: err });
@@ -111,7 +118,8 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
       if (!line) throw new EngineError("upstream.api_error", { detail: `yt-dlp failed without an error line: ${(err as Error).message}`, message: unreadable, cause: err });
       throw new EngineError(classifyFailure(stderr), { detail: `yt-dlp: ${line}`, cause: err });
     } finally {
-      run.end();
+      run?.end();
+      release();
     }
   }
 
