@@ -149,7 +149,10 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
   });
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
   if (engine.ytdlp) logger.info({ ytdlp: engine.ytdlp.path, version: engine.ytdlp.version }, "yt-dlp located: links of other platforms resolve through it");
-  else logger.warn("yt-dlp not found (YTDLP_PATH or yt-dlp on PATH): Facebook, Instagram and other platforms' links are answered that this server cannot handle them");
+  else {
+    const why = config.YTDLP_PATH ? `YTDLP_PATH=${config.YTDLP_PATH} switches yt-dlp off` : "yt-dlp not found on PATH (set YTDLP_PATH)";
+    logger.warn(`${why}: Facebook, Instagram and other platforms' links are answered that this server cannot handle them`);
+  }
 
   return {
     // routes key their hashes and cookies with the effective secret, generated or configured
