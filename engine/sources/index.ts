@@ -5,11 +5,12 @@
  * every other http(s) link to the generic media adapter, with yt-dlp as the fallback for web
  * pages that are not media themselves.
  */
-import { SITE_NAMES, type ParsedLink } from "../../common/links.ts";
+import type { ParsedLink } from "../../common/links.ts";
 import { ERRORS, EngineError } from "../errors.ts";
 import type { SourceResult, ResolvedMedia } from "../types.ts";
 import type { SourceAdapter, SourceContext } from "./types.ts";
 import { genericSource } from "./generic/index.ts";
+import { platformNameOf } from "./platform-name.ts";
 import { createYtdlpSource, type YtdlpBinary } from "./ytdlp/index.ts";
 import { youtubeSource } from "./youtube/index.ts";
 
@@ -19,13 +20,6 @@ export interface SourceRegistry {
   adapters: readonly SourceAdapter[];
   /** the adapter for a link; EngineError("link.unsupported") when none accepts it */
   pick(link: ParsedLink): SourceAdapter;
-}
-
-/** The platform a visitor would name for a link: "YouTube", "Facebook", or the host of a media link. */
-export function platformNameOf(link: ParsedLink): string {
-  if (link.kind === "youtube") return "YouTube";
-  if (link.kind === "site") return SITE_NAMES[link.site];
-  return new URL(link.url).hostname;
 }
 
 /**

@@ -4,12 +4,12 @@
  * only describes the video (`-J --no-download`, through our forwarding proxy); our engine fetches
  * every byte: probes, manifests and media through the outbound fetch and its SSRF guard.
  */
-import { SITE_NAMES } from "../../../common/links.ts";
 import { ERRORS, EngineError, isEngineError } from "../../errors.ts";
 import type { ResolvedMedia, SourceResult, UpstreamStream } from "../../types.ts";
 import { fetchHead } from "../generic/fetch-bytes.ts";
 import { mapLimit } from "../generic/hls.ts";
 import { resolveGenericMedia } from "../generic/index.ts";
+import { platformNameOf } from "../platform-name.ts";
 import type { ParsedLink, SourceAdapter, SourceContext } from "../types.ts";
 import { classifyFailure, errorLine } from "./classify.ts";
 import type { YtdlpBinary } from "./locate.ts";
@@ -84,10 +84,6 @@ async function streamsOf(info: YtdlpInfo, ctx: SourceContext): Promise<{ streams
   return { streams: [...directStreams.flat(), ...manifestStreams.flat()], durationSeconds };
 }
 
-function platformName(link: Link): string {
-  return link.kind === "site" ? SITE_NAMES[link.site] : new URL(link.url).hostname;
-}
-
 export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const closing = new AbortController();
@@ -110,7 +106,7 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
       // a destination our guard refused explains the failure better than yt-dlp's "HTTP Error 403"
       if (run && run.refused.length > 0) throw new EngineError("link.blocked_address", { detail: `yt-dlp was refused: ${run.refused.join("; ")}` });
       // a crash or output we cannot read: the platform's page could not be read, say which one
-      const unreadable = `Could not read this ${platformName(link)} link right now. Please try again later.`;
+      const unreadable = `Could not read this ${platformNameOf(link)} link right now. Please try again later.`;
       if (isEngineError(err) && err.code === "upstream.api_error") throw new EngineError("upstream.api_error", { detail: err.detail, message: unreadable, cause: err });
       if (isEngineError(err) && err.code !== "upstream.fetch_failed") throw err;
       const stderr = stderrOf(err);
@@ -126,7 +122,7 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
   async function resolveMedia(link: Link, ctx: SourceContext): Promise<ResolvedMedia> {
     const info = await describe(link, ctx);
     const { streams, durationSeconds } = await streamsOf(info, ctx);
-    if (streams.length === 0) throw new EngineError("video.no_formats", { detail: `yt-dlp listed no format our engine can fetch (${platformName(link)})` });
+    if (streams.length === 0) throw new EngineError("video.no_formats", { detail: `yt-dlp listed no format our engine can fetch (${platformNameOf(link)})` });
     return {
       platform: link.kind === "site" ? link.site : "generic",
       sourceUrl: link.url,
