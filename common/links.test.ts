@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hasMediaExtension, isValidYouTubeUrl, LINK_MESSAGES, parseLink, parseYouTubeUrl } from "./links.ts";
+import { hasMediaExtension, INVALID_VIDEO_LINK_MESSAGE, invalidSiteLinkMessage, isValidYouTubeUrl, LINK_MESSAGES, parseLink, parseYouTubeUrl, SITE_NAMES, type SitePlatform } from "./links.ts";
 
 const ID = "dQw4w9WgXcQ";
 
@@ -98,10 +98,10 @@ describe("parseLink", () => {
     expect(parseLink("https://cdn.example.com/a.mp4#t=3")).toEqual({ ok: true, kind: "generic", url: "https://cdn.example.com/a.mp4" });
   });
 
-  it.each(["cdn.example.com/video.mp4", "ftp://cdn.example.com/video.mp4", "https://user:pw@cdn.example.com/a.mp4", "file:///etc/passwd"])(
-    "refuses %s",
+  it.each(["cdn.example.com/video.mp4", "ftp://cdn.example.com/video.mp4", "https://user:pw@cdn.example.com/a.mp4", "file:///etc/passwd", "hello there"])(
+    "refuses %s with wording that does not pretend only YouTube works",
     (link) => {
-      expect(parseLink(link)).toMatchObject({ ok: false, code: "link.invalid" });
+      expect(parseLink(link)).toEqual({ ok: false, code: "link.invalid", message: "Please enter a valid video link" });
     },
   );
 
@@ -114,6 +114,50 @@ describe("parseLink", () => {
     expect(hasMediaExtension("https://a.example/x/master.m3u8?x=1")).toBe(true);
     expect(hasMediaExtension("https://a.example/page.html")).toBe(false);
     expect(hasMediaExtension("not a url")).toBe(false);
+  });
+});
+
+describe("parseLink: other platforms (issue 12)", () => {
+  it.each<[string, SitePlatform, string]>([
+    ["https://www.facebook.com/watch/?v=1234567890", "facebook", "https://www.facebook.com/watch/?v=1234567890"],
+    ["https://www.facebook.com/watch?v=1234567890&ref=share", "facebook", "https://www.facebook.com/watch?v=1234567890&ref=share"],
+    ["facebook.com/SomePage/videos/987654321/", "facebook", "https://facebook.com/SomePage/videos/987654321/"],
+    ["https://m.facebook.com/videos/987654321", "facebook", "https://m.facebook.com/videos/987654321"],
+    ["https://www.facebook.com/reel/112233445566", "facebook", "https://www.facebook.com/reel/112233445566"],
+    ["http://fb.watch/aBc-12XyZ/", "facebook", "https://fb.watch/aBc-12XyZ/"],
+    ["https://www.facebook.com/share/v/1AbCdEf/", "facebook", "https://www.facebook.com/share/v/1AbCdEf/"],
+    ["https://www.instagram.com/reel/C1a2B3c4D5e/", "instagram", "https://www.instagram.com/reel/C1a2B3c4D5e/"],
+    ["instagram.com/p/C1a2B3c4D5e/?igsh=abc#x", "instagram", "https://instagram.com/p/C1a2B3c4D5e/?igsh=abc"],
+    ["https://www.instagram.com/someone/reel/C1a2B3c4D5e", "instagram", "https://www.instagram.com/someone/reel/C1a2B3c4D5e"],
+    ["https://www.tiktok.com/@user.name/video/7234567890123456789", "tiktok", "https://www.tiktok.com/@user.name/video/7234567890123456789"],
+    ["https://vm.tiktok.com/ZMabc123/", "tiktok", "https://vm.tiktok.com/ZMabc123/"],
+    ["https://x.com/someone/status/1790000000000000000", "twitter", "https://x.com/someone/status/1790000000000000000"],
+    ["https://twitter.com/someone/status/1790000000000000000?s=20", "twitter", "https://twitter.com/someone/status/1790000000000000000?s=20"],
+    ["https://vimeo.com/76979871", "vimeo", "https://vimeo.com/76979871"],
+    ["https://player.vimeo.com/video/76979871", "vimeo", "https://player.vimeo.com/video/76979871"],
+    ["https://www.dailymotion.com/video/x8abc12", "dailymotion", "https://www.dailymotion.com/video/x8abc12"],
+    ["https://dai.ly/x8abc12", "dailymotion", "https://dai.ly/x8abc12"],
+    ["https://clips.twitch.tv/FunnySlug-abc", "twitch", "https://clips.twitch.tv/FunnySlug-abc"],
+    ["https://www.twitch.tv/videos/123456789", "twitch", "https://www.twitch.tv/videos/123456789"],
+  ])("recognises %s", (link, site, url) => {
+    expect(parseLink(link)).toEqual({ ok: true, kind: "site", site, url });
+  });
+
+  it.each<[string, SitePlatform]>([
+    ["https://www.facebook.com/SomePage", "facebook"],
+    ["https://www.facebook.com/watch/?v=notanumber", "facebook"],
+    ["https://www.instagram.com/someone/", "instagram"],
+    ["https://www.tiktok.com/@user.name", "tiktok"],
+    ["https://x.com/home", "twitter"],
+    ["https://vimeo.com/channels/staffpicks", "vimeo"],
+  ])("names the platform when %s is not a video link", (link, site) => {
+    expect(parseLink(link)).toEqual({ ok: false, code: "link.invalid", message: invalidSiteLinkMessage(site), site });
+    expect(invalidSiteLinkMessage(site)).toBe(`Please enter a valid ${SITE_NAMES[site]} video link`);
+  });
+
+  it("leaves look-alike hosts to the generic media path", () => {
+    expect(parseLink("https://notfacebook.com/watch?v=1")).toMatchObject({ ok: true, kind: "generic" });
+    expect(parseLink("https://facebook.com.evil.example/reel/1")).toMatchObject({ ok: true, kind: "generic" });
   });
 });
 
@@ -145,7 +189,7 @@ describe("properties", () => {
     );
   });
 
-  const messages = new Set(Object.values(LINK_MESSAGES));
+  const messages = new Set([...Object.values(LINK_MESSAGES), INVALID_VIDEO_LINK_MESSAGE, ...(Object.keys(SITE_NAMES) as SitePlatform[]).map(invalidSiteLinkMessage)]);
   const junk = fc.oneof(
     fc.string(),
     fc.string({ unit: "binary", maxLength: 300 }),

@@ -23,6 +23,10 @@ export interface EngineConfig {
   };
   ffmpegPath?: string;
   ffprobePath?: string;
+  /** YTDLP_PATH; unset = `yt-dlp` on PATH, if any; "" = no yt-dlp even when one is installed */
+  ytdlpPath?: string;
+  /** how long one yt-dlp metadata run may take (default 30 s) */
+  ytdlpTimeoutMs?: number;
   limits: {
     /** downloads streaming at once, server-wide; beyond it: "busy, try again in N s" */
     maxConcurrentDownloads: number;

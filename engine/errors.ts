@@ -9,6 +9,10 @@ export const ERRORS = {
   "link.invalid": { status: 400, message: "Please enter a valid YouTube URL" },
   "link.no_id": { status: 400, message: "Could not extract video ID from URL" },
   "link.unsupported": { status: 400, message: "This link is not a supported video or media link." },
+  "link.platform_unavailable": {
+    status: 422,
+    message: "This server cannot download videos from this platform.",
+  },
   "link.blocked_address": {
     status: 400,
     message: "This link points to a private or local network address, which is not allowed.",
@@ -17,6 +21,10 @@ export const ERRORS = {
   // video availability (spec §8 "Video")
   "video.not_found": { status: 404, message: "Video not found" },
   "video.private": { status: 403, message: "This video is private." },
+  "video.login_required": {
+    status: 403,
+    message: "This video needs a login on its platform, and we only download videos anyone can watch without one.",
+  },
   "video.age_restricted": { status: 403, message: "This video is age-restricted and cannot be downloaded." },
   "video.region_blocked": { status: 451, message: "This video is not available in the server's region." },
   "video.members_only": { status: 403, message: "This video is available to channel members only." },

@@ -13,6 +13,7 @@ import { filenameFor, isFormatId, listFormats, planFormat } from "./formats.ts";
 import { locateMediaTools, type MediaTools } from "./media/ffmpeg.ts";
 import type { SpawnGate } from "./media/spawn-gate.ts";
 import { createSourceRegistry, defaultSources } from "./sources/index.ts";
+import { locateYtdlp, type YtdlpBinary } from "./sources/ytdlp/index.ts";
 import type { SourceAdapter, SourceContext } from "./sources/types.ts";
 import { createAdmission, createProgressRegistry, streamToResponse, type DownloadProgress } from "./stream/downloads.ts";
 import { createLinkUsage, requestKind } from "./stream/link-usage.ts";
@@ -44,6 +45,8 @@ export interface Engine {
   /** throws EngineError("download.not_found") for an unknown id */
   subscribeProgress(id: string, fn: (p: DownloadProgress) => void): () => void;
   mediaTools: MediaTools;
+  /** the yt-dlp resolving other platforms' links, or null when this server has none */
+  ytdlp: YtdlpBinary | null;
   close(): Promise<void>;
 }
 
@@ -126,7 +129,9 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     logger,
     resolve: deps.resolveHost,
   });
-  const registry = createSourceRegistry(deps.sources ?? defaultSources());
+  // adapters passed in by a test replace the production set, yt-dlp included
+  const ytdlp = deps.sources ? null : await locateYtdlp(config.ytdlpPath);
+  const registry = createSourceRegistry(deps.sources ?? defaultSources({ ytdlp, ytdlpTimeoutMs: config.ytdlpTimeoutMs }));
   const ctx: SourceContext = { fetch: outbound.fetch, config, logger, media: mediaTools };
   const progress = createProgressRegistry({ now });
   const admission = createAdmission({
@@ -153,8 +158,9 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
 
   function parse(url: string): ParsedLink {
     const parsed = parseLink(url);
-    if (!parsed.ok) throw new EngineError(parsed.code);
-    return parsed.kind === "youtube" ? { kind: "youtube", id: parsed.id, url: parsed.url } : { kind: "generic", url: parsed.url };
+    if (!parsed.ok) throw new EngineError(parsed.code, { message: parsed.message });
+    if (parsed.kind === "youtube") return { kind: "youtube", id: parsed.id, url: parsed.url };
+    return parsed.kind === "site" ? { kind: "site", site: parsed.site, url: parsed.url } : { kind: "generic", url: parsed.url };
   }
 
   async function resolveFresh(link: ParsedLink): Promise<ResolvedMedia> {
@@ -203,6 +209,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
 
   const engine: Engine = {
     mediaTools,
+    ytdlp,
 
     async resolve(url, caller) {
       const media = await resolveCached(parse(url));
@@ -388,6 +395,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       for (const c of active) c.abort();
       active.clear();
       cache.clear();
+      await Promise.all(registry.adapters.map((a) => a.close?.()));
       outbound.close();
     },
   };

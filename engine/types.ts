@@ -4,6 +4,7 @@
  * runner executes a plan into bytes. Changes here must stay backwards compatible: several parts
  * of the engine build on these shapes.
  */
+import type { SitePlatform } from "../common/links.ts";
 import type { EngineErrorCode } from "./errors.ts";
 
 /** One uniform result for every adapter. */
@@ -17,7 +18,8 @@ export type SourceResult<T> =
       message?: string;
     };
 
-export type Platform = "youtube" | "generic";
+/** "generic" = a direct media link or a web page resolved by yt-dlp's generic extractor. */
+export type Platform = "youtube" | "generic" | SitePlatform;
 
 /** Spec §3 "Video details" plus platform, durationSeconds and embedUrl (DESIGN §5). */
 export interface VideoDetails {

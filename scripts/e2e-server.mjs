@@ -37,4 +37,15 @@ if (process.env.E2E_MAILBOX_DIR) {
   process.env.SMTP_URL = sink.url;
 }
 
+// Facebook and Instagram links resolve through a fake yt-dlp that describes videos on the mock
+// platform (the real one would need the internet); the engine then fetches them like any media.
+if (!process.env.YTDLP_PATH) {
+  const { register } = await import("tsx/esm/api");
+  const unregister = register();
+  const { writeFakeYtdlp, mockPlatformDocuments } = await import(pathToFileURL(path.join(root, "tests/mocks/ytdlp.ts")).href);
+  const fake = await writeFakeYtdlp({ type: "by-link", documents: mockPlatformDocuments("media.example.test") });
+  await unregister();
+  process.env.YTDLP_PATH = fake.path;
+}
+
 await import(pathToFileURL(path.join(root, "scripts/start.mjs")).href);

@@ -76,6 +76,7 @@ export const envSchema = z
     ALLOW_PRIVATE_SOURCES: bool.default(false),
     FFMPEG_PATH: optionalString,
     FFPROBE_PATH: optionalString,
+    YTDLP_PATH: optionalString,
     MOCKS: bool.default(false),
 
     DOWNLOAD_SIGNING_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),

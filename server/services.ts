@@ -74,6 +74,7 @@ export function engineConfigFrom(config: AppConfig, logger: Logger, signingSecre
     },
     ffmpegPath: config.FFMPEG_PATH,
     ffprobePath: config.FFPROBE_PATH,
+    ytdlpPath: config.YTDLP_PATH,
     limits: {
       maxConcurrentDownloads: config.MAX_CONCURRENT_DOWNLOADS,
       downloadsPerIpPerHour: config.DOWNLOADS_PER_IP_PER_HOUR,
@@ -147,6 +148,11 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     onDownloadFinished: (event) => recordDownload(database.db, event),
   });
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
+  if (engine.ytdlp) logger.info({ ytdlp: engine.ytdlp.path, version: engine.ytdlp.version }, "yt-dlp located: links of other platforms resolve through it");
+  else {
+    const why = config.YTDLP_PATH ? `YTDLP_PATH=${config.YTDLP_PATH} switches yt-dlp off` : "yt-dlp not found on PATH (set YTDLP_PATH)";
+    logger.warn(`${why}: Facebook, Instagram and other platforms' links are answered that this server cannot handle them`);
+  }
 
   return {
     // routes key their hashes and cookies with the effective secret, generated or configured

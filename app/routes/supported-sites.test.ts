@@ -2,7 +2,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { platformRequests } from "#db/schema/index.ts";
 import { formPost, routeContext, unwrap } from "#tests/support/route-context.ts";
 import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
-import { action } from "./supported-sites.tsx";
+import { statusLabel, type PlatformEntry } from "#app/modules/pages/platforms.ts";
+import { action, loader } from "./supported-sites.tsx";
 
 const call = (handle: TestDatabase, fields: Record<string, string>) =>
   action({ request: formPost("http://localhost/supported-sites", fields), context: routeContext(handle.db), params: {} } as never).then(unwrap);
@@ -42,5 +43,42 @@ describe.each(testDatabases)("POST /supported-sites (Request Platform Support) o
     await handle.close();
     const res = await call(handle, { platformName: "Rumble" });
     expect(res).toMatchObject({ status: 500, body: { ok: false, message: "There was a problem sending your request. Please try again." } });
+  });
+});
+
+describe("GET /supported-sites: the cards say what this server can do", () => {
+  const cards = (ytdlp: boolean) => {
+    const context = { engine: { ytdlp: ytdlp ? { path: "/usr/bin/yt-dlp", version: "2023.03.04" } : null } };
+    return (loader({ context, request: new Request("http://localhost/supported-sites"), params: {} } as never) as ReturnType<typeof loader>).platforms;
+  };
+  const statusOf = (list: PlatformEntry[]) => Object.fromEntries(list.map((p) => [p.name, statusLabel(p)]));
+
+  it("without yt-dlp: Facebook and Instagram say what the server lacks, the rest of the spec's table stays", () => {
+    expect(statusOf(cards(false))).toEqual({
+      YouTube: "Fully Supported",
+      Facebook: "Basic Support (needs yt-dlp on this server)",
+      Instagram: "Basic Support (needs yt-dlp on this server)",
+      TikTok: "Coming Soon",
+      "Twitter (X)": "Coming Soon",
+      Vimeo: "Coming Soon",
+      Dailymotion: "Coming Soon",
+      Twitch: "Coming Soon",
+    });
+  });
+
+  it("with yt-dlp: Facebook and Instagram as the spec says, and the platforms yt-dlp reads get basic support", () => {
+    const list = cards(true);
+    expect(statusOf(list)).toEqual({
+      YouTube: "Fully Supported",
+      Facebook: "Basic Support",
+      Instagram: "Basic Support",
+      TikTok: "Basic Support",
+      "Twitter (X)": "Basic Support",
+      Vimeo: "Basic Support",
+      Dailymotion: "Basic Support",
+      Twitch: "Basic Support",
+    });
+    expect(list.find((p) => p.name === "Facebook")).toMatchObject({ maxQuality: "720p", formats: ["MP4"] });
+    expect(list.find((p) => p.name === "Vimeo")?.features.join(" ")).not.toMatch(/Planned/);
   });
 });

@@ -1,5 +1,5 @@
 import { CheckCircle2, Clock3, Layers } from "lucide-react";
-import { data, Link, useActionData } from "react-router";
+import { data, Link, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/supported-sites";
 import { AdSlot } from "#app/components/layout/ad-slot.tsx";
 import { cn } from "#app/lib/cn.ts";
@@ -8,7 +8,7 @@ import { formFields, type FormResult } from "#app/modules/pages/forms/form-probl
 import { hashClientIp } from "#app/modules/pages/forms/hash-client-ip.server.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 import { pageMeta } from "#app/modules/pages/page-meta.ts";
-import { PLATFORMS, PLATFORM_STATUS_LABELS, type PlatformEntry, type PlatformStatus } from "#app/modules/pages/platforms.ts";
+import { platformsFor, statusLabel, type PlatformEntry, type PlatformStatus } from "#app/modules/pages/platforms.ts";
 import { PlatformRequestForm } from "#app/modules/platform-requests/platform-request-form.tsx";
 import {
   PLATFORM_REQUEST_MESSAGES,
@@ -45,6 +45,11 @@ const QUESTIONS: FaqEntry[] = [
 ];
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "/supported-sites", { jsonLd: [faqJsonLd(QUESTIONS)] });
+
+/** The cards as this server can honour them (yt-dlp located at start, or not). */
+export function loader({ context }: Route.LoaderArgs) {
+  return { platforms: platformsFor({ ytdlp: context.engine.ytdlp !== null }) };
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const fields = formFields(await request.formData());
@@ -91,7 +96,7 @@ function PlatformCard({ platform }: { platform: PlatformEntry }) {
         </div>
         <span className={cn("inline-flex items-center gap-1 rounded-full px-2.5 py-1 text-xs font-semibold whitespace-nowrap", STATUS_STYLE[platform.status])}>
           <Icon aria-hidden className="size-3.5" />
-          {PLATFORM_STATUS_LABELS[platform.status]}
+          {statusLabel(platform)}
         </span>
       </div>
       <p className="mt-3 text-sm leading-6 text-slate-700">{platform.description}</p>
@@ -119,11 +124,13 @@ function PlatformCard({ platform }: { platform: PlatformEntry }) {
 
 export default function SupportedSites() {
   const actionResult = useActionData<typeof action>();
+  const { platforms } = useLoaderData<typeof loader>();
   const counts = {
-    full: PLATFORMS.filter((p) => p.status === "fully-supported").length,
-    basic: PLATFORMS.filter((p) => p.status === "basic-support").length,
-    planned: PLATFORMS.filter((p) => p.status === "planned").length,
+    full: platforms.filter((p) => p.status === "fully-supported").length,
+    basic: platforms.filter((p) => p.status === "basic-support" && !p.needs).length,
+    planned: platforms.filter((p) => p.status === "planned").length,
   };
+  const lacking = platforms.filter((p) => p.needs).map((p) => p.name);
   return (
     <>
       <PageHero
@@ -131,11 +138,13 @@ export default function SupportedSites() {
         title="Supported Sites"
         intro={
           <>
-            Paste a link from any of these platforms on the{" "}
+            Paste a link from a supported platform on the{" "}
             <Link to="/" className="font-medium text-brand-700 underline underline-offset-2">
               downloader
             </Link>
-            . {counts.full} platform is fully supported, {counts.basic} have basic support and {counts.planned} more are on the way.
+            . {counts.full} platform is fully supported, {counts.basic} {counts.basic === 1 ? "has" : "have"} basic support
+            {counts.planned > 0 ? ` and ${counts.planned} more are on the way` : ""}.
+            {lacking.length > 0 ? ` ${lacking.join(" and ")} will work once this server has yt-dlp installed.` : ""}
           </>
         }
       />
@@ -145,7 +154,7 @@ export default function SupportedSites() {
             Platforms and what you can save
           </h2>
           <div className="mt-6 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-            {PLATFORMS.map((p) => (
+            {platforms.map((p) => (
               <PlatformCard key={p.name} platform={p} />
             ))}
           </div>

@@ -23,4 +23,6 @@ export interface SourceAdapter {
   platform: Platform;
   matches(link: ParsedLink): boolean;
   resolve(link: ParsedLink, ctx: SourceContext): Promise<SourceResult<ResolvedMedia>>;
+  /** stops what the adapter runs on its own (child processes, a local proxy); called by engine.close() */
+  close?(): Promise<void>;
 }

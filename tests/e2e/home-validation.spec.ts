@@ -13,9 +13,15 @@ test.describe("home: the link form", () => {
     await expect(page.getByText("Please enter a YouTube URL", { exact: true })).toBeVisible();
 
     await field.fill("not a link");
-    await expect(page.getByText("Please enter a valid YouTube URL")).toBeVisible();
+    await expect(page.getByText("Please enter a valid video link")).toBeVisible();
     await expect(field).toHaveAttribute("aria-invalid", "true");
     await expect(submit).toBeDisabled();
+
+    await field.fill("youtube.com/watch?v=short");
+    await expect(page.getByText("Please enter a valid YouTube URL")).toBeVisible();
+
+    await field.fill("https://www.facebook.com/SomePage");
+    await expect(page.getByText("Please enter a valid Facebook video link")).toBeVisible();
 
     await field.fill("youtu.be/vidfetchAll");
     await expect(page.getByText("Please enter a valid YouTube URL")).toBeHidden();

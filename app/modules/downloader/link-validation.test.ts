@@ -3,14 +3,25 @@ import { checkLinkOnSubmit, checkLinkWhileTyping } from "./link-validation.ts";
 
 describe("the link field (spec §5)", () => {
   it("says nothing about an empty field while typing, but asks for a link on submit", () => {
-    expect(checkLinkWhileTyping("")).toEqual({ message: null, canSubmit: true });
+    expect(checkLinkWhileTyping("")).toEqual({ message: null, canSubmit: true, platform: null });
     expect(checkLinkOnSubmit("  ")).toEqual({ ok: false, message: "Please enter a YouTube URL" });
   });
 
   it("flags a non-empty invalid value and disables Download", () => {
-    for (const bad of ["hello", "youtube.com/watch?v=short", "ftp://youtube.com/watch?v=vidfetchAll", "youtub.com/watch?v=vidfetchAll"]) {
-      expect(checkLinkWhileTyping(bad)).toEqual({ message: "Please enter a valid YouTube URL", canSubmit: false });
+    // the spec's wording where the link is a YouTube one
+    expect(checkLinkWhileTyping("youtube.com/watch?v=short")).toEqual({ message: "Please enter a valid YouTube URL", canSubmit: false, platform: null });
+    // elsewhere the form accepts more than YouTube, and says so
+    for (const bad of ["hello", "ftp://youtube.com/watch?v=vidfetchAll", "youtub.com/watch?v=vidfetchAll"]) {
+      expect(checkLinkWhileTyping(bad)).toEqual({ message: "Please enter a valid video link", canSubmit: false, platform: null });
     }
+    expect(checkLinkWhileTyping("https://www.facebook.com/SomePage")).toEqual({ message: "Please enter a valid Facebook video link", canSubmit: false, platform: null });
+    expect(checkLinkOnSubmit("https://www.instagram.com/someone/")).toEqual({ ok: false, message: "Please enter a valid Instagram video link" });
+  });
+
+  it("accepts Facebook and Instagram video links and names their platform", () => {
+    expect(checkLinkWhileTyping("https://www.facebook.com/watch/?v=1234567890")).toEqual({ message: null, canSubmit: true, platform: "Facebook" });
+    expect(checkLinkWhileTyping("instagram.com/reel/C1a2B3c4D5e/")).toEqual({ message: null, canSubmit: true, platform: "Instagram" });
+    expect(checkLinkOnSubmit(" https://fb.watch/aBc-12XyZ/ ")).toEqual({ ok: true, url: "https://fb.watch/aBc-12XyZ/" });
   });
 
   it("accepts every YouTube form and generic media links", () => {
@@ -22,7 +33,7 @@ describe("the link field (spec §5)", () => {
       "https://m.youtube.com/watch?v=vidfetchAll&t=10",
       "https://media.example.test/hls/master.m3u8",
     ]) {
-      expect(checkLinkWhileTyping(good)).toEqual({ message: null, canSubmit: true });
+      expect(checkLinkWhileTyping(good)).toEqual({ message: null, canSubmit: true, platform: null });
       expect(checkLinkOnSubmit(`  ${good} `)).toEqual({ ok: true, url: good });
     }
   });

@@ -1,6 +1,7 @@
 /**
  * The platform cards on /supported-sites (spec §3 "Platform entry", §4 "Platform support
- * status"). Static: what the download engine handles today and what is planned.
+ * status"). `PLATFORMS` is the spec's table; `platformsFor` turns it into what this server can
+ * do, computed at start from its resolvers (issue 12: the page never promises more).
  */
 export type PlatformStatus = "fully-supported" | "basic-support" | "planned";
 
@@ -19,6 +20,47 @@ export interface PlatformEntry {
   maxQuality: string;
   status: PlatformStatus;
   features: string[];
+  /** set when the status depends on something this server lacks: what the operator must add */
+  needs?: string;
+}
+
+/** What this server can resolve, decided at start (engine adapters, yt-dlp present or not). */
+export interface PlatformCapabilities {
+  ytdlp: boolean;
+}
+
+/** The platforms the spec plans, which yt-dlp's extractors already read. */
+const THROUGH_YTDLP = new Set(["TikTok", "Twitter (X)", "Vimeo", "Dailymotion", "Twitch"]);
+/** The spec's "Basic Support" platforms: they work only through yt-dlp here. */
+const BASIC_NEEDS_YTDLP = new Set(["Facebook", "Instagram"]);
+
+/**
+ * The cards as this server can honour them. With yt-dlp: Facebook and Instagram as the spec
+ * describes them, and the planned platforms whose public videos yt-dlp resolves get basic
+ * support. Without it: Facebook and Instagram say they need yt-dlp on this server, and the
+ * planned ones stay "Coming Soon".
+ */
+export function platformsFor(caps: PlatformCapabilities): PlatformEntry[] {
+  return PLATFORMS.map((p) => {
+    if (BASIC_NEEDS_YTDLP.has(p.name) && !caps.ytdlp) {
+      return { ...p, needs: "yt-dlp on this server", features: [...p.features, "Not available on this server yet: it needs yt-dlp installed"] };
+    }
+    if (THROUGH_YTDLP.has(p.name) && caps.ytdlp) {
+      return {
+        ...p,
+        status: "basic-support",
+        formats: ["MP4"],
+        maxQuality: "As the platform serves it",
+        features: ["Public videos, resolved with yt-dlp", "MP4 in the qualities the platform offers", "Private, login-only and DRM-protected videos are not supported"],
+      };
+    }
+    return p;
+  });
+}
+
+/** "Basic Support", or "Basic Support (needs yt-dlp on this server)" when this server lacks it. */
+export function statusLabel(p: PlatformEntry): string {
+  return p.needs ? `${PLATFORM_STATUS_LABELS[p.status]} (needs ${p.needs})` : PLATFORM_STATUS_LABELS[p.status];
 }
 
 export const PLATFORMS: PlatformEntry[] = [

@@ -40,7 +40,7 @@ describe("API v1", () => {
   it("POST /resolve answers the spec's link messages", async () => {
     const cases: Array<[unknown, number, string, string]> = [
       [{ url: "" }, 400, "link.empty", "Please enter a YouTube URL"],
-      [{ url: "hello there" }, 400, "link.invalid", "Please enter a valid YouTube URL"],
+      [{ url: "hello there" }, 400, "link.invalid", "Please enter a valid video link"],
       [{ url: "https://www.youtube.com/watch?v=short" }, 400, "link.no_id", "Could not extract video ID from URL"],
       [{ url: "https://youtu.be/notFound123" }, 404, "video.not_found", "Video not found"],
       [{}, 400, "request.invalid", "The request is not valid."],

@@ -74,10 +74,16 @@ describe("link form markup", () => {
 
   it("shows the invalid message, disables Download and offers the clear button", () => {
     const html = render(<UrlForm value="not a link" onChange={() => {}} onSubmit={() => {}} busy={false} />);
-    expect(html).toContain("Please enter a valid YouTube URL");
+    expect(html).toContain("Please enter a valid video link");
     expect(html).toContain('aria-invalid="true"');
     expect(html).toMatch(/<button[^>]*type="submit" disabled=""/);
     expect(html).toContain('aria-label="Clear URL"');
+  });
+
+  it("names the platform of a recognised non-YouTube link", () => {
+    const html = render(<UrlForm value="https://www.facebook.com/watch/?v=1234567890" onChange={() => {}} onSubmit={() => {}} busy={false} />);
+    expect(html).toContain("Facebook link");
+    expect(html).not.toContain('aria-invalid="true"');
   });
 
   it("reads Processing... with the field disabled while busy", () => {

@@ -107,7 +107,7 @@ export function UrlForm({
       </div>
       {/* Always rendered so the message is announced and nothing below jumps when it appears. */}
       <p id={messageId} role="alert" className="mt-2 min-h-5 text-sm font-medium text-destructive">
-        {message}
+        {message ?? (live.platform ? <span className="font-normal text-slate-600">{live.platform} link</span> : null)}
       </p>
     </form>
   );

@@ -1,0 +1,156 @@
+/**
+ * The yt-dlp source (issue 12): links of platforms other than YouTube (Facebook, Instagram, and
+ * what else yt-dlp's ~1,800 extractors know) and web pages the generic adapter cannot read. yt-dlp
+ * only describes the video (`-J --no-download`, through our forwarding proxy); our engine fetches
+ * every byte: probes, manifests and media through the outbound fetch and its SSRF guard.
+ */
+import { ERRORS, EngineError, isEngineError } from "../../errors.ts";
+import type { ResolvedMedia, SourceResult, UpstreamStream } from "../../types.ts";
+import { fetchHead } from "../generic/fetch-bytes.ts";
+import { mapLimit } from "../generic/hls.ts";
+import { resolveGenericMedia } from "../generic/index.ts";
+import { platformNameOf } from "../platform-name.ts";
+import type { ParsedLink, SourceAdapter, SourceContext } from "../types.ts";
+import { classifyFailure, errorLine } from "./classify.ts";
+import type { YtdlpBinary } from "./locate.ts";
+import { detailsOf, formatsOf, parseInfo, routeFormat, thumbnailsOf, type YtdlpInfo } from "./map-info.ts";
+import { startForwardingProxy, type ForwardingProxy, type ProxyRun } from "./proxy.ts";
+import { createRunSlots } from "./run-slots.ts";
+import { runYtdlp, stderrOf } from "./run.ts";
+
+export type { YtdlpBinary } from "./locate.ts";
+export { locateYtdlp } from "./locate.ts";
+
+export interface YtdlpSourceOptions {
+  binary: YtdlpBinary;
+  /** one metadata run's limit (default 30 s) */
+  timeoutMs?: number;
+  killGraceMs?: number;
+}
+
+export interface YtdlpSource extends SourceAdapter {
+  binary: YtdlpBinary;
+  close(): Promise<void>;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** yt-dlp processes at once per engine, and resolves that may wait for one */
+const MAX_RUNNING = 4;
+const MAX_WAITING = 64;
+/** formats whose size or codecs we look up at once */
+const LOOKUP_CONCURRENCY = 4;
+
+type Link = Extract<ParsedLink, { kind: "site" | "generic" }>;
+
+/** The streams yt-dlp's formats lead to, each reached, probed and sized through our fetch. */
+async function streamsOf(info: YtdlpInfo, ctx: SourceContext): Promise<{ streams: UpstreamStream[]; durationSeconds: number }> {
+  const routes = formatsOf(info).map(routeFormat);
+  const manifests = [...new Set(routes.flatMap((r) => (r.type === "manifest" ? [r.manifestUrl] : [])))];
+  const direct = routes.flatMap((r) => (r.type === "direct" ? [r] : []));
+  let durationSeconds = info.duration ?? 0;
+
+  const directStreams = await mapLimit(direct, LOOKUP_CONCURRENCY, async ({ stream, codecsKnown }) => {
+    try {
+      if (!codecsKnown) {
+        // the site did not say what the file holds: probe its first bytes like any media link
+        const probed = await resolveGenericMedia(stream.url, ctx);
+        durationSeconds ||= probed.details.durationSeconds;
+        return probed.streams.map((s) => ({ ...s, id: stream.id, width: s.width ?? stream.width, height: s.height ?? stream.height }));
+      }
+      if (stream.contentLength == null) {
+        // a real size for the format list: one byte is enough for the server to say the length
+        const head = await fetchHead(ctx, stream.url, 1);
+        return [{ ...stream, contentLength: head.total }];
+      }
+      return [stream];
+    } catch (err) {
+      if (!isEngineError(err) || err.code === "link.blocked_address") throw err;
+      ctx.logger.debug({ format: stream.id, code: err.code }, "yt-dlp format left out: our fetch could not read it");
+      return [];
+    }
+  });
+
+  const manifestStreams = await mapLimit(manifests, LOOKUP_CONCURRENCY, async (url, i) => {
+    try {
+      const resolved = await resolveGenericMedia(url, ctx);
+      durationSeconds ||= resolved.details.durationSeconds;
+      return resolved.streams.map((s) => ({ ...s, id: `ytdlp-m${i}-${s.id}` }));
+    } catch (err) {
+      if (!isEngineError(err) || err.code === "link.blocked_address" || manifests.length === 1) throw err;
+      ctx.logger.debug({ code: err.code }, "yt-dlp manifest left out: our fetch could not read it");
+      return [];
+    }
+  });
+  return { streams: [...directStreams.flat(), ...manifestStreams.flat()], durationSeconds };
+}
+
+export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const closing = new AbortController();
+  let proxy: Promise<ForwardingProxy> | null = null;
+  const slots = createRunSlots(MAX_RUNNING, MAX_WAITING);
+
+  const proxyFor = (ctx: SourceContext) => {
+    proxy ??= startForwardingProxy({ hostMap: ctx.config.hostMap, allowPrivate: ctx.config.allowPrivateSources, logger: ctx.logger });
+    return proxy;
+  };
+
+  async function describe(link: Link, ctx: SourceContext): Promise<YtdlpInfo> {
+    const release = await slots.acquire();
+    let run: ProxyRun | null = null;
+    try {
+      run = (await proxyFor(ctx)).startRun();
+      const out = await runYtdlp({ binary: opts.binary.path, url: link.url, proxyUrl: run.url, timeoutMs, signal: closing.signal, killGraceMs: opts.killGraceMs });
+      return parseInfo(out.stdout);
+    } catch (err) {
+      // a destination our guard refused explains the failure better than yt-dlp's "HTTP Error 403"
+      if (run && run.refused.length > 0) throw new EngineError("link.blocked_address", { detail: `yt-dlp was refused: ${run.refused.join("; ")}` });
+      // a crash or output we cannot read: the platform's page could not be read, say which one
+      const unreadable = `Could not read this ${platformNameOf(link)} link right now. Please try again later.`;
+      if (isEngineError(err) && err.code === "upstream.api_error") throw new EngineError("upstream.api_error", { detail: err.detail, message: unreadable, cause: err });
+      if (isEngineError(err) && err.code !== "upstream.fetch_failed") throw err;
+      const stderr = stderrOf(err);
+      const line = errorLine(stderr);
+      if (!line) throw new EngineError("upstream.api_error", { detail: `yt-dlp failed without an error line: ${(err as Error).message}`, message: unreadable, cause: err });
+      throw new EngineError(classifyFailure(stderr), { detail: `yt-dlp: ${line}`, cause: err });
+    } finally {
+      run?.end();
+      release();
+    }
+  }
+
+  async function resolveMedia(link: Link, ctx: SourceContext): Promise<ResolvedMedia> {
+    const info = await describe(link, ctx);
+    const { streams, durationSeconds } = await streamsOf(info, ctx);
+    if (streams.length === 0) throw new EngineError("video.no_formats", { detail: `yt-dlp listed no format our engine can fetch (${platformNameOf(link)})` });
+    return {
+      platform: link.kind === "site" ? link.site : "generic",
+      sourceUrl: link.url,
+      details: detailsOf(info, link, Math.round(durationSeconds * 1000) / 1000),
+      streams,
+      thumbnails: thumbnailsOf(info),
+      captions: [],
+    };
+  }
+
+  return {
+    platform: "generic",
+    binary: opts.binary,
+    matches: (link) => link.kind === "site",
+    async resolve(link, ctx): Promise<SourceResult<ResolvedMedia>> {
+      if (link.kind === "youtube") return { ok: false, code: "link.unsupported", detail: "YouTube links stay on our own adapter" };
+      try {
+        return { ok: true, media: await resolveMedia(link, ctx) };
+      } catch (err) {
+        if (isEngineError(err)) return { ok: false, code: err.code, detail: err.detail, ...(err.message !== ERRORS[err.code].message ? { message: err.message } : {}) };
+        throw err;
+      }
+    },
+    async close() {
+      closing.abort();
+      const p = proxy;
+      proxy = null;
+      if (p) await (await p).close();
+    },
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * yt-dlp's JSON (`-J`) onto our vocabulary: its metadata onto VideoDetails, its formats onto
+ * UpstreamStreams the format catalogue (engine/formats.ts) plans from. yt-dlp only describes:
+ * every URL it names is fetched later by our own outbound fetch, never by yt-dlp.
+ */
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { SitePlatform } from "../../../common/links.ts";
+import {
+  formatCount,
+  formatDuration,
+  formatPublishedDate,
+  formatSubscribers,
+  formatViews,
+  isMonetized,
+  truncateDescription,
+} from "../../details/format.ts";
+import { EngineError } from "../../errors.ts";
+import type { Platform, Thumbnail, UpstreamStream, VideoDetails } from "../../types.ts";
+import { normaliseProbeCodec, parseCodecs } from "../generic/codecs.ts";
+
+const num = z.number().finite().nullish().catch(null);
+const str = z.string().nullish().catch(null);
+
+const formatSchema = z.object({
+  format_id: z.union([z.string(), z.number()]).transform(String).catch(""),
+  url: str,
+  manifest_url: str,
+  protocol: str,
+  ext: str,
+  vcodec: str,
+  acodec: str,
+  width: num,
+  height: num,
+  fps: num,
+  tbr: num,
+  abr: num,
+  vbr: num,
+  asr: num,
+  filesize: num,
+  filesize_approx: num,
+  language: str,
+  has_drm: z.boolean().nullish().catch(null),
+  format_note: str,
+});
+export type YtdlpFormat = z.infer<typeof formatSchema>;
+
+const infoSchema = z.object({
+  _type: str,
+  id: z.union([z.string(), z.number()]).transform(String).nullish().catch(null),
+  title: str,
+  fulltitle: str,
+  description: str,
+  uploader: str,
+  uploader_id: str,
+  channel: str,
+  channel_id: str,
+  creator: str,
+  channel_follower_count: num,
+  duration: num,
+  view_count: num,
+  like_count: num,
+  timestamp: num,
+  upload_date: str,
+  release_timestamp: num,
+  thumbnail: str,
+  thumbnails: z
+    .array(z.object({ url: z.string(), width: num, height: num, id: z.union([z.string(), z.number()]).nullish().catch(null) }).catch({ url: "" }))
+    .nullish()
+    .catch(null),
+  tags: z.array(z.string()).nullish().catch(null),
+  is_live: z.boolean().nullish().catch(null),
+  live_status: str,
+  availability: str,
+  webpage_url: str,
+  extractor_key: str,
+  url: str,
+  ext: str,
+  protocol: str,
+  vcodec: str,
+  acodec: str,
+  width: num,
+  height: num,
+  filesize: num,
+  manifest_url: str,
+  formats: z.array(z.unknown()).nullish().catch(null),
+  entries: z.array(z.unknown()).nullish().catch(null),
+});
+export type YtdlpInfo = z.infer<typeof infoSchema>;
+
+/**
+ * Parses the document yt-dlp printed. A playlist (a post with several videos) gives its first
+ * video entry; a document that is not yt-dlp's JSON is an upstream failure, not a crash.
+ */
+export function parseInfo(stdout: string): YtdlpInfo {
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch (cause) {
+    throw new EngineError("upstream.api_error", { detail: `yt-dlp printed no JSON (${stdout.length} bytes)`, cause });
+  }
+  const parsed = infoSchema.safeParse(json);
+  if (!parsed.success) throw new EngineError("upstream.api_error", { detail: "yt-dlp printed JSON of another shape" });
+  let info = parsed.data;
+  for (let depth = 0; info._type === "playlist" && depth < 3; depth++) {
+    const first = (info.entries ?? []).map((e) => infoSchema.safeParse(e)).find((r) => r.success && (r.data.formats?.length || r.data.url || r.data.entries));
+    if (!first?.success) throw new EngineError("video.no_formats", { detail: "yt-dlp found a playlist without videos" });
+    info = first.data;
+  }
+  if (info.is_live || info.live_status === "is_live") throw new EngineError("video.live", { detail: "yt-dlp reports a live stream" });
+  if (info.live_status === "is_upcoming") throw new EngineError("video.upcoming", { detail: "yt-dlp reports an upcoming stream" });
+  return info;
+}
+
+/** The formats of an info document; a single-format document (a direct file) is its own format. */
+export function formatsOf(info: YtdlpInfo): YtdlpFormat[] {
+  const raw = info.formats && info.formats.length > 0 ? info.formats : info.url ? [{ ...info, format_id: "0" }] : [];
+  return raw.map((f) => formatSchema.safeParse(f)).flatMap((r) => (r.success ? [r.data] : []));
+}
+
+/** yt-dlp's codec names ("avc1.64001F", "h264", "mp4a.40.2", "none", null) as our families. */
+function codecFamily(name: string | null | undefined, kind: "video" | "audio"): string | undefined | null {
+  if (name === "none") return null; // the track is absent
+  if (!name) return undefined; // unknown
+  const split = parseCodecs(name);
+  const family = kind === "video" ? split.vcodec : split.acodec;
+  return family ?? normaliseProbeCodec(name.split(".")[0]!);
+}
+
+const DIRECT_PROTOCOLS = new Set(["http", "https"]);
+const MANIFEST_PROTOCOLS = new Set(["m3u8", "m3u8_native", "http_dash_segments", "http_dash_segments_generator"]);
+
+const CONTAINERS: Record<string, UpstreamStream["container"]> = { mp4: "mp4", m4v: "mp4", mov: "mp4", webm: "webm", m4a: "m4a", mp3: "mp3", aac: "aac", ts: "ts" };
+
+/** How our engine can reach one format: as a direct file, through its manifest, or not at all. */
+export type FormatRoute =
+  | { type: "direct"; stream: UpstreamStream; codecsKnown: boolean }
+  | { type: "manifest"; manifestUrl: string }
+  | { type: "skip"; reason: string };
+
+export function routeFormat(f: YtdlpFormat): FormatRoute {
+  if (f.has_drm) return { type: "skip", reason: "DRM" };
+  const protocol = (f.protocol ?? "https").split("+")[0]!;
+  if (MANIFEST_PROTOCOLS.has(protocol)) {
+    return f.manifest_url ? { type: "manifest", manifestUrl: f.manifest_url } : { type: "skip", reason: `${protocol} without a manifest URL` };
+  }
+  if (!DIRECT_PROTOCOLS.has(protocol) || !f.url) return { type: "skip", reason: `protocol ${protocol}` };
+  if (/^(mhtml|jpg|jpeg|png|webp|gif|vtt|srt|json)$/i.test(f.ext ?? "")) return { type: "skip", reason: `${f.ext} is not media` };
+  let url: URL;
+  try {
+    url = new URL(f.url);
+  } catch {
+    return { type: "skip", reason: "not a URL" };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return { type: "skip", reason: `URL scheme ${url.protocol}` };
+  const vcodec = codecFamily(f.vcodec, "video");
+  const acodec = codecFamily(f.acodec, "audio");
+  if (vcodec === null && acodec === null) return { type: "skip", reason: "no audio or video" };
+  const kind: UpstreamStream["kind"] = vcodec === null ? "audio" : acodec === null ? "video" : "progressive";
+  const ext = (f.ext ?? "").toLowerCase();
+  let container = CONTAINERS[ext] ?? "unknown";
+  if (container === "mp4" && kind === "audio") container = "m4a";
+  const bitrateKbps = f.tbr ?? (f.vbr ?? 0) + (f.abr ?? 0);
+  const stream: UpstreamStream = {
+    id: `ytdlp-${f.format_id || createHash("sha256").update(f.url).digest("hex").slice(0, 8)}`,
+    kind,
+    url: url.href,
+    transport: { type: "direct" },
+    container,
+    ...(vcodec ? { vcodec } : {}),
+    ...(acodec ? { acodec } : {}),
+    ...(f.width ? { width: f.width } : {}),
+    ...(f.height ? { height: f.height } : {}),
+    ...(f.fps ? { fps: f.fps } : {}),
+    ...(bitrateKbps > 0 ? { bitrate: Math.round(bitrateKbps * 1000) } : {}),
+    ...(f.asr ? { audioSampleRate: f.asr } : {}),
+    ...(f.language ? { language: f.language } : {}),
+    contentLength: f.filesize && f.filesize > 0 ? f.filesize : null,
+  };
+  // yt-dlp leaves codecs out when the site does not say (Facebook's progressive files, generic
+  // pages): such a stream is probed through our fetch before it is offered
+  const codecsKnown = vcodec !== undefined && acodec !== undefined && container !== "unknown";
+  return { type: "direct", stream, codecsKnown };
+}
+
+function platformOf(link: { kind: string; site?: SitePlatform }): Platform {
+  return link.kind === "site" && link.site ? link.site : "generic";
+}
+
+function shortId(text: string): string {
+  return createHash("sha256").update(text).digest("base64url").slice(0, 11);
+}
+
+function publishedOf(info: YtdlpInfo): string {
+  const ts = info.timestamp ?? info.release_timestamp;
+  if (ts) return formatPublishedDate(ts * 1000);
+  const d = /^(\d{4})(\d{2})(\d{2})$/.exec(info.upload_date ?? "");
+  return d ? formatPublishedDate(`${d[1]}-${d[2]}-${d[3]}T00:00:00Z`) : "";
+}
+
+export function thumbnailsOf(info: YtdlpInfo): Thumbnail[] {
+  const list: Thumbnail[] = (info.thumbnails ?? [])
+    .filter((t) => /^https?:\/\//i.test(t.url))
+    .map((t) => ({ url: t.url, ...(t.width ? { width: t.width } : {}), ...(t.height ? { height: t.height } : {}), name: "other" }));
+  if (info.thumbnail && /^https?:\/\//i.test(info.thumbnail) && !list.some((t) => t.url === info.thumbnail)) list.push({ url: info.thumbnail, name: "other" });
+  return list;
+}
+
+/** VideoDetails from yt-dlp's metadata (spec §3 fields; "Unknown"/"" where the platform is silent). */
+export function detailsOf(info: YtdlpInfo, link: { kind: string; url: string; site?: SitePlatform }, durationSeconds: number): VideoDetails {
+  const host = new URL(link.url).hostname.replace(/^www\./, "");
+  const thumbs = thumbnailsOf(info);
+  const best = [...thumbs].sort((a, b) => (b.width ?? 0) * (b.height ?? 0) - (a.width ?? 0) * (a.height ?? 0))[0];
+  const views = info.view_count ?? null;
+  const followers = info.channel_follower_count ?? null;
+  return {
+    id: info.id && /^[\w-]{1,64}$/.test(info.id) ? info.id : shortId(link.url),
+    title: (info.title || info.fulltitle || host).slice(0, 300),
+    description: truncateDescription(info.description),
+    thumbnail: info.thumbnail && /^https?:\/\//i.test(info.thumbnail) ? info.thumbnail : (best?.url ?? ""),
+    channelTitle: info.uploader || info.channel || info.creator || host,
+    channelId: info.uploader_id || info.channel_id || "",
+    channelThumbnail: "",
+    isMonetized: isMonetized(followers, views),
+    subscriberCount: formatSubscribers(followers),
+    publishedAt: publishedOf(info),
+    duration: formatDuration(durationSeconds),
+    viewCount: views !== null ? formatViews(views) : "",
+    likeCount: info.like_count != null ? formatCount(info.like_count) : "Unknown",
+    tags: (info.tags ?? []).slice(0, 30),
+    downloadUrl: link.url,
+    platform: platformOf(link),
+    durationSeconds,
+    embedUrl: null,
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * A fake `yt-dlp` executable for tests (one mock file per third party): a small Node script that
+ * answers `--version`, records the arguments it was given, and then behaves as told: prints a
+ * recorded-shape `-J` document (Facebook, Instagram), hangs, crashes, prints garbage, fails like
+ * yt-dlp does for a login wall, or tries to reach a private address through the `--proxy` it got.
+ */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+export type FakeBehaviour =
+  | { type: "json"; document: unknown }
+  /** the document whose key the link contains; other links fail like yt-dlp's "Unsupported URL" */
+  | { type: "by-link"; documents: Record<string, unknown> }
+  | { type: "hang" }
+  | { type: "crash" }
+  | { type: "garbage" }
+  | { type: "error"; line: string }
+  | { type: "through-proxy"; url: string }
+  | { type: "connect-through-proxy"; authority: string };
+
+export interface FakeYtdlp {
+  path: string;
+  /** what the last run received: its arguments and process id */
+  lastRun(): Promise<{ args: string[]; pid: number } | null>;
+}
+
+const PRELUDE = `#!/usr/bin/env node
+const fs = require("fs");
+const http = require("http");
+const args = process.argv.slice(2);
+if (args.includes("--version")) { process.stdout.write("2023.03.04\\n"); process.exit(0); }
+fs.writeFileSync(RUN_FILE, JSON.stringify({ args, pid: process.pid }));
+const proxy = new URL(args[args.indexOf("--proxy") + 1]);
+const proxyAuth = "Basic " + Buffer.from(decodeURIComponent(proxy.username) + ":" + decodeURIComponent(proxy.password)).toString("base64");
+function fail(line) { process.stderr.write("ERROR: " + line + "\\n"); process.exit(1); }
+`;
+
+function body(b: FakeBehaviour): string {
+  switch (b.type) {
+    case "json":
+      return `process.stdout.write(${JSON.stringify(JSON.stringify(b.document))});`;
+    case "by-link":
+      return `const docs = ${JSON.stringify(b.documents)};
+const link = args[args.length - 1];
+const key = Object.keys(docs).find((k) => link.includes(k));
+if (!key) fail("Unsupported URL: " + link);
+process.stdout.write(JSON.stringify(docs[key]));`;
+    case "hang":
+      return "setInterval(() => {}, 1000);";
+    case "crash":
+      return `process.stderr.write("Traceback (most recent call last):\\n  File \\"yt_dlp/__main__.py\\"\\nKeyError: 'video'\\n"); process.exit(1);`;
+    case "garbage":
+      return `process.stdout.write("<html>this is not JSON</html>");`;
+    case "error":
+      return `fail(${JSON.stringify(b.line)});`;
+    case "through-proxy":
+      return `http.get({ host: proxy.hostname, port: proxy.port, path: ${JSON.stringify(b.url)}, headers: { "proxy-authorization": proxyAuth } }, (res) => {
+  res.resume();
+  if (res.statusCode !== 200) fail("[generic] page: Unable to download webpage: HTTP Error " + res.statusCode + ": Forbidden");
+  else fail("[generic] page: the private page was served");
+}).on("error", (e) => fail("Unable to download webpage: " + e.message));`;
+    case "connect-through-proxy":
+      return `http.request({ host: proxy.hostname, port: proxy.port, method: "CONNECT", path: ${JSON.stringify(b.authority)}, headers: { "proxy-authorization": proxyAuth } })
+  .on("connect", (res, socket) => { socket.destroy(); fail("Unable to download webpage: Tunnel connection failed: " + res.statusCode); })
+  .on("error", (e) => fail("Unable to download webpage: " + e.message)).end();`;
+  }
+}
+
+export async function writeFakeYtdlp(behaviour: FakeBehaviour): Promise<FakeYtdlp> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "vidfetch-fake-ytdlp-"));
+  const runFile = path.join(dir, "last-run.json");
+  const file = path.join(dir, "yt-dlp");
+  await fs.writeFile(file, PRELUDE.replace("RUN_FILE", JSON.stringify(runFile)) + body(behaviour) + "\n", { mode: 0o755 });
+  return {
+    path: file,
+    async lastRun() {
+      try {
+        return JSON.parse(await fs.readFile(runFile, "utf8")) as { args: string[]; pid: number };
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/**
+ * For the browser journeys (scripts/e2e-server.mjs): a Facebook video and an Instagram reel
+ * whose media sit on the mock platform's generic host (a progressive MP4 and an HLS master).
+ */
+export function mockPlatformDocuments(host: string): Record<string, unknown> {
+  const progressive = { format_id: "sd", url: `https://${host}/files/sample-360p.mp4`, ext: "mp4", protocol: "https" };
+  const hls = { format_id: "hls-720", url: `https://${host}/hls/720/index.m3u8`, manifest_url: `https://${host}/hls/master.m3u8`, ext: "mp4", protocol: "m3u8_native", height: 720 };
+  return {
+    "facebook.com/watch": { id: "1234567890", title: "Harbour walk (Facebook)", uploader: "Harbour Films", duration: 6, view_count: 15321, timestamp: 1767225600, formats: [progressive, hls] },
+    "instagram.com/reel/": { id: "C1a2B3c4D5e", title: "Reel by someone", uploader: "Some One", duration: 6, like_count: 2048, upload_date: "20260115", formats: [progressive] },
+  };
+}
+
+/** A Facebook watch page as yt-dlp 2023.x describes it: SD/HD progressive files plus DASH tracks. */
+export function facebookDocument(cdn: string): Record<string, unknown> {
+  return {
+    id: "1234567890",
+    title: "Sunset over the harbour",
+    description: "Filmed from the pier. ".repeat(12),
+    uploader: "Harbour Films",
+    uploader_id: "100064",
+    timestamp: 1767225600,
+    duration: 6.0,
+    view_count: 15321,
+    thumbnail: `${cdn}/thumbnail.jpg`,
+    thumbnails: [{ url: `${cdn}/thumbnail.jpg`, width: 1280, height: 720, id: "0" }],
+    webpage_url: "https://www.facebook.com/watch/?v=1234567890",
+    extractor_key: "Facebook",
+    formats: [
+      { format_id: "sd", url: `${cdn}/progressive-360.mp4?_nc_sd=1`, ext: "mp4", protocol: "https", format_note: "SD", quality: -2 },
+      { format_id: "1234v", url: `${cdn}/video-720.mp4?_nc_dash=1`, ext: "mp4", protocol: "https", vcodec: "avc1.64001F", acodec: "none", width: 1280, height: 720, tbr: 1500, fps: 30 },
+      { format_id: "1234a", url: `${cdn}/audio-128.m4a?_nc_dash=1`, ext: "m4a", protocol: "https", vcodec: "none", acodec: "mp4a.40.2", tbr: 128, asr: 44100 },
+      // what a real document also holds and we must leave out
+      { format_id: "drm", url: `${cdn}/drm.mp4`, ext: "mp4", protocol: "https", vcodec: "avc1.64001F", acodec: "mp4a.40.2", has_drm: true, height: 1080, width: 1920 },
+      { format_id: "sb", url: `${cdn}/storyboard.jpg`, ext: "mhtml", protocol: "mhtml", vcodec: "none", acodec: "none" },
+    ],
+  };
+}
+
+/** An Instagram reel as yt-dlp describes it: a playlist of one entry with progressive and DASH formats. */
+export function instagramDocument(cdn: string): Record<string, unknown> {
+  return {
+    _type: "playlist",
+    id: "C1a2B3c4D5e",
+    title: "Post by someone",
+    entries: [
+      {
+        id: "C1a2B3c4D5e",
+        title: "Video by someone",
+        channel: "someone",
+        uploader: "Some One",
+        uploader_id: "42",
+        duration: 6.0,
+        like_count: 2048,
+        upload_date: "20260115",
+        thumbnails: [{ url: `${cdn}/thumbnail.jpg`, width: 640, height: 360 }],
+        formats: [
+          { format_id: "8", url: `${cdn}/progressive-360.mp4?stp=dst`, ext: "mp4", width: 640, height: 360, protocol: "https" },
+          { format_id: "dash-v720", url: `${cdn}/video-720.mp4?efg=1`, ext: "mp4", vcodec: "avc1.4d401f", acodec: "none", width: 1280, height: 720, protocol: "https", filesize: null },
+          { format_id: "dash-a", url: `${cdn}/audio-128.m4a?efg=2`, ext: "m4a", vcodec: "none", acodec: "mp4a.40.2", protocol: "https" },
+        ],
+      },
+    ],
+  };
+}
