@@ -1,0 +1,54 @@
+import { createClient } from "redis";
+import type { Logger } from "pino";
+
+export type RedisClient = ReturnType<typeof createClient>;
+
+/**
+ * The shared-state connection (REDIS_URL): one client for commands, one for pub/sub
+ * subscriptions (a subscribed Redis connection takes no other commands). Keys all start with
+ * `prefix`, so several sites (or test runs) can share one Redis.
+ */
+export interface RedisHandle {
+  client: RedisClient;
+  /** the subscriber connection, opened on first use */
+  subscriber(): Promise<RedisClient>;
+  prefix: string;
+  close(): Promise<void>;
+}
+
+export async function connectRedis(opts: { url: string; prefix: string; logger: Pick<Logger, "error" | "warn"> }): Promise<RedisHandle> {
+  const client = createClient({
+    url: opts.url,
+    // a Redis that went away fails commands at once (callers decide) instead of queueing them
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(retries * 200, 3000) },
+  });
+  let lastError = "";
+  const onError = (err: Error) => {
+    // reconnects log once per distinct error, not once per retry
+    if (err.message === lastError) return;
+    lastError = err.message;
+    opts.logger.error({ err }, "redis connection error");
+  };
+  client.on("error", onError);
+  client.on("ready", () => (lastError = ""));
+  await client.connect();
+  let sub: Promise<RedisClient> | null = null;
+  return {
+    client,
+    prefix: opts.prefix,
+    subscriber() {
+      sub ??= (async () => {
+        const s = client.duplicate();
+        s.on("error", onError);
+        await s.connect();
+        return s;
+      })();
+      return sub;
+    },
+    async close() {
+      const s = sub ? await sub.catch(() => null) : null;
+      await Promise.allSettled([s?.quit(), client.quit()]);
+    },
+  };
+}
