@@ -1,5 +1,4 @@
 import { createClient } from "redis";
-import type { Logger } from "pino";
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -18,7 +17,7 @@ export interface RedisHandle {
 
 const START_ATTEMPTS = 8;
 
-export async function connectRedis(opts: { url: string; prefix: string; logger: Pick<Logger, "error" | "warn"> }): Promise<RedisHandle> {
+export async function connectRedis(opts: { url: string; prefix: string; logger: { error(obj: object, msg: string): void } }): Promise<RedisHandle> {
   let everReady = false;
   const client = createClient({
     url: opts.url,
