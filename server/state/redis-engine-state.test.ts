@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RedisHandle } from "./redis-client.ts";
-import { redisAdmission, redisEngineState } from "./redis-engine-state.ts";
+import { redisAdmission, redisEngineState, redisLinkUsage } from "./redis-engine-state.ts";
 import { engineStateContract, until } from "#tests/support/engine-state-contract.ts";
 import { dropPrefix, freshPrefix, noLog, redisAvailable, testRedis } from "#tests/support/redis.ts";
 
@@ -43,6 +43,24 @@ describe.runIf(available)("Redis admission after an instance dies", () => {
       await b.close();
       await dropPrefix(survivor, prefix2);
       await survivor.close();
+    }
+  });
+});
+
+describe.runIf(available)("Redis link usage keys", () => {
+  it("bytes counted after a link expired leave no key behind", async () => {
+    const prefix3 = freshPrefix();
+    const handle = await testRedis(prefix3);
+    const usage = redisLinkUsage({ redis: handle, logger: noLog });
+    try {
+      await usage.admit("dl_short", "full", Date.now() + 150);
+      usage.addBytes("dl_short", 1000); // written in a batch, after the link is gone
+      await new Promise((r) => setTimeout(r, 900));
+      expect(await handle.client.exists(`${prefix3}link:dl_short`)).toBe(0);
+    } finally {
+      await usage.close();
+      await dropPrefix(handle, prefix3);
+      await handle.close();
     }
   });
 });

@@ -67,6 +67,8 @@ if ARGV[1] == 'full' and v[3] == '1' then return {1, '0', '0'} end
 if ARGV[1] == 'resume' and v[1] and tonumber(v[2]) >= tonumber(v[1]) * tonumber(ARGV[3]) then return {2, v[2], v[1]} end
 return {0, '0', '0'}`;
 
+const ADD_SERVED_SCRIPT = "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HINCRBY', KEYS[1], 'served', ARGV[1]) end return 0";
+
 /** Sets a download's state when it exists (a stream that failed on an instance that never saw it start). */
 const FINISH_SCRIPT = `
 local v = redis.call('GET', KEYS[1])
@@ -326,7 +328,8 @@ export function redisLinkUsage(opts: RedisStateOptions): LinkUsageStore & { clos
     timer = null;
     if (pending.size === 0) return;
     const multi = redis.client.multi();
-    for (const [id, n] of pending) multi.hIncrBy(key(id), "served", n);
+    // only into a link's existing hash: a late batch must not recreate an expired link without its expiry
+    for (const [id, n] of pending) multi.eval(ADD_SERVED_SCRIPT, { keys: [key(id)], arguments: [String(n)] });
     pending.clear();
     await multi.exec().catch((err: unknown) => opts.logger.warn({ err }, "could not record served bytes in redis"));
   };
