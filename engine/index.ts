@@ -15,8 +15,11 @@ import type { SpawnGate } from "./media/spawn-gate.ts";
 import { createSourceRegistry, defaultSources } from "./sources/index.ts";
 import { locateYtdlp, type YtdlpBinary } from "./sources/ytdlp/index.ts";
 import type { SourceAdapter, SourceContext } from "./sources/types.ts";
-import { createAdmission, createProgressRegistry, streamToResponse, type DownloadProgress } from "./stream/downloads.ts";
-import { createLinkUsage, requestKind } from "./stream/link-usage.ts";
+import { createCachedResolver } from "./state/cached-resolve.ts";
+import { memoryEngineState } from "./state/memory.ts";
+import type { EngineStateFactory } from "./state/types.ts";
+import { streamToResponse, type DownloadProgress } from "./stream/downloads.ts";
+import { requestKind } from "./stream/link-usage.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./stream/outbound-fetch.ts";
 import { runPlan } from "./stream/run-plan.ts";
 import { signDownload, verifyDownload } from "./stream/signed-links.ts";
@@ -24,6 +27,7 @@ import type { Caller, FormatId, FormatOption, ResolvedMedia, UpstreamStream, Vid
 
 export type { DownloadProgress, DownloadState } from "./stream/downloads.ts";
 export type { EngineConfig } from "./config.ts";
+export type { EngineState, EngineStateFactory } from "./state/types.ts";
 
 export interface CreatedDownload {
   id: string;
@@ -42,8 +46,8 @@ export interface Engine {
    * without it the request's `ip` (Express) or socket address is used.
    */
   handleDownload(token: string, req: IncomingMessage, res: ServerResponse, opts?: { ip?: string }): Promise<void>;
-  /** throws EngineError("download.not_found") for an unknown id */
-  subscribeProgress(id: string, fn: (p: DownloadProgress) => void): () => void;
+  /** rejects with EngineError("download.not_found") for an unknown id; resolves to the unsubscribe */
+  subscribeProgress(id: string, fn: (p: DownloadProgress) => void): Promise<() => void>;
   mediaTools: MediaTools;
   /** the yt-dlp resolving other platforms' links, or null when this server has none */
   ytdlp: YtdlpBinary | null;
@@ -80,16 +84,12 @@ export interface EngineDeps {
   killGraceMs?: number;
   /** one ffmpeg spawn per event-loop turn (default: the process-wide gate) */
   spawnGate?: SpawnGate;
+  /**
+   * Admission counts, resolve cache, progress and link usage (default: in this process). The
+   * host passes shared implementations (server/state/, Redis) when several instances run.
+   */
+  state?: EngineStateFactory;
 }
-
-interface CacheEntry {
-  expires: number;
-  media: Promise<ResolvedMedia>;
-}
-
-const MAX_CACHE_ENTRIES = 500;
-/** stream URLs are not reused this close to their expiry */
-const EXPIRY_MARGIN_MS = 60_000;
 const DEFAULT_MAX_CONCURRENT_PER_IP = 10;
 const DEFAULT_MAX_STREAMS_PER_LINK = 2;
 /** seconds a client stopped by a shutdown is asked to wait (a restart takes about this long) */
@@ -133,16 +133,17 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
   const ytdlp = deps.sources ? null : await locateYtdlp(config.ytdlpPath);
   const registry = createSourceRegistry(deps.sources ?? defaultSources({ ytdlp, ytdlpTimeoutMs: config.ytdlpTimeoutMs }));
   const ctx: SourceContext = { fetch: outbound.fetch, config, logger, media: mediaTools };
-  const progress = createProgressRegistry({ now });
-  const admission = createAdmission({
-    maxConcurrent: config.limits.maxConcurrentDownloads,
-    perIpPerHour: config.limits.downloadsPerIpPerHour,
-    perIpConcurrent: config.limits.maxConcurrentDownloadsPerIp ?? DEFAULT_MAX_CONCURRENT_PER_IP,
-    perLinkConcurrent: config.limits.maxConcurrentStreamsPerLink ?? DEFAULT_MAX_STREAMS_PER_LINK,
+  const engineState = (deps.state ?? memoryEngineState)({
+    limits: {
+      maxConcurrent: config.limits.maxConcurrentDownloads,
+      perIpPerHour: config.limits.downloadsPerIpPerHour,
+      perIpConcurrent: config.limits.maxConcurrentDownloadsPerIp ?? DEFAULT_MAX_CONCURRENT_PER_IP,
+      perLinkConcurrent: config.limits.maxConcurrentStreamsPerLink ?? DEFAULT_MAX_STREAMS_PER_LINK,
+    },
     now,
   });
-  const linkUsage = createLinkUsage({ now });
-  const cache = new Map<string, CacheEntry>();
+  const { progress, admission, linkUsage } = engineState;
+  const resolver = createCachedResolver({ store: engineState.resolveCache, ttlSeconds: config.limits.resolveCacheSeconds, now, logger });
   const active = new Set<AbortController>();
   /** set by close(): downloads still on their way to the first byte are answered "busy" */
   let closing = false;
@@ -170,29 +171,9 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     return result.media;
   }
 
-  /** Resolve results are reused briefly (and shared by concurrent callers); failures are not kept. */
+  /** Resolve results are reused briefly (shared by concurrent callers; see state/cached-resolve.ts). */
   function resolveCached(link: ParsedLink, fresh = false): Promise<ResolvedMedia> {
-    const key = link.url;
-    const hit = cache.get(key);
-    const t = now();
-    if (hit && !fresh && hit.expires > t) return hit.media;
-    const media = resolveFresh(link);
-    const entry: CacheEntry = { expires: t + config.limits.resolveCacheSeconds * 1000, media };
-    cache.delete(key);
-    if (config.limits.resolveCacheSeconds > 0) cache.set(key, entry);
-    if (cache.size > MAX_CACHE_ENTRIES) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
-    }
-    media.then(
-      (m) => {
-        if (m.expiresAt) entry.expires = Math.min(entry.expires, m.expiresAt - EXPIRY_MARGIN_MS);
-      },
-      () => {
-        if (cache.get(key) === entry) cache.delete(key);
-      },
-    );
-    return media;
+    return resolver.resolve(link.url, () => resolveFresh(link), fresh);
   }
 
   function sameStream(a: UpstreamStream, b: UpstreamStream): boolean {
@@ -222,7 +203,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       if (!canDownload(caller, format)) throw premiumRefusal(caller);
       // Fair use is counted when the link streams; an IP already at its limit learns it here,
       // before the page navigates to a link that would be refused. Paid plans have no fair use.
-      if (fairUseApplies(caller)) admission.check(ip);
+      if (fairUseApplies(caller)) await admission.check(ip);
       const media = await resolveCached(link);
       const plan = planFormat(media, format);
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
@@ -267,10 +248,10 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         const expiresAtMs = claims.exp * 1000;
         // Cheapest refusals first, all before any upstream work: a used-up link, too many
         // streams for this IP or link, a full server, then fair use (counted for full downloads).
-        linkUsage.admit(id, kind, expiresAtMs);
-        releaseStream = admission.acquireStream(ip, id);
-        release = admission.acquire();
-        if (kind === "full" && !headOnly && fairUse) refund = admission.hit(ip);
+        await linkUsage.admit(id, kind, expiresAtMs);
+        releaseStream = await admission.acquireStream(ip, id);
+        release = await admission.acquire();
+        if (kind === "full" && !headOnly && fairUse) refund = await admission.hit(ip);
         active.add(controller);
         const link = parse(claims.url);
         const media = await resolveCached(link);
@@ -311,12 +292,12 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
             // The range was not honoured (a file made while it streams): the whole file goes out,
             // so this is a full download after all.
             kind = "full";
-            linkUsage.admit(id, kind, expiresAtMs);
-            if (!headOnly && fairUse) refund = admission.hit(ip);
+            await linkUsage.admit(id, kind, expiresAtMs);
+            if (!headOnly && fairUse) refund = await admission.hit(ip);
           }
-          linkUsage.setSize(id, total);
+          await linkUsage.setSize(id, total);
           // the first resume of a link learns the file's size only now
-          if (kind === "resume") linkUsage.admit(id, kind, expiresAtMs);
+          if (kind === "resume") await linkUsage.admit(id, kind, expiresAtMs);
         } catch (err) {
           out.teardown();
           throw err;
@@ -348,7 +329,9 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
             releaseLinkSlot();
             active.delete(controller);
             progress.finish(id, state);
-            if (state === "done" && fullDownload) linkUsage.complete(id);
+            if (state === "done" && fullDownload) {
+              linkUsage.complete(id).catch((err: unknown) => logger.warn({ download: id, err }, "could not record a completed link"));
+            }
             if (finished) reportFinished({ ...finished, bytes: total ?? offset + sent, complete: state === "done" && reachesEnd });
             if (state === "failed") logger.warn({ download: id, code: isEngineError(err) ? err.code : undefined, detail: redactUrls(err?.message) }, "download failed after headers; connection aborted");
             else logger.debug({ download: id, state }, "download ended");
@@ -364,7 +347,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         // Stopped by close() while the client still waits: it may retry against the next process.
         const stoppedByClose = closing && controller.signal.aborted && !res.destroyed;
         const e = stoppedByClose ? shuttingDown() : isEngineError(err) ? err : new EngineError("download.failed", { cause: err, detail: (err as Error)?.message });
-        if (claimsId && progress.has(claimsId)) progress.finish(claimsId, controller.signal.aborted ? "aborted" : "failed");
+        if (claimsId) progress.finish(claimsId, controller.signal.aborted ? "aborted" : "failed");
         // work had begun (resolve, upstream, ffmpeg) and failed: the user saw a failed download
         if (started) reportFinished({ ...started, bytes: null, complete: false });
         // The download id, never the token (a replayable link) or the visitor's link.
@@ -394,8 +377,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       closing = true;
       for (const c of active) c.abort();
       active.clear();
-      cache.clear();
       await Promise.all(registry.adapters.map((a) => a.close?.()));
+      await engineState.close();
       outbound.close();
     },
   };

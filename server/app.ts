@@ -1,7 +1,7 @@
 import path from "node:path";
 import compression from "compression";
 import express, { type Express, type Request, type Response } from "express";
-import { rateLimit } from "express-rate-limit";
+import { rateLimit, type Store } from "express-rate-limit";
 import { toNodeHandler } from "better-auth/node";
 import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
@@ -24,6 +24,8 @@ export interface AppDeps extends AppServices {
   database: DatabaseHandle;
   /** the host map in effect (OUTBOUND_HOST_MAP plus the mock platform's), for the CSP */
   hostMap?: string;
+  /** a shared store for the express-rate-limit limiter `name` (REDIS_URL); undefined = in-process */
+  rateLimitStore?: (name: string) => Store | undefined;
   /** production: the built server bundle and its client folder; dev: Vite supplies both */
   build:
     | { mode: "production"; serverBuild: ServerBuild; clientDir: string }
@@ -96,6 +98,9 @@ export function createApp(deps: AppDeps): Express {
     limit: config.POST_RATE_LIMIT_PER_MINUTE,
     standardHeaders: "draft-8",
     legacyHeaders: false,
+    store: deps.rateLimitStore?.("post"),
+    // a shared store that fails (Redis down) lets requests through rather than failing every form
+    passOnStoreError: true,
     // Stripe's webhook deliveries come in bursts from a few addresses and are signed; a 429
     // would only delay a subscription update until Stripe retries.
     skip: (req) => req.method !== "POST" || req.path === STRIPE_WEBHOOK_PATH,

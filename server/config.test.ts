@@ -21,6 +21,13 @@ describe("loadConfig", () => {
     expect(loadConfig({ PUBLIC_URL: "https://dl.example.com/" }).PUBLIC_URL).toBe("https://dl.example.com");
   });
 
+  test("REDIS_URL is optional; the key prefix has a default", () => {
+    const c = loadConfig({});
+    expect(c.REDIS_URL).toBeUndefined();
+    expect(c.REDIS_KEY_PREFIX).toBe("vidfetch:");
+    expect(loadConfig({ REDIS_URL: "rediss://user:pw@cache.example:6380/2", REDIS_KEY_PREFIX: "site-a:" })).toMatchObject({ REDIS_URL: "rediss://user:pw@cache.example:6380/2", REDIS_KEY_PREFIX: "site-a:" });
+  });
+
   test("booleans accept true/false/1/0", () => {
     expect(loadConfig({ MOCKS: "true", ALLOW_PRIVATE_SOURCES: "1" })).toMatchObject({ MOCKS: true, ALLOW_PRIVATE_SOURCES: true });
     expect(loadConfig({ MOCKS: "false" }).MOCKS).toBe(false);
@@ -38,6 +45,8 @@ describe("loadConfig", () => {
     ["DOWNLOAD_SIGNING_SECRET", "short"],
     ["AUTH_SECRET", "short"],
     ["LOG_LEVEL", "loud"],
+    ["REDIS_URL", "http://127.0.0.1:6379"],
+    ["REDIS_KEY_PREFIX", "has spaces:"],
   ])("a bad %s stops the start with a message naming it", (name, value) => {
     let error: unknown;
     try {

@@ -35,6 +35,16 @@ export const envSchema = z
     ),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: optionalString,
+    REDIS_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+        .optional(),
+    ),
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9:_.-]{1,64}$/, "letters, digits and : _ . - only (at most 64)")
+      .default("vidfetch:"),
 
     BANNER_MESSAGE: z.string().max(200).default("Free, fast downloads. No sign-up, no installation, no files stored."),
     AD_PROVIDER: z.enum(["none", "adsense"]).default("none"),

@@ -3,7 +3,6 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
-import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
 import { createAuth } from "#app/modules/account/auth.server.ts";
 import { createMailer } from "#app/modules/account/mailer.server.ts";
 import { createBillingServices, type BillingServices } from "#app/modules/billing/billing-services.server.ts";
@@ -13,6 +12,7 @@ import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
 import { publicConfig, type AppConfig } from "./config.ts";
+import { createSharedState, type SharedState } from "./state/shared-state.ts";
 
 export interface Services {
   config: AppConfig;
@@ -26,6 +26,8 @@ export interface Services {
   hostMap?: string;
   /** stops the mock platform when MOCKS=true */
   mocks: { close(): Promise<void>; exampleLinks: string[] } | null;
+  /** in-process, or Redis when REDIS_URL is set */
+  shared: SharedState;
   close(): Promise<void>;
 }
 
@@ -34,7 +36,7 @@ export interface Services {
  * DATA_DIR so links survive a restart on the embedded default.
  */
 export async function loadSigningSecret(config: AppConfig): Promise<string> {
-  return loadOrGenerateSecret(config.DOWNLOAD_SIGNING_SECRET, config.DATA_DIR, "signing-secret");
+  return loadOrGenerateSecret(config, "DOWNLOAD_SIGNING_SECRET", "signing-secret", "sign download links");
 }
 
 /**
@@ -42,12 +44,24 @@ export async function loadSigningSecret(config: AppConfig): Promise<string> {
  * survive a restart on the embedded default. Several instances must share one AUTH_SECRET.
  */
 export async function loadAuthSecret(config: AppConfig): Promise<string> {
-  return loadOrGenerateSecret(config.AUTH_SECRET, config.DATA_DIR, "auth-secret");
+  return loadOrGenerateSecret(config, "AUTH_SECRET", "auth-secret", "sign sessions");
 }
 
-async function loadOrGenerateSecret(configured: string | undefined, dataDir: string, name: string): Promise<string> {
+/** A secret that would be generated per instance while instances share state (REDIS_URL). */
+export class SharedSecretMissing extends Error {}
+
+async function loadOrGenerateSecret(config: AppConfig, variable: "AUTH_SECRET" | "DOWNLOAD_SIGNING_SECRET", name: string, purpose: string): Promise<string> {
+  const configured = config[variable];
   if (configured) return configured;
-  const file = path.join(path.resolve(dataDir), name);
+  if (config.REDIS_URL) {
+    // Several instances run (REDIS_URL is the multi-instance mode): a secret generated into each
+    // one's DATA_DIR would make a link or a session from one instance invalid on the others.
+    throw new SharedSecretMissing(
+      `${variable} must be set when REDIS_URL is set: every instance must ${purpose} with the same secret. ` +
+        `Set ${variable} to the same random value (e.g. \`openssl rand -hex 32\`) on every instance.`,
+    );
+  }
+  const file = path.join(path.resolve(config.DATA_DIR), name);
   try {
     const existing = (await readFile(file, "utf8")).trim();
     if (existing.length >= 32) return existing;
@@ -91,6 +105,10 @@ export function engineConfigFrom(config: AppConfig, logger: Logger, signingSecre
 
 /** Open everything the server needs, in order; close() undoes it in reverse. */
 export async function createServices(config: AppConfig, logger: Logger): Promise<Services> {
+  // first: a multi-instance setup without shared secrets stops here, before anything starts
+  const signingSecret = await loadSigningSecret(config);
+  const authSecret = await loadAuthSecret(config);
+  const shared = await createSharedState({ redisUrl: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX, ipLimitScale: config.ACCOUNT_IP_LIMIT_SCALE, logger });
   let hostMap = config.OUTBOUND_HOST_MAP;
   let mocks: Services["mocks"] = null;
   if (config.MOCKS) {
@@ -112,7 +130,7 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     fakeStripe = fake;
     logger.warn({ origin: fake.origin }, "MOCKS=true: payments go to the built-in fake Stripe");
   }
-  const billing = createBillingServices(stripeConfig);
+  const billing = createBillingServices(stripeConfig, { limiter: shared.billingLimiter });
   if (!billing) logger.warn("STRIPE_SECRET_KEY is not set: plans are shown but payments are not configured on this server");
   if (hostMap) logger.warn({ hostMap }, "OUTBOUND_HOST_MAP is set: outbound requests to these hosts go to the mapped origins");
 
@@ -125,8 +143,6 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
   // Generated blog articles: catch up now, then check every 3 hours (spec §4).
   const stopBlogFreshness = startBlogFreshness({ db: database.db, logger });
 
-  const signingSecret = await loadSigningSecret(config);
-  const authSecret = await loadAuthSecret(config);
   const accounts: AccountServices = {
     auth: createAuth({
       db: database.db,
@@ -141,11 +157,12 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
         logger,
       }),
     }),
-    limiter: createMemoryLimiter(Date.now, { ipLimitScale: config.ACCOUNT_IP_LIMIT_SCALE }),
+    limiter: shared.accountLimiter,
   };
   const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap), {
     // a signed-in user's downloads land in their history (the engine knows no database)
     onDownloadFinished: (event) => recordDownload(database.db, event),
+    state: shared.engineState,
   });
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
   if (engine.ytdlp) logger.info({ ytdlp: engine.ytdlp.path, version: engine.ytdlp.version }, "yt-dlp located: links of other platforms resolve through it");
@@ -164,9 +181,11 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     billing,
     hostMap,
     mocks,
+    shared,
     async close() {
       stopBlogFreshness();
       await engine.close();
+      await shared.close();
       await database.close();
       await mocks?.close();
       await fakeStripe?.close();
@@ -185,5 +204,6 @@ export function appServicesFrom(services: Services) {
     billing: services.billing,
     database: services.database,
     hostMap: services.hostMap,
+    rateLimitStore: services.shared.rateLimitStore,
   };
 }

@@ -63,7 +63,7 @@ export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUr
     await engine.handleDownload(String(req.params.token), req, res, { ip: clientIp(req) });
   });
 
-  router.get("/downloads/:id/progress", (req, res) => {
+  router.get("/downloads/:id/progress", async (req, res) => {
     const id = String(req.params.id);
     let closed = false;
     let unsubscribe: (() => void) | null = null;
@@ -86,8 +86,12 @@ export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUr
       res.write(`data: ${JSON.stringify({ bytes: p.bytes, total: p.total, state: p.state })}\n\n`);
       if (p.state === "done" || p.state === "failed" || p.state === "aborted") close();
     };
-    // Throws download.not_found before any header is written: a plain JSON 404.
-    unsubscribe = engine.subscribeProgress(id, send);
+    // Rejects with download.not_found before any header is written: a plain JSON 404.
+    unsubscribe = await engine.subscribeProgress(id, send);
+    if (req.destroyed) {
+      close();
+      return;
+    }
     res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store",

@@ -4,7 +4,12 @@
  */
 export interface AttemptLimiter {
   /** count one attempt; `allowed: false` once the key is over its limit in this window */
-  hit(key: string, rule: LimitRule): { allowed: boolean; retryAfterSeconds: number };
+  hit(key: string, rule: LimitRule): Promise<LimitVerdict>;
+}
+
+export interface LimitVerdict {
+  allowed: boolean;
+  retryAfterSeconds: number;
 }
 
 export interface LimitRule {
@@ -28,10 +33,20 @@ export const ACCOUNT_LIMIT_RULES = {
 const SWEEP_ABOVE = 10_000;
 
 /**
- * `ipLimitScale` multiplies the limit of per-address keys (`…:ip:…`), for sites whose visitors
- * share one address (a school's or an office's NAT) and for test harnesses that sign up many
+ * The limit that applies to `key`: `ipLimitScale` multiplies the limit of per-address keys
+ * (`…:ip:…`), for sites whose visitors share one address (a school's or an office's NAT) and for test harnesses that sign up many
  * accounts from loopback (ACCOUNT_IP_LIMIT_SCALE). Per-email and per-account limits never scale.
  */
+export function limitFor(key: string, rule: LimitRule, ipLimitScale = 1): number {
+  return key.includes(":ip:") ? rule.limit * ipLimitScale : rule.limit;
+}
+
+/** The verdict for the `count`th attempt in a window that resets at `resetAt`. */
+export function verdictFor(count: number, limit: number, resetAt: number, t: number): LimitVerdict {
+  return { allowed: count <= limit, retryAfterSeconds: Math.max(1, Math.ceil((resetAt - t) / 1000)) };
+}
+
+/** The embedded default: windows kept in this process. */
 export function createMemoryLimiter(now: () => number = Date.now, opts: { ipLimitScale?: number } = {}): AttemptLimiter {
   const ipLimitScale = opts.ipLimitScale ?? 1;
   const windows = new Map<string, { count: number; resetAt: number }>();
@@ -39,7 +54,7 @@ export function createMemoryLimiter(now: () => number = Date.now, opts: { ipLimi
     for (const [key, w] of windows) if (w.resetAt <= t) windows.delete(key);
   }
   return {
-    hit(key, rule) {
+    async hit(key, rule) {
       const t = now();
       let w = windows.get(key);
       if (!w || w.resetAt <= t) {
@@ -48,8 +63,7 @@ export function createMemoryLimiter(now: () => number = Date.now, opts: { ipLimi
         windows.set(key, w);
       }
       w.count += 1;
-      const limit = key.includes(":ip:") ? rule.limit * ipLimitScale : rule.limit;
-      return { allowed: w.count <= limit, retryAfterSeconds: Math.max(1, Math.ceil((w.resetAt - t) / 1000)) };
+      return verdictFor(w.count, limitFor(key, rule, ipLimitScale), w.resetAt, t);
     },
   };
 }
@@ -59,10 +73,10 @@ export function createMemoryLimiter(now: () => number = Date.now, opts: { ipLimi
  * when an earlier one already refuses, so rotating emails from one address still spends the
  * address's budget.
  */
-export function hitAll(limiter: AttemptLimiter, checks: Array<[string, LimitRule]>): { allowed: boolean; retryAfterSeconds: number } {
-  let verdict = { allowed: true, retryAfterSeconds: 0 };
+export async function hitAll(limiter: AttemptLimiter, checks: Array<[string, LimitRule]>): Promise<LimitVerdict> {
+  let verdict: LimitVerdict = { allowed: true, retryAfterSeconds: 0 };
   for (const [key, rule] of checks) {
-    const r = limiter.hit(key, rule);
+    const r = await limiter.hit(key, rule);
     if (!r.allowed && verdict.allowed) verdict = r;
   }
   return verdict;

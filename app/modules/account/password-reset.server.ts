@@ -12,7 +12,7 @@ export async function requestPasswordReset(
   opts: { clientIp: string },
 ): Promise<{ ok: true } | { ok: false; code: "account.rate_limited" | "account.unavailable"; retryAfterSeconds?: number }> {
   const normalised = email.toLowerCase();
-  const verdict = hitAll(ctx.accounts.limiter, [
+  const verdict = await hitAll(ctx.accounts.limiter, [
     [`reset:ip:${opts.clientIp}`, ACCOUNT_LIMIT_RULES.resetPerIp],
     [`reset:email:${normalised}`, ACCOUNT_LIMIT_RULES.resetPerEmail],
   ]);

@@ -13,7 +13,7 @@ export async function signIn(
   opts: { clientIp: string; headers: Headers },
 ): Promise<AccountResult> {
   const email = input.email.toLowerCase();
-  const verdict = hitAll(ctx.accounts.limiter, [
+  const verdict = await hitAll(ctx.accounts.limiter, [
     [`login:ip:${opts.clientIp}`, ACCOUNT_LIMIT_RULES.loginPerIp],
     [`login:email:${email}`, ACCOUNT_LIMIT_RULES.loginPerEmail],
   ]);

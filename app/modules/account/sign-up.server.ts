@@ -13,7 +13,7 @@ export async function signUp(
   opts: { clientIp: string; headers: Headers },
 ): Promise<AccountResult> {
   const email = input.email.toLowerCase();
-  const verdict = hitAll(ctx.accounts.limiter, [
+  const verdict = await hitAll(ctx.accounts.limiter, [
     [`signup:ip:${opts.clientIp}`, ACCOUNT_LIMIT_RULES.signupPerIp],
     [`signup:email:${email}`, ACCOUNT_LIMIT_RULES.signupPerEmail],
   ]);

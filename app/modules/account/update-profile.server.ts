@@ -20,7 +20,7 @@ export async function updateProfile(
   const newEmail = input.email.toLowerCase();
   const changesEmail = newEmail !== user.email.toLowerCase();
   if (changesEmail) {
-    const verdict = ctx.accounts.limiter.hit(`email-change:user:${user.id}`, ACCOUNT_LIMIT_RULES.emailChangePerUser);
+    const verdict = await ctx.accounts.limiter.hit(`email-change:user:${user.id}`, ACCOUNT_LIMIT_RULES.emailChangePerUser);
     if (!verdict.allowed) return { ok: false, code: "account.rate_limited", retryAfterSeconds: verdict.retryAfterSeconds };
   }
   try {

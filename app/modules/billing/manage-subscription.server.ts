@@ -8,8 +8,8 @@ import { getUserPlan } from "./user-plan.server.ts";
 
 type Failure = { ok: false; code: BillingErrorCode };
 
-function allowed(billing: BillingServices, user: SessionUser): boolean {
-  return billing.limiter.hit(`manage:${user.id}`, BILLING_LIMIT_RULES.managePerUser).allowed;
+async function allowed(billing: BillingServices, user: SessionUser): Promise<boolean> {
+  return (await billing.limiter.hit(`manage:${user.id}`, BILLING_LIMIT_RULES.managePerUser)).allowed;
 }
 
 /**
@@ -21,7 +21,7 @@ export async function openCustomerPortal(deps: BillingDeps, user: SessionUser): 
   if (!billing) return { ok: false, code: "billing.not_configured" };
   const [customer] = await db.select().from(billingCustomers).where(eq(billingCustomers.userId, user.id));
   if (!customer || (await getUserPlan(db, user.id)).plan === "free") return { ok: false, code: "billing.no_subscription" };
-  if (!allowed(billing, user)) return { ok: false, code: "billing.rate_limited" };
+  if (!(await allowed(billing, user))) return { ok: false, code: "billing.rate_limited" };
   try {
     const portal = await billing.stripe.billingPortal.sessions.create({ customer: customer.stripeCustomerId, return_url: `${billing.publicUrl}/dashboard` });
     return { ok: true, url: portal.url };
@@ -40,7 +40,7 @@ export async function cancelAtPeriodEnd(deps: BillingDeps, user: SessionUser): P
   if (!billing) return { ok: false, code: "billing.not_configured" };
   const { subscription } = await getUserPlan(db, user.id);
   if (!subscription) return { ok: false, code: "billing.no_subscription" };
-  if (!allowed(billing, user)) return { ok: false, code: "billing.rate_limited" };
+  if (!(await allowed(billing, user))) return { ok: false, code: "billing.rate_limited" };
   try {
     await billing.stripe.subscriptions.update(subscription.id, { cancel_at_period_end: true });
     await syncSubscription({ ...deps, billing }, subscription.id);

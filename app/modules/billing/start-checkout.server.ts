@@ -53,7 +53,7 @@ export async function startCheckout(deps: BillingDeps, user: SessionUser, planIn
   if (!billing) return { ok: false, code: "billing.not_configured" };
   const plan = planIdFrom(planInput);
   if (!plan) return { ok: false, code: "billing.invalid_plan" };
-  const limit = billing.limiter.hit(`checkout:${user.id}`, BILLING_LIMIT_RULES.checkoutPerUser);
+  const limit = await billing.limiter.hit(`checkout:${user.id}`, BILLING_LIMIT_RULES.checkoutPerUser);
   if (!limit.allowed) return { ok: false, code: "billing.rate_limited", retryAfterSeconds: limit.retryAfterSeconds };
   if ((await getUserPlan(deps.db, user.id)).plan !== "free") return { ok: false, code: "billing.already_subscribed" };
 

@@ -21,7 +21,7 @@ export async function verifyCheckout(deps: BillingDeps, user: SessionUser, sessi
   if (typeof sessionIdInput !== "string" || sessionIdInput === "") return { ok: false, code: "billing.no_session" };
   if (!billing) return { ok: false, code: "billing.not_configured" };
   if (!SESSION_ID.test(sessionIdInput)) return { ok: false, code: "billing.activation_failed" };
-  const limit = billing.limiter.hit(`verify:${user.id}`, BILLING_LIMIT_RULES.verifyPerUser);
+  const limit = await billing.limiter.hit(`verify:${user.id}`, BILLING_LIMIT_RULES.verifyPerUser);
   if (!limit.allowed) return { ok: false, code: "billing.rate_limited", retryAfterSeconds: limit.retryAfterSeconds };
 
   let session;

@@ -85,7 +85,7 @@ describe("engine: streaming", () => {
     expect(res.body.equals(original)).toBe(true);
     // progress reached "done" with every byte
     const seen: unknown[] = [];
-    fx.engine.subscribeProgress(d.id, (p) => seen.push(p))();
+    (await fx.engine.subscribeProgress(d.id, (p) => seen.push(p)))();
     expect(seen[0]).toEqual({ bytes: original.length, total: original.length, state: "done" });
   });
 
@@ -196,7 +196,7 @@ describe("engine: streaming", () => {
       if (res2.status === 200) expect(res2.outcome).toBe("error");
       else expect(res2.status).toBeGreaterThanOrEqual(500);
       const states: string[] = [];
-      fx.engine.subscribeProgress(mp3.id, (p) => states.push(p.state))();
+      (await fx.engine.subscribeProgress(mp3.id, (p) => states.push(p.state)))();
       expect(states).toEqual(["failed"]);
     } finally {
       delete file.failAfter;

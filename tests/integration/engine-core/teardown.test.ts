@@ -49,11 +49,13 @@ async function abortedRound(n: number): Promise<void> {
   }
   // every download records the client leaving
   const ended = await until(async () => {
-    const states = downloads.map((d) => {
-      let s = "";
-      fx.engine.subscribeProgress(d.id, (p) => (s = p.state))();
-      return s;
-    });
+    const states = await Promise.all(
+      downloads.map(async (d) => {
+        let s = "";
+        (await fx.engine.subscribeProgress(d.id, (p) => (s = p.state)))();
+        return s;
+      }),
+    );
     return states.every((s) => s === "aborted");
   }, 5000);
   expect(ended).toBe(true);

@@ -1,0 +1,96 @@
+import { EngineError } from "../errors.ts";
+import { createAdmission, createProgressRegistry } from "../stream/downloads.ts";
+import { createLinkUsage } from "../stream/link-usage.ts";
+import type { ResolvedMedia } from "../types.ts";
+import type { AdmissionLimits, AdmissionStore, EngineState, EngineStateFactory, LinkUsageStore, ProgressStore, ResolveCacheStore } from "./types.ts";
+
+/**
+ * The embedded default: every concern kept in this process (one instance, or tests). The
+ * synchronous registries in engine/stream/ do the work; these adapters give them the shared
+ * async interfaces of engine/state/types.ts.
+ */
+
+const MAX_CACHE_ENTRIES = 500;
+
+export function memoryAdmission(limits: AdmissionLimits, now: () => number = Date.now): AdmissionStore {
+  const inner = createAdmission({
+    maxConcurrent: limits.maxConcurrent,
+    perIpPerHour: limits.perIpPerHour,
+    perIpConcurrent: limits.perIpConcurrent,
+    perLinkConcurrent: limits.perLinkConcurrent,
+    busyRetryAfterSeconds: limits.busyRetryAfterSeconds,
+    now,
+  });
+  return {
+    check: async (ip) => inner.check(ip),
+    hit: async (ip) => inner.hit(ip),
+    acquire: async () => inner.acquire(),
+    acquireStream: async (ip, linkId) => inner.acquireStream(ip, linkId),
+  };
+}
+
+export function memoryResolveCache(now: () => number = Date.now, maxEntries = MAX_CACHE_ENTRIES): ResolveCacheStore {
+  const entries = new Map<string, { media: ResolvedMedia; expiresAt: number }>();
+  return {
+    async get(key) {
+      const hit = entries.get(key);
+      if (!hit) return undefined;
+      if (hit.expiresAt <= now()) {
+        entries.delete(key);
+        return undefined;
+      }
+      return hit.media;
+    },
+    async set(key, media, expiresAt) {
+      entries.delete(key); // re-insert: Map order doubles as oldest-first order
+      if (expiresAt <= now()) return;
+      entries.set(key, { media, expiresAt });
+      while (entries.size > maxEntries) {
+        const oldest = entries.keys().next().value;
+        if (oldest === undefined) break;
+        entries.delete(oldest);
+      }
+    },
+    async delete(key) {
+      entries.delete(key);
+    },
+    async clear() {
+      entries.clear();
+    },
+  };
+}
+
+export function memoryProgress(opts: { now?: () => number; intervalMs?: number } = {}): ProgressStore {
+  const inner = createProgressRegistry(opts);
+  return {
+    create: (id, total) => inner.create(id, total),
+    start: (id, total, offset) => inner.start(id, total, offset),
+    addBytes: (id, n) => inner.addBytes(id, n),
+    finish: (id, state) => inner.finish(id, state),
+    async subscribe(id, fn) {
+      if (!inner.has(id)) throw new EngineError("download.not_found");
+      return inner.subscribe(id, fn);
+    },
+  };
+}
+
+export function memoryLinkUsage(now: () => number = Date.now): LinkUsageStore {
+  const inner = createLinkUsage({ now });
+  return {
+    admit: async (id, kind, expiresAtMs) => inner.admit(id, kind, expiresAtMs),
+    setSize: async (id, bytes) => inner.setSize(id, bytes),
+    addBytes: (id, n) => inner.addBytes(id, n),
+    complete: async (id) => inner.complete(id),
+  };
+}
+
+export const memoryEngineState: EngineStateFactory = ({ limits, now }): EngineState => {
+  const resolveCache = memoryResolveCache(now);
+  return {
+    admission: memoryAdmission(limits, now),
+    resolveCache,
+    progress: memoryProgress({ now }),
+    linkUsage: memoryLinkUsage(now),
+    close: () => resolveCache.clear(),
+  };
+};
