@@ -6,7 +6,6 @@ import { OfflineNotice } from "./components/layout/offline-notice.tsx";
 import { SiteBanner } from "./components/layout/site-banner.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
-import { useNonce } from "./lib/nonce.tsx";
 import { siteJsonLd } from "./lib/seo.ts";
 import { viewerFromCookie } from "./modules/billing/viewer.server.ts";
 import "./app.css";
@@ -49,7 +48,6 @@ export interface RouteHandle {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
-  const nonce = useNonce();
   const matches = useMatches();
   const hideLayoutAds = matches.some((m) => (m.handle as RouteHandle | undefined)?.hideLayoutAds);
   const cfg = data?.publicConfig;
@@ -82,8 +80,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {hideLayoutAds ? null : <AdSlot placement="footer" />}
         <SiteFooter siteName={siteName} />
         <Toaster position="bottom-right" visibleToasts={3} gap={14} hotkey={["altKey", "KeyT"]} richColors closeButton />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScrollRestoration />
+        <Scripts />
       </body>
     </html>
   );
