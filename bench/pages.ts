@@ -88,7 +88,12 @@ async function startServer(repoRoot: string, buildDir: string, env: NodeJS.Proce
   });
   child.once("exit", () => void fs.rm(dataDir, { recursive: true, force: true }));
   const origin = `http://127.0.0.1:${port}`;
-  await waitFor(`${origin}/healthz`, child);
+  try {
+    await waitFor(`${origin}/healthz`, child);
+  } catch (err) {
+    await stop(child);
+    throw err;
+  }
   return { origin, child };
 }
 
@@ -129,7 +134,12 @@ http {
   await fs.writeFile(path.join(dir, "nginx.conf"), conf);
   const child = spawn(NGINX, ["-p", dir, "-e", path.join(dir, "error.log"), "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "ignore", "inherit"] });
   const origin = `http://127.0.0.1:${port}`;
-  await waitFor(`${origin}/`, child, 10_000);
+  try {
+    await waitFor(`${origin}/`, child, 10_000);
+  } catch (err) {
+    await stop(child);
+    throw err;
+  }
   return { origin, child, dir };
 }
 
@@ -186,7 +196,10 @@ export async function pageServingRows(opts: { repoRoot: string; buildDir: string
   ensureBuild(repoRoot, buildDir);
   const rows: PageBenchRow[] = [];
   const cached = await startServer(repoRoot, buildDir, {});
-  const uncached = await startServer(repoRoot, buildDir, { PAGE_CACHE_MB: "0" });
+  const uncached = await startServer(repoRoot, buildDir, { PAGE_CACHE_MB: "0" }).catch(async (err: unknown) => {
+    await stop(cached.child);
+    throw err;
+  });
   let nginx: (Server & { dir: string }) | null = null;
   try {
     const slug = /href="(\/blog\/[a-z0-9-]+)"/.exec(await text(`${cached.origin}/blog`))?.[1];
