@@ -8,7 +8,6 @@ import { SiteBanner } from "./components/layout/site-banner.tsx";
 import { SiteFooter } from "./components/layout/site-footer.tsx";
 import { SiteHeader } from "./components/layout/site-header.tsx";
 import { useOnlineStatus } from "./lib/hooks/use-online-status.ts";
-import { useNonce } from "./lib/nonce.tsx";
 import { siteJsonLd } from "./lib/seo.ts";
 import { viewerFromCookie } from "./modules/billing/viewer.server.ts";
 import "./app.css";
@@ -52,7 +51,6 @@ export interface RouteHandle {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
-  const nonce = useNonce();
   const matches = useMatches();
   const hideLayoutAds = matches.some((m) => (m.handle as RouteHandle | undefined)?.hideLayoutAds);
   const cfg = data?.publicConfig;
@@ -89,8 +87,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {hideLayoutAds ? null : <AdSlot placement="footer" />}
         <SiteFooter siteName={siteName} />
         <Toaster position="bottom-right" visibleToasts={3} gap={14} hotkey={["altKey", "KeyT"]} richColors closeButton />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScrollRestoration />
+        <Scripts />
       </body>
     </html>
   );

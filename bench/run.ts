@@ -19,6 +19,7 @@ import { createEngine, type Engine } from "../engine/index.ts";
 import { genericSource } from "../engine/sources/generic/index.ts";
 import { formatFirstLoadReport, measureFirstLoadJs } from "./first-load-js.ts";
 import { ensureBenchMedia } from "./media.ts";
+import { footprintRows, PAGE_ROW_NOTES, pageServingRows } from "./pages.ts";
 
 const execFileAsync = promisify(execFile);
 /** The tools pages of issue 10, each with a first-load row. */
@@ -27,7 +28,7 @@ const TOOLS_PAGES = ["/tools/converters", "/tools/media", "/tools/colors", "/too
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-interface Row {
+export interface Row {
   row: string;
   baseline: string;
   measured: string;
@@ -90,7 +91,7 @@ const median = (xs: number[]) => {
 };
 
 /** `--only passthrough,hls` runs just those rows (and leaves docs/benchmarks.md alone). */
-const ROWS = ["passthrough", "memory", "hls", "mp3", "concurrent", "healthz", "resolve", "firstload"] as const;
+const ROWS = ["passthrough", "memory", "hls", "mp3", "concurrent", "healthz", "resolve", "firstload", "pages", "footprint"] as const;
 function parseOnly(argv: string[]): Set<string> | null {
   const i = argv.indexOf("--only");
   if (i === -1) return null;
@@ -415,6 +416,10 @@ async function main() {
         });
       }
     }
+    // issue 11: page serving against nginx, and the server's memory (bench/pages.ts)
+    const site = { repoRoot, buildDir: process.env.BUILD_DIR ?? path.join(repoRoot, "build"), log };
+    if (want("pages")) rows.push(...(await pageServingRows(site)));
+    if (want("footprint")) rows.push(...(await footprintRows(site)));
   } finally {
     await engine?.close();
     server.closeAllConnections();
@@ -480,7 +485,7 @@ ${table}
   loop turn and runs ffmpeg at a lower CPU priority (\`engine/media/spawn-gate.ts\`).
 - **Resolve**: \`engine.resolve\` on a direct MP4 link; uncached runs use a fresh query string
   each time (fetching the first megabyte and probing it with ffprobe), cached runs repeat one link.
-`;
+${PAGE_ROW_NOTES}`;
   if (only === null) {
     await fs.writeFile(path.join(repoRoot, "docs", "benchmarks.md"), doc);
     log("written to docs/benchmarks.md");

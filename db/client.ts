@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,8 +44,36 @@ async function openPglite(dataDir: string | null): Promise<DatabaseHandle & { mi
     dir = path.join(path.resolve(dataDir), "pglite");
     await mkdir(dir, { recursive: true });
   }
-  const client = dir ? new PGlite(dir) : new PGlite();
+  if (dir) await createPgliteCluster(dir);
+  const options = { postgresqlconf: PGLITE_SETTINGS };
+  const client = dir ? new PGlite(dir, options) : new PGlite(options);
   return fromPglite(client, { drizzle, migrate });
+}
+
+/**
+ * Postgres settings of the embedded database. Its shared buffers live inside the process
+ * (WebAssembly memory): Postgres's default of 128 MB was most of an idle server's resident
+ * memory, while this database's hot pages fit in a few MB (docs/decisions/019).
+ */
+export const PGLITE_SETTINGS = ["shared_buffers=16MB"];
+
+/**
+ * A new data folder is created (initdb, in WebAssembly) by a short-lived child process: doing
+ * it in the server left about 600 MB of initdb's memory in the process until a full garbage
+ * collection that an idle server never runs (docs/decisions/019).
+ */
+async function createPgliteCluster(dir: string): Promise<void> {
+  if (existsSync(path.join(dir, "PG_VERSION"))) return;
+  const script = `const { PGlite } = await import(${JSON.stringify(import.meta.resolve("@electric-sql/pglite"))});
+const db = new PGlite(process.argv[1]);
+await db.waitReady;
+await db.close();`;
+  await new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, ["--input-type=module", "-e", script, dir], { timeout: 300_000 }, (err, _stdout, stderr) => {
+      if (err) reject(new Error(`creating the embedded database in ${dir} failed: ${stderr.trim() || err.message}`));
+      else resolve();
+    });
+  });
 }
 
 function fromPglite(client: PGlite | PGliteInterface, mods: { drizzle: typeof drizzlePglite; migrate: typeof migratePglite }) {

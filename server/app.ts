@@ -12,9 +12,10 @@ import { createApiRouter } from "#server/api/router.ts";
 import type { DatabaseHandle } from "#db/client.ts";
 import { hostErrorOf, refuse } from "./http-errors.ts";
 import { loggableUrl } from "./loggable-url.ts";
+import { createPageCache, servePageFromCache } from "./page-cache.ts";
 import { createPageHandler } from "./page-handler.ts";
 import { crossSiteGuard, hostGuard, originFormTarget, pageBodyGuard, pageMethodGuard, urlGuard } from "./request-guards.ts";
-import { securityHeaders } from "./security.ts";
+import { contentSecurityPolicy, cspHeaderName, securityHeaders } from "./security.ts";
 import { staticFileHeaders } from "./service-worker.ts";
 
 const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Please try again later.";
@@ -67,7 +68,9 @@ export function createApp(deps: AppDeps): Express {
       filter: (req, res) => !isStreamingPath(req.path) && compression.filter(req, res),
     }),
   );
-  app.use(securityHeaders(config, { dev: deps.build.mode === "development", hostMap: deps.hostMap }));
+  const https = config.PUBLIC_URL.startsWith("https://");
+  const cspOptions = { dev: deps.build.mode === "development", https, hostMap: deps.hostMap };
+  app.use(securityHeaders(config, cspOptions));
 
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
@@ -91,6 +94,11 @@ export function createApp(deps: AppDeps): Express {
   });
 
   app.use(hostGuard(), urlGuard(), crossSiteGuard(config.PUBLIC_URL));
+
+  // Anonymous pages rendered in the last minute are answered from memory (docs/decisions/018).
+  // Development renders every time: its sources change under it.
+  const pageCache = !cspOptions.dev && config.PAGE_CACHE_MB > 0 ? createPageCache({ maxBytes: config.PAGE_CACHE_MB * 1024 * 1024 }) : null;
+  if (pageCache) app.use(servePageFromCache(pageCache));
 
   // Per-IP limit on every POST (forms, API). Downloads have their own fair-use limits in the engine.
   const postLimiter = rateLimit({
@@ -143,7 +151,12 @@ export function createApp(deps: AppDeps): Express {
     createPageHandler({
       build: build.mode === "production" ? build.serverBuild : build.load,
       mode: build.mode,
-      getLoadContext: (req, res) => ({
+      policy: {
+        csp: (hashes) => contentSecurityPolicy(config, hashes, cspOptions),
+        cspHeader: cspHeaderName(cspOptions.dev),
+        cache: pageCache,
+      },
+      getLoadContext: (req) => ({
         config: deps.config,
         publicConfig: deps.publicConfig,
         db: deps.db,
@@ -151,7 +164,6 @@ export function createApp(deps: AppDeps): Express {
         engine: deps.engine,
         accounts: deps.accounts,
         billing: deps.billing,
-        cspNonce: String(res.locals.cspNonce ?? ""),
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       }),
     }),

@@ -1,27 +1,79 @@
 import type { Request, RequestHandler, Response } from "express";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import { writeReadableStreamToWritable } from "@react-router/node";
+import {
+  etagOf,
+  hasPerVisitorCookie,
+  PAGE_CACHE_HEADER,
+  pageCacheKey,
+  pagePathOf,
+  PRIVATE_PAGE_CACHE_CONTROL,
+  PUBLIC_PAGE_CACHE_CONTROL,
+  sendCachedBody,
+  type PageCache,
+} from "./page-cache.ts";
+import { inlineScriptHashes } from "./security.ts";
+
+export interface PagePolicy {
+  /** the Content-Security-Policy for a page whose inline scripts have these hash sources */
+  csp: (scriptHashes: readonly string[]) => string;
+  cspHeader: string;
+  /** the in-process cache of anonymous pages; null: none (development, or PAGE_CACHE_MB=0) */
+  cache: PageCache | null;
+}
 
 /**
  * Hands a page request to React Router. Like `@react-router/express`'s handler, except that a
  * POST's body comes from the bytes `pageBodyGuard` already read and checked (the socket is
  * never read twice or without a limit), and the URL is built from the checked Host header.
+ * An HTML page is read whole before it is sent: its policy names the hashes of its inline
+ * scripts, and an anonymous page gets an ETag and may be cached (page-cache.ts).
  */
 export function createPageHandler(opts: {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: "production" | "development";
   getLoadContext: (req: Request, res: Response) => AppLoadContext;
+  policy: PagePolicy;
 }): RequestHandler {
   const handle = createRequestHandler(opts.build, opts.mode);
+  const { policy } = opts;
   return async (req, res, next) => {
     try {
       const request = toFetchRequest(req, res);
       const response = await handle(request, opts.getLoadContext(req, res));
-      await send(res, response);
+      // a form post may have changed what its page shows (a new comment): the next view renders anew
+      if (policy.cache && req.method !== "GET" && req.method !== "HEAD" && response.status < 400) policy.cache.deletePath(pagePathOf(req.path));
+      if (response.body && /^text\/html\b/i.test(response.headers.get("content-type") ?? "")) await sendPage(req, res, response, policy);
+      else await send(res, response);
     } catch (err) {
       next(err);
     }
   };
+}
+
+async function sendPage(req: Request, res: Response, response: globalThis.Response, policy: PagePolicy): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  if (res.destroyed || res.writableEnded) return;
+  const ownCacheControl = response.headers.get("cache-control");
+  const cacheable =
+    req.method === "GET" && response.status === 200 && !ownCacheControl && !response.headers.has("set-cookie") && !hasPerVisitorCookie(req);
+  const etag = etagOf(body);
+  const headers: [string, string][] = [];
+  for (const [key, value] of response.headers.entries()) if (key !== "set-cookie") headers.push([key, value]);
+  headers.push([policy.cspHeader, policy.csp(inlineScriptHashes(body.toString("utf8")))]);
+  if (cacheable) headers.push(["Cache-Control", PUBLIC_PAGE_CACHE_CONTROL], ["ETag", etag]);
+  else if (!ownCacheControl) headers.push(["Cache-Control", PRIVATE_PAGE_CACHE_CONTROL]);
+
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of headers) res.setHeader(key, value);
+  for (const cookie of response.headers.getSetCookie()) res.append("Set-Cookie", cookie);
+  if (cacheable && policy.cache) {
+    policy.cache.set(pageCacheKey(req), { pathname: req.path, status: response.status, headers, body, etag });
+    res.setHeader(PAGE_CACHE_HEADER, "miss");
+  }
+  if (cacheable) sendCachedBody(req, res, { body });
+  else res.end(body);
 }
 
 function toFetchRequest(req: Request, res: Response): globalThis.Request {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import type { AppConfig } from "./config.ts";
 
@@ -40,7 +40,7 @@ function paymentOrigins(config: AppConfig): string[] {
 
 export function contentSecurityPolicy(
   config: AppConfig,
-  nonce: string,
+  scriptHashes: readonly string[],
   opts: { dev: boolean; https: boolean; hostMap?: string },
 ): string {
   const ads = config.AD_PROVIDER !== "none" ? AD_HOSTS : [];
@@ -51,7 +51,9 @@ export function contentSecurityPolicy(
     // blob: worker that inherits this policy); it allows WebAssembly only, never JavaScript eval.
     // Site-wide because the tools are reached by client-side navigation, which keeps the first
     // document's policy (docs/decisions/015-browser-media-tools.md).
-    "script-src": ["'self'", `'nonce-${nonce}'`, "'wasm-unsafe-eval'", ...ads],
+    // inline scripts by their hashes (computed from the rendered page, docs/decisions/018):
+    // the same page always has the same policy, so it can be cached
+    "script-src": ["'self'", ...scriptHashes, "'wasm-unsafe-eval'", ...ads],
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:", ...IMAGE_HOSTS, ...mapped, ...ads],
     // the preview of a generic link plays the visitor's own media link in a native <video>
@@ -71,17 +73,41 @@ export function contentSecurityPolicy(
   return parts.join("; ");
 }
 
+/** The header the policy goes in: report-only in development, where Vite injects inline scripts for hot reload. */
+export const cspHeaderName = (dev: boolean) => (dev ? "Content-Security-Policy-Report-Only" : "Content-Security-Policy");
+
+/** Executable inline scripts: no src, and a JavaScript (or module) type. JSON-LD and other data blocks never run. */
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+const EXECUTABLE_TYPE = /^\s*(|module|text\/javascript|application\/javascript)\s*$/i;
+
 /**
- * Security headers on every response. The CSP nonce is kept in res.locals for the renderer.
- * In development Vite injects inline module scripts for hot reload, so the CSP is report-only there.
+ * The CSP hash sources ('sha256-…') of every executable inline script in an HTML document, in
+ * order of appearance, without repeats. The browser hashes a script's text exactly as it stands
+ * between the tags, which is what is hashed here.
  */
-export function securityHeaders(config: AppConfig, opts: { dev: boolean; hostMap?: string }) {
-  const https = config.PUBLIC_URL.startsWith("https://");
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const m of html.matchAll(INLINE_SCRIPT)) {
+    const attrs = m[1] ?? "";
+    if (/\ssrc\s*=/i.test(attrs)) continue;
+    const type = /\stype\s*=\s*["']?([^"'\s>]*)/i.exec(attrs)?.[1] ?? "";
+    if (!EXECUTABLE_TYPE.test(type)) continue;
+    hashes.add(`'sha256-${createHash("sha256").update(m[2] ?? "", "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}
+
+/**
+ * Security headers on every response. The policy here allows no inline script at all; an HTML
+ * page replaces it with one that adds the hashes of its own inline scripts (page-handler.ts).
+ * Nothing in these headers differs between two requests for the same URL.
+ */
+export function securityHeaders(config: AppConfig, opts: { dev: boolean; https: boolean; hostMap?: string }) {
+  const { https } = opts;
+  const csp = contentSecurityPolicy(config, [], opts);
+  const cspHeader = cspHeaderName(opts.dev);
   return (req: Request, res: Response, next: NextFunction) => {
-    const nonce = randomBytes(16).toString("base64");
-    res.locals.cspNonce = nonce;
-    const csp = contentSecurityPolicy(config, nonce, { dev: opts.dev, https, hostMap: opts.hostMap });
-    res.setHeader(opts.dev ? "Content-Security-Policy-Report-Only" : "Content-Security-Policy", csp);
+    res.setHeader(cspHeader, csp);
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("X-Frame-Options", "DENY");

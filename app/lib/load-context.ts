@@ -23,7 +23,6 @@ export interface AppServices {
 
 declare module "react-router" {
   interface AppLoadContext extends AppServices {
-    cspNonce: string;
     /** the client's address as Express sees it (respecting TRUST_PROXY) */
     clientIp: string;
   }

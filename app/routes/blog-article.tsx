@@ -26,8 +26,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (found.status === "unknown") throw redirect("/blog");
   if (found.status === "removed") return data({ notFound: true as const }, { status: 404 });
   const article = found.article;
-  // the first view gives the browser its visitor id, so a later Like has one to count against
-  const { visitorId, setCookie } = ensureVisitorId(request, { secure: isSecure(context.publicConfig.publicUrl), secret: context.config.DOWNLOAD_SIGNING_SECRET });
+  // Only a returning visitor's id is read (their own likes are marked); a first view sets no
+  // cookie, so the page is the same for every new reader and can be cached (docs/decisions/018).
+  // The id is given by the first form post (a like's answer is then "try again", which the
+  // like button does by itself).
+  const visitorId = readVisitorId(request, context.config.DOWNLOAD_SIGNING_SECRET);
   const [related, comments, commentCount] = await Promise.all([
     getRelatedArticles(context.db, article, RELATED_COUNT),
     listComments(context.db, article.slug, visitorId),
@@ -42,7 +45,6 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       commentCount,
       pageUrl: absoluteUrl(context.publicConfig.publicUrl, article.canonical),
     },
-    setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
   );
 }
 

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from "react";
 import { useRouteLoaderData } from "react-router";
-import { useNonce } from "#app/lib/nonce.tsx";
 import { cn } from "#app/lib/cn.ts";
 import type { AdPlacement, PublicConfig } from "#server/config.ts";
 
@@ -29,7 +28,7 @@ declare global {
 }
 
 /** Load the provider's script once per page; resolves false when it fails (blocked, offline). */
-function loadProviderScript(client: string, nonce: string): Promise<boolean> {
+function loadProviderScript(client: string): Promise<boolean> {
   const existing = document.getElementById(SCRIPT_ID) as HTMLScriptElement | null;
   if (existing) {
     const state = existing.dataset.state;
@@ -44,7 +43,6 @@ function loadProviderScript(client: string, nonce: string): Promise<boolean> {
       script.id = SCRIPT_ID;
       script.async = true;
       script.crossOrigin = "anonymous";
-      script.nonce = nonce;
       script.src = `https://pagead2.googlesyndication.com/pagead/js/adsbygoogle.js?client=${encodeURIComponent(client)}`;
       script.addEventListener("load", () => (script.dataset.state = "loaded"));
       script.addEventListener("error", () => (script.dataset.state = "failed"));
@@ -62,14 +60,13 @@ export function AdSlot({ placement, className }: { placement: AdPlacement; class
   const root = useRouteLoaderData("root") as { publicConfig: PublicConfig; showAds: boolean } | undefined;
   const ads = root?.showAds ? root.publicConfig.ads : null;
   const slot = ads?.slots[placement];
-  const nonce = useNonce();
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
   const pushed = useRef(false);
 
   useEffect(() => {
     if (!ads || !slot) return;
     let cancelled = false;
-    loadProviderScript(ads.client, nonce).then((ok) => {
+    loadProviderScript(ads.client).then((ok) => {
       if (cancelled) return;
       if (!ok) return setState("failed");
       try {
@@ -85,7 +82,7 @@ export function AdSlot({ placement, className }: { placement: AdPlacement; class
     return () => {
       cancelled = true;
     };
-  }, [ads, slot, nonce]);
+  }, [ads, slot]);
 
   if (!ads || !slot) return null;
   return (

@@ -6,6 +6,9 @@ import { authAccounts, sessions, users, verifications } from "#db/schema/index.t
 import { PASSWORD_LIMITS } from "./account-schema.ts";
 import type { Mailer } from "./mailer.server.ts";
 
+/** Every better-auth cookie is named `<prefix>.…` (`__Secure-<prefix>.…` over https); the host's page cache looks for them. */
+export const SESSION_COOKIE_PREFIX = "vidfetch";
+
 export interface AuthOptions {
   db: Database;
   /** AUTH_SECRET, configured or generated into DATA_DIR */
@@ -80,7 +83,7 @@ export function createAuth(opts: AuthOptions) {
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     advanced: {
-      cookiePrefix: "vidfetch",
+      cookiePrefix: SESSION_COOKIE_PREFIX,
       useSecureCookies: secure,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure, path: "/" },
     },

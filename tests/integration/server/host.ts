@@ -44,7 +44,17 @@ function fakeEngine(calls: EngineCalls): Engine {
 }
 
 export async function startHost(
-  opts: { env?: NodeJS.ProcessEnv; ping?: () => Promise<void>; build?: ServerBuild; logTo?: Writable; accounts?: AccountServices; db?: Database; billing?: BillingServices } = {},
+  opts: {
+    env?: NodeJS.ProcessEnv;
+    ping?: () => Promise<void>;
+    build?: ServerBuild;
+    /** serve `build` as production does (enforced CSP, page cache) instead of through the dev path */
+    production?: boolean;
+    logTo?: Writable;
+    accounts?: AccountServices;
+    db?: Database;
+    billing?: BillingServices;
+  } = {},
 ) {
   const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env });
   const logger = opts.logTo ? pino({ level: "info", serializers: { err: serializeError } }, opts.logTo) : pino({ level: "silent" });
@@ -66,7 +76,7 @@ export async function startHost(
     db: database.db,
     database,
     engine: fakeEngine(calls),
-    build: {
+    build: opts.production && build ? { mode: "production", serverBuild: build, clientDir: "/nonexistent" } : {
       mode: "development",
       middleware: (_req, _res, next) => next(),
       load: async () => {
@@ -96,11 +106,18 @@ export function echoBuild(): ServerBuild {
     }
     return Response.json({ method: request.method, url: request.url, type, fields });
   };
+  return resourceRoutesBuild({ echo: { path: "*", module: { loader: echo, action: echo } } });
+}
+
+export type TestRoutes = Record<string, { path: string; module: Record<string, unknown> }>;
+
+/** A build of resource routes only (each a loader and maybe an action, all below the root). */
+export function resourceRoutesBuild(routes: TestRoutes): ServerBuild {
   return {
     entry: { module: { default: () => new Response("no pages in this build", { status: 404 }) } },
     routes: {
       root: { id: "root", path: "", module: {} },
-      echo: { id: "echo", parentId: "root", path: "*", module: { loader: echo, action: echo } },
+      ...Object.fromEntries(Object.entries(routes).map(([id, r]) => [id, { id, parentId: "root", ...r }])),
     },
     assets: { entry: { module: "/entry.js", imports: [] }, routes: {}, url: "/manifest.js", version: "test" },
     publicPath: "/",

@@ -58,6 +58,8 @@ export function CommentsSection({ slug, comments, count, actionResult }: { slug:
   );
 }
 
+const isNeedsVisitor = (m: CommentMessage) => m.title === COMMENT_MESSAGES.likeNeedsVisitor.title && m.description === COMMENT_MESSAGES.likeNeedsVisitor.description;
+
 function CommentItem({ slug, comment: c, isReply = false, actionResult }: { slug: string; comment: PublicComment; isReply?: boolean; actionResult?: CommentActionResult }) {
   const like = useFetcher<CommentActionResult>({ key: `like-${c.id}` });
   const report = useFetcher<CommentActionResult>({ key: `report-${c.id}` });
@@ -66,8 +68,18 @@ function CommentItem({ slug, comment: c, isReply = false, actionResult }: { slug
   const liked = c.likedByMe || likeResult?.ok === true;
   const likes = likeResult?.ok ? likeResult.likes : like.state !== "idle" && !liked ? c.likes + 1 : c.likes;
 
+  // A first-time reader has no visitor id until this answer gives one (the article page sets no
+  // cookie, so it can be cached): the like is sent once more by itself, as the message would ask.
+  const retriedLike = useRef(false);
+  const retryLike = like.data?.intent === "like" && !like.data.ok && isNeedsVisitor(like.data.message) && !retriedLike.current;
   useEffect(() => {
-    if (like.data?.intent === "like" && !like.data.ok) toast.error(like.data.message.title, { description: like.data.message.description });
+    if (like.data?.intent !== "like" || like.data.ok) return;
+    if (isNeedsVisitor(like.data.message) && !retriedLike.current) {
+      retriedLike.current = true;
+      like.submit({ intent: "like", commentId: c.id }, { method: "post", preventScrollReset: true });
+      return;
+    }
+    toast.error(like.data.message.title, { description: like.data.message.description });
   }, [like.data]);
 
   useEffect(() => {
@@ -99,7 +111,7 @@ function CommentItem({ slug, comment: c, isReply = false, actionResult }: { slug
             <ThumbsUp aria-hidden /> {liked ? "Liked" : "Like"} ({likes})
           </Button>
         </like.Form>
-        {likeResult && !likeResult.ok && like.state === "idle" ? (
+        {likeResult && !likeResult.ok && !retryLike && like.state === "idle" ? (
           <p role="status" className="text-sm text-destructive" data-testid="like-status">
             {messageText(likeResult.message)}
           </p>

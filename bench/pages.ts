@@ -1,0 +1,307 @@
+/**
+ * Page serving and memory rows (issue 11 §2 and §3): the production server (`npm start`) in its
+ * own process, against nginx serving a static copy of the same HTML, and its resident memory
+ * when idle and after a burst of page views, on PGlite and (with TEST_DATABASE_URL) PostgreSQL.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs/promises";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+// type only: erased at run time, so importing it does not start the benchmark
+import type { Row as PageBenchRow } from "./run.ts";
+
+const NGINX = "/usr/sbin/nginx";
+const CONNECTIONS = 20;
+const SECONDS = 8;
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 300_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** Resident memory of a process, from the kernel (what `ps` and the issue's numbers report). */
+async function rssMb(pid: number): Promise<number> {
+  const status = await fs.readFile(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+interface Server {
+  origin: string;
+  child: ChildProcess;
+}
+
+/** The Node flags of `npm start` (package.json), so the server measured is the one operators run. */
+async function startFlags(repoRoot: string): Promise<string[]> {
+  const pkg = JSON.parse(await fs.readFile(path.join(repoRoot, "package.json"), "utf8")) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  if (words[0] !== "node" || words.at(-1) !== "scripts/start.mjs") throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  return words.slice(1, -1);
+}
+
+/** `npm start` as an operator runs it (the build made beforehand), on a fresh data folder. */
+async function startServer(repoRoot: string, buildDir: string, env: NodeJS.ProcessEnv): Promise<Server> {
+  const port = await freePort();
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "vidfetch-bench-data-"));
+  const inherited = { ...process.env };
+  delete inherited.DATABASE_URL;
+  const child = spawn(process.execPath, [...(await startFlags(repoRoot)), path.join(repoRoot, "scripts/start.mjs")], {
+    cwd: repoRoot,
+    env: { ...inherited, NODE_ENV: "production", BUILD_DIR: buildDir, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ...env },
+    // the request log goes where an operator's would: written, not read
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  child.once("exit", () => void fs.rm(dataDir, { recursive: true, force: true }));
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${origin}/healthz`, child);
+  } catch (err) {
+    await stop(child);
+    throw err;
+  }
+  return { origin, child };
+}
+
+/** nginx in the foreground with its own prefix, serving the pages as static files. */
+async function startNginx(pages: Record<string, string>): Promise<Server & { dir: string }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "vidfetch-bench-nginx-"));
+  const port = await freePort();
+  // nginx's worker runs as an unprivileged user when started by root: it must be able to read the copy
+  await fs.chmod(dir, 0o755);
+  await fs.mkdir(path.join(dir, "html"), { mode: 0o755 });
+  const locations: string[] = [];
+  for (const [urlPath, html] of Object.entries(pages)) {
+    const file = `${urlPath === "/" ? "index" : urlPath.slice(1).replace(/\//g, "_")}.html`;
+    await fs.writeFile(path.join(dir, "html", file), html, { mode: 0o644 });
+    locations.push(`location = ${urlPath} { try_files /${file} =404; }`);
+  }
+  const conf = `worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log ${dir}/access.log;
+  default_type text/html;
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  sendfile on;
+  etag on;
+  server {
+    listen 127.0.0.1:${port};
+    root ${dir}/html;
+    ${locations.join("\n    ")}
+  }
+}
+`;
+  await fs.writeFile(path.join(dir, "nginx.conf"), conf);
+  const child = spawn(NGINX, ["-p", dir, "-e", path.join(dir, "error.log"), "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "ignore", "inherit"] });
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${origin}/`, child, 10_000);
+  } catch (err) {
+    await stop(child);
+    throw err;
+  }
+  return { origin, child, dir };
+}
+
+/** Requests per second over SECONDS with CONNECTIONS keep-alive connections; any non-2xx fails the run. */
+async function throughput(url: string): Promise<number> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+/** Median time to the response headers over sequential keep-alive requests (one at a time). */
+async function ttfbP50(url: string, n = 200): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    times.push(
+      await new Promise<number>((resolve, reject) => {
+        const started = performance.now();
+        http
+          .get(url, { agent }, (res) => {
+            const ms = performance.now() - started;
+            res.resume();
+            res.on("end", () => resolve(ms));
+          })
+          .on("error", reject);
+      }),
+    );
+  }
+  agent.destroy();
+  return median(times);
+}
+
+async function text(url: string): Promise<string> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return res.text();
+}
+
+/** The production build `npm start` would make (kept up to date by scripts/start.mjs). */
+function ensureBuild(repoRoot: string, buildDir: string) {
+  const built = spawnSync(process.execPath, [path.join(repoRoot, "scripts/start.mjs")], {
+    cwd: repoRoot,
+    env: { ...process.env, BUILD_DIR: buildDir, BUILD_ONLY: "true" },
+    encoding: "utf8",
+  });
+  if (built.status !== 0) throw new Error(`site build failed:\n${built.stdout}\n${built.stderr}`);
+}
+
+export async function pageServingRows(opts: { repoRoot: string; buildDir: string; log: (line: string) => void }): Promise<PageBenchRow[]> {
+  const { repoRoot, buildDir, log } = opts;
+  await fs.access(NGINX).catch(() => {
+    throw new Error(`${NGINX} is required for the page baseline (apt-get install -y nginx)`);
+  });
+  ensureBuild(repoRoot, buildDir);
+  const rows: PageBenchRow[] = [];
+  const cached = await startServer(repoRoot, buildDir, {});
+  const uncached = await startServer(repoRoot, buildDir, { PAGE_CACHE_MB: "0" }).catch(async (err: unknown) => {
+    await stop(cached.child);
+    throw err;
+  });
+  let nginx: (Server & { dir: string }) | null = null;
+  try {
+    const slug = /href="(\/blog\/[a-z0-9-]+)"/.exec(await text(`${cached.origin}/blog`))?.[1];
+    if (!slug) throw new Error("no article linked from /blog");
+    const pages: Record<string, string> = { "/": "", "/faq": "", [slug]: "" };
+    for (const p of Object.keys(pages)) pages[p] = await text(`${cached.origin}${p}`);
+    nginx = await startNginx(pages);
+    for (const [p, name] of [["/", "home"], ["/faq", "FAQ"], [slug, "an article"]] as const) {
+      log(`pages: ${name}, nginx and cached…`);
+      const base = await throughput(`${nginx.origin}${p}`);
+      const ours = await throughput(`${cached.origin}${p}`);
+      const ttfb = await ttfbP50(`${cached.origin}${p}`);
+      const ratio = ours / base;
+      rows.push({
+        row: `Page ${name} (\`${p === slug ? "/blog/…" : p}\`, ${fmt(Buffer.byteLength(pages[p]!) / 1000, 0)} KB), cached, ${CONNECTIONS} connections`,
+        baseline: `nginx, static copy: ${fmt(base, 0)} req/s`,
+        measured: `${fmt(ours, 0)} req/s; TTFB p50 ${fmt(ttfb, 2)} ms (one at a time)`,
+        ratio: `${fmt(ratio)}×`,
+        target: "≥ 0.5× nginx; TTFB p50 ≤ 5 ms",
+        pass: ratio >= 0.5 && ttfb <= 5,
+      });
+    }
+    log("pages: home, uncached…");
+    const home = await throughput(`${uncached.origin}/`);
+    const ttfb = await ttfbP50(`${uncached.origin}/`, 50);
+    rows.push({
+      row: `Page home (\`/\`), rendered on every request (PAGE_CACHE_MB=0), ${CONNECTIONS} connections`,
+      baseline: "—",
+      measured: `${fmt(home, 0)} req/s; TTFB p50 ${fmt(ttfb, 1)} ms (one at a time)`,
+      ratio: "—",
+      target: "≥ 300 req/s",
+      pass: home >= 300,
+    });
+  } finally {
+    await Promise.all([stop(cached.child), stop(uncached.child), nginx ? stop(nginx.child) : null]);
+    if (nginx) await fs.rm(nginx.dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** RSS 10 s after /healthz first answers, then after 100 page views (and 5 s to settle). */
+async function footprint(repoRoot: string, buildDir: string, env: NodeJS.ProcessEnv): Promise<{ idle: number; after: number }> {
+  const server = await startServer(repoRoot, buildDir, env);
+  try {
+    await new Promise((r) => setTimeout(r, 10_000));
+    const idle = await rssMb(server.child.pid!);
+    const slugs = [...(await text(`${server.origin}/blog`)).matchAll(/href="(\/blog\/[a-z0-9-]+)"/g)].map((m) => m[1]!);
+    const paths = ["/", "/faq", "/blog", "/about-us", "/premium", ...slugs.slice(0, 5)];
+    for (let i = 0; i < 100; i++) await text(`${server.origin}${paths[i % paths.length]}`);
+    await new Promise((r) => setTimeout(r, 5_000));
+    return { idle, after: await rssMb(server.child.pid!) };
+  } finally {
+    await stop(server.child);
+  }
+}
+
+export async function footprintRows(opts: { repoRoot: string; buildDir: string; log: (line: string) => void }): Promise<PageBenchRow[]> {
+  const { repoRoot, buildDir, log } = opts;
+  ensureBuild(repoRoot, buildDir);
+  const rows: PageBenchRow[] = [];
+  const row = (db: string, limit: number, m: { idle: number; after: number }): PageBenchRow => ({
+    row: `Server RSS on ${db}: 10 s after /healthz answers, then after 100 page views`,
+    baseline: "—",
+    measured: `${fmt(m.idle, 0)} MB idle; ${fmt(m.after, 0)} MB after the views`,
+    ratio: "—",
+    target: `≤ ${limit} MB`,
+    pass: Math.max(m.idle, m.after) <= limit,
+  });
+  log("footprint: PGlite, first start of a fresh data folder…");
+  rows.push(row("PGlite (first start)", 250, await footprint(repoRoot, buildDir, {})));
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) {
+    log("footprint: TEST_DATABASE_URL is not set, the PostgreSQL row is skipped");
+    rows.push({ row: "Server RSS on PostgreSQL", baseline: "—", measured: "not measured (TEST_DATABASE_URL unset)", ratio: "—", target: "≤ 150 MB", pass: null });
+    return rows;
+  }
+  log("footprint: PostgreSQL, a fresh database…");
+  const name = `vidfetch_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  try {
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    rows.push(row("PostgreSQL", 150, await footprint(repoRoot, buildDir, { DATABASE_URL: url.toString() })));
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  }
+  return rows;
+}
+
+export const PAGE_ROW_NOTES = `- **Pages**: \`npm start\`'s production server (its own process, default settings, request log
+  written to /dev/null) against nginx (\`worker_processes 1\`, access log on, \`sendfile\`) serving
+  a static copy of the same HTML, fetched from the server just before. \`autocannon\`, ${CONNECTIONS}
+  keep-alive connections for ${SECONDS} s each, no compression asked; a non-2xx answer fails the
+  run. "Cached" is the in-process page cache (docs/decisions/018-cacheable-pages.md); TTFB is
+  the median time to the response headers over 200 sequential requests. "Uncached" is a second
+  server with \`PAGE_CACHE_MB=0\`, rendering every request. Load generator, nginx and the
+  servers share the two cores, so the ratios are noisy.
+- **RSS**: \`/proc/<pid>/status\` VmRSS of the server process started by \`scripts/start.mjs\` on a
+  fresh data folder (PGlite's first start creates and migrates its database), 10 s after
+  \`/healthz\` first answers, then after 100 sequential page views (home, FAQ, blog, articles,
+  …) and 5 s to settle. PostgreSQL: a fresh database on TEST_DATABASE_URL.
+`;
