@@ -223,6 +223,23 @@ describe("planFormat", () => {
     expect(() => planFormat(media, "mp4-2160")).toThrow(EngineError);
   });
 
+  it("offers a size between qualities under the one below it: a 640×1136 reel is 480p, never 720p", () => {
+    const reel = stream({ id: "reel", kind: "progressive", vcodec: "h264", acodec: "aac", width: 640, height: 1136, contentLength: 9_000_000 });
+    const media = youtubeLike({ streams: [reel] });
+    expect(planFormat(media, "mp4-480")).toMatchObject({ op: "passthrough", input: { id: "reel" }, bytes: 9_000_000 });
+    expect(byId(media)["mp4-480"]).toMatchObject({ available: true });
+    expect(byId(media)["mp4-720"]).toMatchObject({ available: false });
+    expect(byId(media)["mp4-360"]).toMatchObject({ available: false });
+    // a stream that is exactly 480p is preferred to one offered under 480p
+    const exact = stream({ id: "exact", kind: "video", vcodec: "h264", width: 854, height: 480, bitrate: 500_000 });
+    const between = stream({ id: "between", kind: "video", vcodec: "h264", width: 960, height: 540, bitrate: 900_000 });
+    const both = youtubeLike({ streams: [between, exact, stream({ id: "a", kind: "audio", container: "m4a", acodec: "aac" })] });
+    expect(planFormat(both, "mp4-480")).toMatchObject({ op: "remux", inputs: [{ id: "exact" }, { id: "a" }] });
+    // under 360p there is no MP4 quality to offer
+    const tiny = youtubeLike({ streams: [stream({ id: "t", kind: "progressive", vcodec: "h264", acodec: "aac", width: 426, height: 240 })] });
+    expect(byId(tiny)["mp4-360"]).toMatchObject({ available: false });
+  });
+
   it("sends a progressive H.264+AAC MP4 as it is", () => {
     const media = youtubeLike({
       streams: [stream({ id: "18", kind: "progressive", vcodec: "h264", acodec: "aac", width: 640, height: 360, contentLength: 30_000_000 })],

@@ -81,6 +81,19 @@ function qualityHeight(s: UpstreamStream): number | undefined {
   return s.height;
 }
 
+const TIERS = Object.values(MP4_HEIGHTS).sort((a, b) => a - b);
+
+/**
+ * The MP4 quality a stream is offered under: its own when it is a standard one, else the
+ * highest standard quality below it (a 640×1136 reel is offered as 480p, never as more than it
+ * is). Streams under 360p have none.
+ */
+function qualityTier(s: UpstreamStream): number | undefined {
+  const h = qualityHeight(s);
+  if (h === undefined) return undefined;
+  return TIERS.filter((t) => t <= h).at(-1);
+}
+
 const hasVideo = (s: UpstreamStream) => s.kind === "video" || s.kind === "progressive";
 const hasAudio = (s: UpstreamStream) => s.kind === "audio" || s.kind === "progressive";
 
@@ -168,7 +181,7 @@ const unavailable = (note: string): Outcome => ({ ok: false, note });
 
 function planMp4(media: ResolvedMedia, height: number): Outcome {
   const duration = durationOf(media);
-  const atHeight = media.streams.filter((s) => hasVideo(s) && qualityHeight(s) === height);
+  const atHeight = media.streams.filter((s) => hasVideo(s) && qualityTier(s) === height);
   if (atHeight.length === 0) return unavailable(`No ${height}p stream for this video`);
 
   const compatible = atHeight.filter((s) => MP4_VIDEO_PREFERENCE.includes(s.vcodec ?? ""));
@@ -178,6 +191,8 @@ function planMp4(media: ResolvedMedia, height: number): Outcome {
   const pool = needsTranscode ? atHeight : compatible.length > 0 ? compatible : atHeight;
   const video = rankBy(
     pool,
+    // a stream that is exactly this quality before one offered under it
+    (s) => (qualityHeight(s) === height ? 1 : 0),
     (s) => prefIndex(MP4_VIDEO_PREFERENCE, s.vcodec),
     (s) => (s.kind === "video" ? 1 : 0),
     (s) => s.fps ?? 0,

@@ -43,7 +43,7 @@ describe("ffmpegArgsForPlan", () => {
   it("re-encodes video only when the plan says so", () => {
     const text = argString({ op: "remux", inputs: [video, aac], container: "mp4", mimeType: "video/mp4", extension: "mp4", bytes: null, transcodeVideo: "h264", height: 720 });
     expect(text).toContain("-c:v libx264");
-    expect(text).toContain("-vf scale=-2:720");
+    expect(text).toContain("-vf scale=w='if(gte(iw,ih),-2,720)':h='if(gte(iw,ih),720,-2)'");
     expect(text).toContain("-c:a copy");
   });
 

@@ -139,7 +139,8 @@ export function ffmpegArgsForPlan(plan: MediaPlan): string[] {
       if (wantsVideo && video !== null) {
         if (plan.transcodeVideo) {
           args.push("-c:v", "libx264", "-preset", "veryfast", "-crf", "22", "-pix_fmt", "yuv420p");
-          if (plan.height) args.push("-vf", `scale=-2:${plan.height}`);
+          // the quality is the shorter side: a vertical 1080×1920 at "720p" becomes 720×1280
+          if (plan.height) args.push("-vf", `scale=w='if(gte(iw,ih),-2,${plan.height})':h='if(gte(iw,ih),${plan.height},-2)'`);
         } else {
           args.push("-c:v", "copy");
         }
