@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
-import { Readable, Transform } from "node:stream";
+import { Readable, type Transform } from "node:stream";
 import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../errors.ts";
 import { isBlockedAddress, unbracket } from "./address-guard.ts";
