@@ -62,3 +62,31 @@ describe("per-host connection cap", () => {
     expect(slots.inUse("h")).toBe(0);
   });
 });
+
+describe("per-host connection cap in the outbound door", () => {
+  it("never opens more than the cap to one host, however many downloads ask at once", async () => {
+    const { randomMedia, startFakeUpstream } = await import("#tests/integration/engine-core/fake-upstream.ts");
+    const { silentLogger } = await import("#tests/integration/engine-core/helpers.ts");
+    const { startThrottlingProxy } = await import("#tests/integration/media/throttling-proxy.ts");
+    const { createOutbound, readAll } = await import("./outbound-fetch.ts");
+    const upstream = await startFakeUpstream();
+    const proxy = await startThrottlingProxy({ target: upstream.origin, bytesPerSecond: 256 * 1024 });
+    const outbound = createOutbound({ hostMap: `cdn.example.com=${proxy.origin}`, allowPrivate: false, timeoutMs: 5000, logger: silentLogger, maxConnectionsPerHost: 3 });
+    try {
+      const data = randomMedia(40_000);
+      upstream.files.set("/x.bin", { data, type: "application/octet-stream" });
+      const bodies = await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const res = await outbound.open("https://cdn.example.com/x.bin");
+          return readAll(res.body);
+        }),
+      );
+      expect(bodies.every((b) => b.equals(data))).toBe(true);
+      expect(proxy.peakInFlight()).toBe(3);
+    } finally {
+      outbound.close();
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+});

@@ -30,12 +30,11 @@ export interface ThrottlingProxy {
   close(): Promise<void>;
 }
 
-const SLICE = 16 * 1024;
-
-/** Writes `chunk` in slices, never ahead of `rate` bytes per second since `startedAt`. */
+/** Writes `chunk` in slices (about 20 a second), never ahead of `rate` bytes per second since `startedAt`. */
 async function paced(res: http.ServerResponse, chunk: Buffer, state: { sent: number; startedAt: number }, rate: number): Promise<void> {
-  for (let off = 0; off < chunk.length && !res.destroyed; off += SLICE) {
-    const slice = chunk.subarray(off, off + SLICE);
+  const size = Math.max(1024, Math.min(16 * 1024, Math.floor(rate / 20)));
+  for (let off = 0; off < chunk.length && !res.destroyed; off += size) {
+    const slice = chunk.subarray(off, off + size);
     const due = state.startedAt + ((state.sent + slice.length) * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
