@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitRange } from "./range-plan.ts";
+import { rangeSizing, splitRange } from "./range-plan.ts";
 
 describe("range plan", () => {
   it("cuts an inclusive range into consecutive parts, the last one shorter", () => {
@@ -14,5 +14,18 @@ describe("range plan", () => {
 
   it("a range smaller than a part is one part", () => {
     expect(splitRange("u", 0, 0, 1024).map((p) => p.range)).toEqual([{ start: 0, end: 0 }]);
+  });
+});
+
+describe("range sizing", () => {
+  it("probes about an eighth of a file (64 KiB to 512 KiB) and cuts about two parts per connection (≤ 1 MiB)", () => {
+    expect(rangeSizing(8 << 20, 600_000, 6)).toEqual({ probeBytes: 75_000, partBytes: 65_536 });
+    expect(rangeSizing(8 << 20, 10_000_000, 6)).toEqual({ probeBytes: 512 * 1024, partBytes: 833_333 });
+    expect(rangeSizing(8 << 20, 1e9, 6)).toEqual({ probeBytes: 512 * 1024, partBytes: 1024 * 1024 });
+    expect(rangeSizing(8 << 20, null, 6)).toEqual({ probeBytes: 512 * 1024, partBytes: 1024 * 1024 });
+  });
+
+  it("never exceeds the configured chunk size", () => {
+    expect(rangeSizing(128 * 1024, 1e9, 4)).toEqual({ probeBytes: 128 * 1024, partBytes: 128 * 1024 });
   });
 });

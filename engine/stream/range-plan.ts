@@ -13,3 +13,18 @@ export function splitRange(url: string, from: number, last: number, partBytes: n
   }
   return parts;
 }
+
+const KiB = 1024;
+const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.floor(n)));
+
+/**
+ * Sizes for a direct file that may turn out throttled: the probe (first request) is long enough
+ * to measure its connection's rate (≥ 64 KiB, ≤ 512 KiB, about an eighth of the file), and the
+ * parallel parts are small enough that every connection gets work (about 2 per connection, ≤ 1 MiB,
+ * so a window of them stays a few MiB); neither exceeds the configured chunk size.
+ */
+export function rangeSizing(chunkBytes: number, length: number | null, concurrency: number): { probeBytes: number; partBytes: number } {
+  const probe = length === null ? 512 * KiB : clamp(length / 8, 64 * KiB, 512 * KiB);
+  const part = length === null ? 1024 * KiB : clamp(length / (2 * Math.max(1, concurrency)), 64 * KiB, 1024 * KiB);
+  return { probeBytes: Math.min(chunkBytes, probe), partBytes: Math.min(chunkBytes, part) };
+}

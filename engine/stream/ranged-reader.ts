@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../errors.ts";
 import { createByteBudget, createConnectionRate, type ByteBudget, type ConnectionRate } from "./connection-rate.ts";
 import type { OutboundOpen } from "./outbound-fetch.ts";
-import { splitRange } from "./range-plan.ts";
+import { rangeSizing, splitRange } from "./range-plan.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
@@ -65,10 +65,6 @@ export interface RangedSource {
 const CONTENT_RANGE = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i;
 const MAX_REFRESHES = 3;
 const noop = () => undefined;
-/** the first request when parallel ranges are allowed: enough to measure the connection's rate */
-const PROBE_BYTES = 1024 * 1024;
-/** one part of the parallel range fetching */
-const PARALLEL_PART_BYTES = 1024 * 1024;
 /** DOWNLOAD_RANGE_CONCURRENCY's default */
 export const DEFAULT_RANGE_CONCURRENCY = 6;
 const processBudget = createByteBudget(256 * 1024 * 1024);
@@ -119,7 +115,10 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   const rangeConcurrency = Math.max(1, Math.floor(opts.rangeConcurrency ?? 1));
   const throttledBelow = opts.throttledBelow ?? 8 * 1024 * 1024;
   const budget = opts.budget ?? processBudget;
-  const partBytes = Math.min(chunkBytes, PARALLEL_PART_BYTES);
+  const initialLength = end !== null ? end - pos + 1 : null;
+  const { probeBytes } = rangeSizing(chunkBytes, initialLength, rangeConcurrency);
+  /** size of one parallel part, set when the parallel phase starts */
+  let partBytes = 0;
 
   /** Asks for a fresh URL once, however many requests in flight were refused with the old one. */
   const refresh = opts.refresh;
@@ -182,7 +181,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
 
   let first: Chunk;
   try {
-    const probeLast = rangeConcurrency > 1 ? pos + Math.min(chunkBytes, PROBE_BYTES) - 1 : undefined;
+    const probeLast = rangeConcurrency > 1 ? pos + probeBytes - 1 : undefined;
     first = await request(pos, end !== null && probeLast !== undefined ? Math.min(end, probeLast) : probeLast);
   } catch (err) {
     opts.signal?.removeEventListener("abort", onOuterAbort);
@@ -376,8 +375,10 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
    */
   function goParallel(measured: ConnectionRate | null): boolean {
     if (releaseBudget) return true;
-    if (rangeConcurrency < 2 || end === null || end - pos + 1 < 2 * partBytes || !measured || measured.everPaused) return false;
-    const r = measured.rate(performance.now(), Math.min(chunkBytes, PROBE_BYTES) / 2);
+    if (rangeConcurrency < 2 || end === null || !measured || measured.everPaused) return false;
+    partBytes = rangeSizing(chunkBytes, end - pos + 1, rangeConcurrency).partBytes;
+    if (end - pos + 1 < 2 * partBytes) return false;
+    const r = measured.rate(performance.now(), probeBytes / 2);
     if (r === null || r >= throttledBelow) return false;
     releaseBudget = budget.tryReserve((rangeConcurrency + 1) * partBytes);
     if (releaseBudget) log?.debug({ pos, bytesPerSecond: Math.round(r) }, "upstream throttles each connection: fetching the rest in parallel ranges");
@@ -393,7 +394,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       open: opts.open,
       segments: splitRange(url, from, last, partBytes),
       // the probe proved the throttle: start with a few ranges, add more while they pay off
-      concurrency: Math.min(3, rangeConcurrency),
+      concurrency: Math.min(4, rangeConcurrency),
       maxConcurrency: rangeConcurrency,
       ahead: 1,
       maxSegmentBytes: partBytes,
