@@ -85,6 +85,31 @@ describe("parallel ranges on a throttling origin", () => {
     expect(budget.reserved).toBe(0);
   });
 
+  it("re-resolves an URL that expires during the parallel phase once, and goes on in order", async () => {
+    const tokens = new Set(["t1"]);
+    upstream.files.set("/exp.mp4", { data, type: "video/mp4", validTokens: tokens });
+    let refreshes = 0;
+    const src = await openRangedSource({
+      open: outbound.open,
+      url: "https://slow.example.com/exp.mp4?token=t1",
+      chunkBytes: CHUNK,
+      rangeConcurrency: 4,
+      retryDelayMs: 1,
+      logger: silentLogger,
+      refresh: async () => {
+        refreshes++;
+        return "https://slow.example.com/exp.mp4?token=t2";
+      },
+    });
+    const body = collect(src.stream);
+    // expire the URL once parallel parts are in flight
+    await expect.poll(() => throttled.inFlight(), { timeout: 5000, interval: 10 }).toBeGreaterThan(2);
+    tokens.delete("t1");
+    tokens.add("t2");
+    expect(sha256(await body)).toBe(sha256(data));
+    expect(refreshes).toBe(1);
+  });
+
   it("aborting during parallel fetching closes every upstream response", async () => {
     upstream.files.set("/abort.mp4", { data, type: "video/mp4" });
     const controller = new AbortController();
