@@ -18,6 +18,7 @@ import { promisify } from "node:util";
 import pino from "pino";
 import { createEngine, type Engine } from "../engine/index.ts";
 import type { EngineConfig } from "../engine/config.ts";
+import { DEFAULT_MAX_CONNECTIONS_PER_HOST } from "../engine/stream/outbound-fetch.ts";
 import { DEFAULT_RANGE_CONCURRENCY } from "../engine/stream/ranged-reader.ts";
 import { startMockPlatform } from "../tests/mocks/platform.ts";
 import { ensureSpeedMedia } from "./speed-media.ts";
@@ -153,7 +154,7 @@ function engineConfig(work: string, publicUrl: string, over: { hostMap?: string;
       resolveCacheSeconds: 300,
       outboundTimeoutMs: 30_000,
     },
-    logger: pino({ level: "silent" }),
+    logger: pino({ level: process.env.BENCH_LOG ?? "silent" }),
   };
 }
 
@@ -301,21 +302,28 @@ export async function runEngineSpeedRows(opts: { rows: Set<SpeedRow>; work: stri
       const fileOrigin = rel.startsWith("..") ? await helperProcess("origin-process.ts", [path.dirname(opts.twentyMbFile), "0"]) : plain;
       if (fileOrigin !== plain) children.push(fileOrigin.child);
       const url = `${fileOrigin.origin}/${path.basename(opts.twentyMbFile)}`;
-      log(`1000 concurrent downloads of a ${fmt(size / 1e6, 0)} MB file…`);
-      const links = await Promise.all(Array.from({ length: 1000 }, () => many.engine.createDownload({ url, format: "mp4-360", caller, ip: "127.0.0.1" })));
+      const count = Number(process.env.BENCH_MANY ?? 1000);
+      log(`${count} concurrent downloads of a ${fmt(size / 1e6, 0)} MB file…`);
+      const links = await Promise.all(Array.from({ length: count }, () => many.engine.createDownload({ url, format: "mp4-360", caller, ip: "127.0.0.1" })));
       const rssBefore = process.memoryUsage().rss;
       let peak = rssBefore;
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
       const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+      const failures = new Map<string, number>();
+      const failed = (kind: string) => failures.set(kind, (failures.get(kind) ?? 0) + 1);
       const fetchOne = (u: string) =>
         new Promise<number>((resolve) => {
           const req = http.get(u, { agent }, (res) => {
             let bytes = 0;
             res.on("data", (c: Buffer) => (bytes += c.length));
-            res.on("end", () => resolve(res.statusCode === 200 ? bytes : -1));
-            res.on("error", () => resolve(-1));
+            res.on("end", () => {
+              if (res.statusCode !== 200) failed(`HTTP ${res.statusCode}`);
+              else if (bytes !== size) failed("short body");
+              resolve(res.statusCode === 200 ? bytes : -1);
+            });
+            res.on("error", () => (failed("cut"), resolve(-1)));
           });
-          req.on("error", () => resolve(-1));
+          req.on("error", (err) => (failed((err as NodeJS.ErrnoException).code ?? "request error"), resolve(-1)));
         });
       const t = performance.now();
       const got = await Promise.all(links.map((l) => fetchOne(l.downloadUrl)));
@@ -325,9 +333,9 @@ export async function runEngineSpeedRows(opts: { rows: Set<SpeedRow>; work: stri
       const errors = got.filter((b) => b !== size).length;
       const total = got.reduce((n, b) => n + Math.max(0, b), 0);
       rows.push({
-        row: `1000 concurrent downloads of a ${fmt(size / 1e6, 0)} MB file (one origin; per-host cap ${64} connections)`,
+        row: `${count} concurrent downloads of a ${fmt(size / 1e6, 0)} MB file (one origin; per-host cap ${DEFAULT_MAX_CONNECTIONS_PER_HOST} connections)`,
         baseline: "—",
-        measured: `${errors} errors; ${fmt(total / 1e6 / elapsed, 0)} MB/s aggregate (${fmt(elapsed, 1)} s for ${fmt(total / 1e9, 1)} GB); RSS ${fmt(rssBefore / 1e6, 0)} MB before, peak ${fmt(peak / 1e6, 0)} MB`,
+        measured: `${errors} errors${failures.size > 0 ? ` (${[...failures].map(([k, n]) => `${n} ${k}`).join(", ")})` : ""}; ${fmt(total / 1e6 / elapsed, 0)} MB/s aggregate (${fmt(elapsed, 1)} s for ${fmt(total / 1e9, 1)} GB); RSS ${fmt(rssBefore / 1e6, 0)} MB before, peak ${fmt(peak / 1e6, 0)} MB`,
         ratio: "—",
         target: "0 errors; throughput and RSS reported",
         pass: errors === 0,
