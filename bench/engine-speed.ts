@@ -120,7 +120,9 @@ async function startEngine(config: (publicUrl: string) => EngineConfig): Promise
     if (!m || !engine) return void res.writeHead(404).end();
     void engine.handleDownload(m[1]!, req, res);
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  // 1000 clients connect in the same millisecond: Node's default accept backlog (511) would make
+  // the kernel reset some of them before the engine ever sees a request
+  await new Promise<void>((r) => server.listen({ port: 0, host: "127.0.0.1", backlog: 2048 }, r));
   const publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   engine = await createEngine(config(publicUrl));
   return {
