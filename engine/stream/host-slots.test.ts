@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { randomMedia, startFakeUpstream } from "#tests/integration/engine-core/fake-upstream.ts";
+import { silentLogger } from "#tests/integration/engine-core/helpers.ts";
+import { startThrottlingProxy } from "#tests/integration/media/throttling-proxy.ts";
 import { createHostSlots } from "./host-slots.ts";
+import { createOutbound, readAll } from "./outbound-fetch.ts";
 
 describe("per-host connection cap", () => {
   it("lets `limit` requests through per host and queues the rest until one is released", async () => {
@@ -65,10 +69,6 @@ describe("per-host connection cap", () => {
 
 describe("per-host connection cap in the outbound door", () => {
   it("never opens more than the cap to one host, however many downloads ask at once", async () => {
-    const { randomMedia, startFakeUpstream } = await import("#tests/integration/engine-core/fake-upstream.ts");
-    const { silentLogger } = await import("#tests/integration/engine-core/helpers.ts");
-    const { startThrottlingProxy } = await import("#tests/integration/media/throttling-proxy.ts");
-    const { createOutbound, readAll } = await import("./outbound-fetch.ts");
     const upstream = await startFakeUpstream();
     const proxy = await startThrottlingProxy({ target: upstream.origin, bytesPerSecond: 256 * 1024 });
     const outbound = createOutbound({ hostMap: `cdn.example.com=${proxy.origin}`, allowPrivate: false, timeoutMs: 5000, logger: silentLogger, maxConnectionsPerHost: 3 });
