@@ -90,3 +90,31 @@ describe("per-host connection cap in the outbound door", () => {
     }
   });
 });
+
+describe("what the cap counts", () => {
+  it("counts media bytes through open(), not fetch() bodies a caller may never read", async () => {
+    const upstream = await startFakeUpstream();
+    const outbound = createOutbound({ hostMap: `api.example.com=${upstream.origin}`, allowPrivate: false, timeoutMs: 2000, logger: silentLogger, maxConnectionsPerHost: 1 });
+    try {
+      upstream.files.set("/meta.json", { data: Buffer.from('{"ok":true}'), type: "application/json" });
+      // two responses left unread: with the cap counting them, the third request would wait forever
+      await outbound.fetch("https://api.example.com/meta.json");
+      await outbound.fetch("https://api.example.com/meta.json");
+      const third = await outbound.fetch("https://api.example.com/meta.json");
+      expect(await third.json()).toEqual({ ok: true });
+      // open() is capped: a second open waits until the first body is finished
+      const media = randomMedia(4_000_000);
+      upstream.files.set("/media.mp4", { data: media, type: "video/mp4" });
+      const first = await outbound.open("https://api.example.com/media.mp4");
+      let secondOpened = false;
+      const second = outbound.open("https://api.example.com/media.mp4").then((r) => ((secondOpened = true), r));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(secondOpened).toBe(false);
+      expect((await readAll(first.body)).equals(media)).toBe(true);
+      expect((await readAll((await second).body)).equals(media)).toBe(true);
+    } finally {
+      outbound.close();
+      await upstream.close();
+    }
+  });
+});

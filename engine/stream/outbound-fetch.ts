@@ -117,6 +117,12 @@ interface Attempt {
   method: string;
   headers: Headers;
   body: Buffer | null;
+  /**
+   * counts against the per-host connection cap: media bytes through `open()` (ranges, segments,
+   * images), whose readers always finish or destroy the body. `fetch()` (API calls, manifests) is
+   * not counted: a Response body a caller never reads must not hold a slot of its host forever.
+   */
+  capped: boolean;
 }
 
 export function createOutbound(opts: OutboundOptions): Outbound {
@@ -151,6 +157,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     init: OutboundInit,
     timeoutMs: number,
   ): Promise<IncomingMessage> {
+    if (!attempt.capped) return exchangeOnce(target, hop, attempt, timeoutMs, init.signal);
     const release = await slots.acquire(target.host, { signal: init.signal, urgent: init.urgent });
     try {
       const res = await exchangeOnce(target, hop, attempt, timeoutMs, init.signal);
@@ -325,7 +332,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
       }
       if (status === 303 || ((status === 301 || status === 302) && attempt.method === "POST")) {
         headers.delete("content-type");
-        attempt = { method: attempt.method === "HEAD" ? "HEAD" : "GET", headers, body: null };
+        attempt = { method: attempt.method === "HEAD" ? "HEAD" : "GET", headers, body: null, capped: attempt.capped };
       } else {
         attempt = { ...attempt, headers };
       }
@@ -395,7 +402,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
   const open: OutboundOpen = async (input, init = {}) => {
     const headers = new Headers(init.headers);
     const body = await bodyToBuffer(init.body, headers);
-    return openRaw(input, init, { method: (init.method ?? "GET").toUpperCase(), headers, body });
+    return openRaw(input, init, { method: (init.method ?? "GET").toUpperCase(), headers, body, capped: true });
   };
 
   const fetchImpl: OutboundFetch = async (input, init = {}) => {
@@ -415,7 +422,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
       body = await bodyToBuffer(init.body, headers);
     }
     const method = (merged.method ?? "GET").toUpperCase();
-    const out = await openRaw(url, merged, { method, headers, body });
+    const out = await openRaw(url, merged, { method, headers, body, capped: false });
     let webBody: BodyInit | null = null;
     if (method !== "HEAD" && !NULL_BODY.has(out.status)) {
       if (merged.maxBytes !== undefined) {

@@ -123,13 +123,9 @@ describe("parallel ranges on a throttling origin", () => {
     });
     src.stream.on("error", () => undefined);
     let got = 0;
-    await new Promise<void>((resolve) => {
-      src.stream.on("data", (c: Buffer) => {
-        got += c.length;
-        // past the probe: the parallel parts are in flight
-        if (got > 2 * CHUNK && throttled.inFlight() >= 2) resolve();
-      });
-    });
+    src.stream.on("data", (c: Buffer) => (got += c.length));
+    // past the probe, with parallel parts in flight
+    await expect.poll(() => got > 2 * CHUNK && throttled.inFlight() >= 2, { timeout: 10_000, interval: 5 }).toBe(true);
     controller.abort();
     await expect.poll(() => throttled.inFlight(), { timeout: 2000 }).toBe(0);
     expect(src.stream.destroyed).toBe(true);
