@@ -17,6 +17,7 @@ import { promisify } from "node:util";
 import pino from "pino";
 import { createEngine, type Engine } from "../engine/index.ts";
 import { genericSource } from "../engine/sources/generic/index.ts";
+import { runEngineSpeedRows, SPEED_ROWS, type SpeedRow } from "./engine-speed.ts";
 import { formatFirstLoadReport, measureFirstLoadJs } from "./first-load-js.ts";
 import { ensureBenchMedia } from "./media.ts";
 import { footprintRows, PAGE_ROW_NOTES, pageServingRows } from "./pages.ts";
@@ -91,7 +92,7 @@ const median = (xs: number[]) => {
 };
 
 /** `--only passthrough,hls` runs just those rows (and leaves docs/benchmarks.md alone). */
-const ROWS = ["passthrough", "memory", "hls", "mp3", "concurrent", "healthz", "resolve", "firstload", "pages", "footprint"] as const;
+const ROWS = ["passthrough", "memory", "hls", "mp3", "concurrent", "healthz", "resolve", ...SPEED_ROWS, "firstload", "pages", "footprint"] as const;
 function parseOnly(argv: string[]): Set<string> | null {
   const i = argv.indexOf("--only");
   if (i === -1) return null;
@@ -383,6 +384,10 @@ async function main() {
       });
     }
 
+    // issue 13: engine speed against yt-dlp (bench/engine-speed.ts)
+    const speed = SPEED_ROWS.filter((r) => want(r));
+    if (speed.length > 0) rows.push(...(await runEngineSpeedRows({ rows: new Set<SpeedRow>(speed), work, log, twentyMbFile: media.mp4_20mb })));
+
     if (want("firstload")) {
       // A fresh production build of the site, measured as a browser's first load of "/".
       const buildDir = path.join(work, "site-build");
@@ -483,6 +488,19 @@ ${table}
   is requested every 50 ms; the idle baseline is 40 checks before. Spawning a process blocks the
   event loop until the child has exec'd, which is why the engine spawns at most one ffmpeg per
   loop turn and runs ffmpeg at a lower CPU priority (\`engine/media/spawn-gate.ts\`).
+- **Engine speed against yt-dlp** (issue 13, \`bench/engine-speed.ts\`, media from
+  \`bench/speed-media.ts\`): each row alternates Debian's \`yt-dlp\` and the engine, medians of
+  \`BENCH_RUNS\` (5) runs each, and gives two ratios: to yt-dlp's time and to the physical limit
+  (latency × request rounds for segmented media; bytes ÷ (per-connection rate × allowed
+  connections) for throttled ones). Without yt-dlp a row says "no baseline", never "met".
+  Segmented: HLS master with a separate audio rendition and DASH with a separate audio
+  adaptation set, 60 s of 1080p in 4 s segments and 120 s in 1 s segments, origin +100 ms per
+  request, saved as \`mp4-1080\` (yt-dlp \`-N 8 -f bv*+ba\`). Throttled direct: a 20 s 1080p
+  MP4 behind a CDN that paces every connection to 1 MiB/s (\`bench/throttle-process.ts\`; plain
+  yt-dlp). Adaptive: the mock platform (InnerTube + googlevideo shapes) with \`/videoplayback\`
+  paced to 128 KiB/s per connection, \`mp4-720\` (itags 136 + 140); yt-dlp gets the same two
+  itags as an info JSON (\`--load-info-json\`). 1000 concurrent: in-process clients, one origin,
+  errors, aggregate throughput and the benchmark process's RSS.
 - **Resolve**: \`engine.resolve\` on a direct MP4 link; uncached runs use a fresh query string
   each time (fetching the first megabyte and probing it with ffprobe), cached runs repeat one link.
 ${PAGE_ROW_NOTES}`;

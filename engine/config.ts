@@ -40,6 +40,10 @@ export interface EngineConfig {
     segmentConcurrency: number;
     /** size of one upstream range request for direct streams */
     chunkBytes: number;
+    /** ranges of one direct stream fetched in parallel when its upstream throttles each connection (default 6) */
+    rangeConcurrency?: number;
+    /** connections open at once to one upstream host, across all downloads; 0 = no cap (default 64) */
+    maxConnectionsPerHost?: number;
     /** lifetime of a signed download link */
     linkTtlSeconds: number;
     /** how long a resolve result is reused */

@@ -126,6 +126,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     hostMap: config.hostMap,
     allowPrivate: config.allowPrivateSources,
     timeoutMs: config.limits.outboundTimeoutMs,
+    maxConnectionsPerHost: config.limits.maxConnectionsPerHost,
     logger,
     resolve: deps.resolveHost,
   });

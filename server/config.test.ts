@@ -47,6 +47,9 @@ describe("loadConfig", () => {
     ["LOG_LEVEL", "loud"],
     ["REDIS_URL", "http://127.0.0.1:6379"],
     ["REDIS_KEY_PREFIX", "has spaces:"],
+    ["DOWNLOAD_RANGE_CONCURRENCY", "0"],
+    ["DOWNLOAD_RANGE_CONCURRENCY", "64"],
+    ["OUTBOUND_MAX_CONNECTIONS_PER_HOST", "-1"],
   ])("a bad %s stops the start with a message naming it", (name, value) => {
     let error: unknown;
     try {
@@ -97,6 +100,13 @@ test("a Stripe secret key needs the webhook secret and every plan's price", () =
   );
   expect(() => loadConfig({ STRIPE_PRICE_PRO: "pro" })).toThrow(/STRIPE_PRICE_PRO: must be a Stripe price id/);
   expect(loadConfig({}).STRIPE_SECRET_KEY).toBeUndefined();
+});
+
+test("parallel ranges and the per-host connection cap have documented defaults (decision 021)", () => {
+  const c = loadConfig({});
+  expect(c.DOWNLOAD_RANGE_CONCURRENCY).toBe(6);
+  expect(c.OUTBOUND_MAX_CONNECTIONS_PER_HOST).toBe(64);
+  expect(loadConfig({ OUTBOUND_MAX_CONNECTIONS_PER_HOST: "0" }).OUTBOUND_MAX_CONNECTIONS_PER_HOST).toBe(0);
 });
 
 test(".env.example runs as-is: every value in it is accepted", async () => {

@@ -96,6 +96,8 @@ export const envSchema = z
     MAX_CONCURRENT_DOWNLOADS_PER_IP: int(0, 10_000).default(10),
     DOWNLOAD_SEGMENT_CONCURRENCY: int(1, 32).default(6),
     DOWNLOAD_CHUNK_BYTES: int(64 * 1024, 64 * 1024 * 1024).default(8 * 1024 * 1024),
+    DOWNLOAD_RANGE_CONCURRENCY: int(1, 16).default(6),
+    OUTBOUND_MAX_CONNECTIONS_PER_HOST: int(0, 10_000).default(64),
     DOWNLOAD_LINK_TTL_SECONDS: int(30, 86_400).default(3600),
     RESOLVE_CACHE_SECONDS: int(0, 3600).default(300),
     OUTBOUND_TIMEOUT_MS: int(1000, 120_000).default(15_000),

@@ -95,6 +95,8 @@ export function engineConfigFrom(config: AppConfig, logger: Logger, signingSecre
       maxConcurrentDownloadsPerIp: config.MAX_CONCURRENT_DOWNLOADS_PER_IP,
       segmentConcurrency: config.DOWNLOAD_SEGMENT_CONCURRENCY,
       chunkBytes: config.DOWNLOAD_CHUNK_BYTES,
+      rangeConcurrency: config.DOWNLOAD_RANGE_CONCURRENCY,
+      maxConnectionsPerHost: config.OUTBOUND_MAX_CONNECTIONS_PER_HOST,
       linkTtlSeconds: config.DOWNLOAD_LINK_TTL_SECONDS,
       resolveCacheSeconds: config.RESOLVE_CACHE_SECONDS,
       outboundTimeoutMs: config.OUTBOUND_TIMEOUT_MS,

@@ -1,13 +1,15 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
-import { Readable, Transform } from "node:stream";
-import zlib from "node:zlib";
+import { isIP } from "node:net";
+import { Readable, type Transform } from "node:stream";
 import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../errors.ts";
 import { isBlockedAddress, unbracket } from "./address-guard.ts";
+import { createGuardedLookup, type ResolveHost } from "./guarded-lookup.ts";
 import { applyHostMap, parseHostMap, type HostMap } from "./host-map.ts";
+import { createHostSlots, type HostSlots } from "./host-slots.ts";
+import { bodyToBuffer, decoderFor, sizeCap, toHeaders } from "./outbound-body.ts";
 
 /**
  * The one door for every byte leaving the server (DESIGN §6): host map, SSRF guard after DNS and
@@ -27,6 +29,11 @@ export interface OutboundInit extends RequestInit {
   maxBytes?: number;
   /** operator-configured destination (API base URLs): skip the address check for the first hop */
   trusted?: boolean;
+  /**
+   * a consumer waits on this request right now (the head of a download): it goes before
+   * speculative requests when the host's connection cap is reached
+   */
+  urgent?: boolean;
 }
 
 export type OutboundFetch = (url: string | URL | Request, init?: OutboundInit) => Promise<Response>;
@@ -51,7 +58,7 @@ export interface Outbound {
   close(): void;
 }
 
-export type ResolveHost = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+export type { ResolveHost };
 
 export interface OutboundOptions {
   hostMap?: HostMap | string;
@@ -69,7 +76,15 @@ export interface OutboundOptions {
   metadataMaxBytes?: number;
   /** user agent when the caller sets none */
   userAgent?: string;
+  /**
+   * connections open at once to one host, across every download (OUTBOUND_MAX_CONNECTIONS_PER_HOST);
+   * 0 = no cap; default 64. Or a shared HostSlots, so several doors count together.
+   */
+  maxConnectionsPerHost?: number | HostSlots;
 }
+
+/** OUTBOUND_MAX_CONNECTIONS_PER_HOST's default (decision 021) */
+export const DEFAULT_MAX_CONNECTIONS_PER_HOST = 64;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -98,60 +113,16 @@ function isAbort(err: unknown): boolean {
   return err instanceof Error && err.name === "AbortError";
 }
 
-function toHeaders(raw: string[]): Headers {
-  const headers = new Headers();
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    try {
-      headers.append(raw[i]!, raw[i + 1]!);
-    } catch {
-      // A header value Headers refuses (invalid bytes) carries nothing we use; skip it.
-    }
-  }
-  return headers;
-}
-
-/** Counts bytes through; beyond `max` the stream fails with upstream.too_large. */
-function sizeCap(max: number): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      seen += chunk.length;
-      if (seen > max) cb(new EngineError("upstream.too_large", { detail: `body exceeded ${max} bytes` }));
-      else cb(null, chunk);
-    },
-  });
-}
-
-function decoderFor(encoding: string | null): Transform | null {
-  switch ((encoding ?? "").trim().toLowerCase()) {
-    case "gzip":
-    case "x-gzip":
-      return zlib.createGunzip();
-    case "deflate":
-      return zlib.createInflate();
-    case "br":
-      return zlib.createBrotliDecompress();
-    default:
-      return null;
-  }
-}
-
-async function bodyToBuffer(body: BodyInit | null | undefined, headers: Headers): Promise<Buffer | null> {
-  if (body === null || body === undefined) return null;
-  if (typeof body === "string") return Buffer.from(body);
-  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  if (body instanceof ArrayBuffer) return Buffer.from(body);
-  // URLSearchParams, Blob, FormData, streams: let Response encode them (it also knows the type).
-  const wrapped = new Response(body);
-  const type = wrapped.headers.get("content-type");
-  if (type && !headers.has("content-type")) headers.set("content-type", type);
-  return Buffer.from(await wrapped.arrayBuffer());
-}
-
 interface Attempt {
   method: string;
   headers: Headers;
   body: Buffer | null;
+  /**
+   * counts against the per-host connection cap: media bytes through `open()` (ranges, segments,
+   * images), whose readers always finish or destroy the body. `fetch()` (API calls, manifests) is
+   * not counted: a Response body a caller never reads must not hold a slot of its host forever.
+   */
+  capped: boolean;
 }
 
 export function createOutbound(opts: OutboundOptions): Outbound {
@@ -163,6 +134,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
   const metadataMaxBytes = opts.metadataMaxBytes ?? 32 * 1024 * 1024;
   const userAgent = opts.userAgent ?? "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
   const log = opts.logger;
+  const slots = typeof opts.maxConnectionsPerHost === "object" ? opts.maxConnectionsPerHost : createHostSlots(opts.maxConnectionsPerHost ?? DEFAULT_MAX_CONNECTIONS_PER_HOST);
 
   const agents = {
     http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
@@ -172,36 +144,34 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     guardedHttps: new https.Agent({ keepAlive: true, maxSockets: 256 }),
   };
 
+  const guardedLookup = createGuardedLookup(resolve);
+
   /**
-   * The socket's lookup: resolves the name, refuses the connection when any address is blocked,
-   * and hands the socket exactly the addresses that were checked.
+   * One HTTP exchange under the host's connection cap: the slot is held until the response body
+   * is finished (or the request fails), because that is how long the connection is busy.
    */
-  const guardedLookup: LookupFunction = (hostname, options, callback) => {
-    // "localhost." and "localhost" are the same name; resolve without the root dot.
-    resolve(hostname.replace(/\.$/, "")).then(
-      (addresses) => {
-        const usable = addresses.filter((a) => a.family === 4 || a.family === 6);
-        if (usable.length === 0) {
-          const err = Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" });
-          callback(err, "", 4);
-          return;
-        }
-        const bad = usable.find((a) => isBlockedAddress(a.address));
-        if (bad) {
-          callback(new EngineError("link.blocked_address", { detail: `${hostname} resolves to ${bad.address}` }), "", 4);
-          return;
-        }
-        const wanted = options.family === 4 || options.family === 6 ? usable.filter((a) => a.family === options.family) : usable;
-        const list = wanted.length > 0 ? wanted : usable;
-        if (options.all) (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-        else callback(null, list[0]!.address, list[0]!.family);
-      },
-      (err: unknown) => callback(err as NodeJS.ErrnoException, "", 4),
-    );
-  };
+  async function exchange(
+    target: URL,
+    hop: { guarded: boolean; originalHost: string | null },
+    attempt: Attempt,
+    init: OutboundInit,
+    timeoutMs: number,
+  ): Promise<IncomingMessage> {
+    if (!attempt.capped) return exchangeOnce(target, hop, attempt, timeoutMs, init.signal);
+    const release = await slots.acquire(target.host, { signal: init.signal, urgent: init.urgent });
+    try {
+      const res = await exchangeOnce(target, hop, attempt, timeoutMs, init.signal);
+      if (res.closed || res.destroyed) release();
+      else res.once("close", release);
+      return res;
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
 
   /** One HTTP exchange (no redirects, no retries). */
-  function exchange(
+  function exchangeOnce(
     target: URL,
     hop: { guarded: boolean; originalHost: string | null },
     attempt: Attempt,
@@ -336,7 +306,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
       }
       let res: IncomingMessage;
       try {
-        res = await exchange(target, { guarded, originalHost: mapped ? url.host : null }, attempt, timeoutMs, init.signal);
+        res = await exchange(target, { guarded, originalHost: mapped ? url.host : null }, attempt, init, timeoutMs);
       } catch (err) {
         throw classify(err, url);
       }
@@ -362,7 +332,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
       }
       if (status === 303 || ((status === 301 || status === 302) && attempt.method === "POST")) {
         headers.delete("content-type");
-        attempt = { method: attempt.method === "HEAD" ? "HEAD" : "GET", headers, body: null };
+        attempt = { method: attempt.method === "HEAD" ? "HEAD" : "GET", headers, body: null, capped: attempt.capped };
       } else {
         attempt = { ...attempt, headers };
       }
@@ -432,7 +402,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
   const open: OutboundOpen = async (input, init = {}) => {
     const headers = new Headers(init.headers);
     const body = await bodyToBuffer(init.body, headers);
-    return openRaw(input, init, { method: (init.method ?? "GET").toUpperCase(), headers, body });
+    return openRaw(input, init, { method: (init.method ?? "GET").toUpperCase(), headers, body, capped: true });
   };
 
   const fetchImpl: OutboundFetch = async (input, init = {}) => {
@@ -452,7 +422,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
       body = await bodyToBuffer(init.body, headers);
     }
     const method = (merged.method ?? "GET").toUpperCase();
-    const out = await openRaw(url, merged, { method, headers, body });
+    const out = await openRaw(url, merged, { method, headers, body, capped: false });
     let webBody: BodyInit | null = null;
     if (method !== "HEAD" && !NULL_BODY.has(out.status)) {
       if (merged.maxBytes !== undefined) {

@@ -3,7 +3,11 @@ import { setMaxListeners } from "node:events";
 import { Readable } from "node:stream";
 import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../errors.ts";
-import type { OutboundOpen, OutboundResponse } from "./outbound-fetch.ts";
+import { createByteBudget, createConnectionRate, type ByteBudget, type ConnectionRate } from "./connection-rate.ts";
+import type { OutboundOpen } from "./outbound-fetch.ts";
+import { rangeSizing, splitRange } from "./range-plan.ts";
+import { openSegmentSource } from "./segment-reader.ts";
+import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
  * A Readable over one direct upstream URL, fetched in bounded Range chunks. Why chunks: platform
@@ -14,6 +18,12 @@ import type { OutboundOpen, OutboundResponse } from "./outbound-fetch.ts";
  * the Readable's high-water mark, whatever the file size); a failed chunk resumes at the exact
  * byte offset; a 403 (expired URL) asks the caller for a fresh URL (once for all requests in
  * flight) and continues where it stopped.
+ *
+ * Throttled upstreams (issue 13): when `rangeConcurrency` > 1, the first request is a short probe;
+ * if its connection delivered slowly while the consumer kept up (the origin throttles each
+ * connection), the rest of the range is fetched as parallel parts by the segment reader (which
+ * adds connections while throughput grows, up to `rangeConcurrency`, keeps them in order, and
+ * retries a failed part at its offset), within a process-wide memory budget.
  */
 export interface RangedReaderOptions {
   open: OutboundOpen;
@@ -35,6 +45,12 @@ export interface RangedReaderOptions {
   logger?: Logger;
   /** aborts every request of this reader */
   signal?: AbortSignal;
+  /** most ranges in flight against a throttling upstream (DOWNLOAD_RANGE_CONCURRENCY); default 1 = never parallel */
+  rangeConcurrency?: number;
+  /** a connection slower than this (bytes/s, consumer waiting) counts as throttled; default 8 MiB/s */
+  throttledBelow?: number;
+  /** memory parallel parts may hold, shared by the readers that pass the same budget (default: process-wide 256 MiB) */
+  budget?: ByteBudget;
 }
 
 export interface RangedSource {
@@ -49,11 +65,14 @@ export interface RangedSource {
 const CONTENT_RANGE = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i;
 const MAX_REFRESHES = 3;
 const noop = () => undefined;
+/** DOWNLOAD_RANGE_CONCURRENCY's default */
+export const DEFAULT_RANGE_CONCURRENCY = 6;
+const processBudget = createByteBudget(256 * 1024 * 1024);
 
 
 /** One upstream response covering [start, last] (last = null: until the resource ends). */
 interface Chunk {
-  res: OutboundResponse;
+  body: Readable;
   start: number;
   last: number | null;
   /** bytes the body should carry from `start` on (null = unknown) */
@@ -89,52 +108,44 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   const retryDelayMs = opts.retryDelayMs ?? 200;
   const log = opts.logger;
   let url = opts.url;
-  /** bumped whenever `url` is replaced, so requests that failed with an older URL just retry */
-  let urlGeneration = 0;
-  let refreshing: Promise<void> | null = null;
   let pos = opts.start ?? 0;
   let end: number | null = opts.end ?? null;
   let total: number | null = null;
-  let refreshes = 0;
   let contentType: string | null = null;
+  const rangeConcurrency = Math.max(1, Math.floor(opts.rangeConcurrency ?? 1));
+  const throttledBelow = opts.throttledBelow ?? 8 * 1024 * 1024;
+  const budget = opts.budget ?? processBudget;
+  const initialLength = end !== null ? end - pos + 1 : null;
+  const { probeBytes } = rangeSizing(chunkBytes, initialLength, rangeConcurrency);
+  /** size of one parallel part, set when the parallel phase starts */
+  let partBytes = 0;
 
   /** Asks for a fresh URL once, however many requests in flight were refused with the old one. */
-  async function refreshUrl(seen: number): Promise<boolean> {
-    if (seen !== urlGeneration) return true;
-    if (refreshing) {
-      await refreshing;
-      return true;
-    }
-    if (!opts.refresh || refreshes >= MAX_REFRESHES) return false;
-    refreshes++;
-    log?.info({ pos, refreshes }, "upstream refused (403): re-resolving the stream URL");
-    const refresh = opts.refresh;
-    refreshing = (async () => {
-      try {
-        url = await refresh();
-        urlGeneration++;
-      } finally {
-        refreshing = null;
-      }
-    })();
-    await refreshing;
-    return true;
-  }
+  const refresh = opts.refresh;
+  const refresher = createSingleFlightRefresh(
+    refresh
+      ? async () => {
+          url = await refresh();
+        }
+      : undefined,
+    { max: MAX_REFRESHES, onStart: (refreshes) => log?.info({ pos, refreshes }, "upstream refused (403): re-resolving the stream URL") },
+  );
 
   /** Requests [start, until]; handles 403 refresh; the body is left paused for its turn. */
-  async function request(start: number, until?: number): Promise<Chunk> {
+  async function request(start: number, until?: number, urgent = true): Promise<Chunk> {
     for (;;) {
       const last = until ?? (end !== null ? Math.min(end, start + chunkBytes - 1) : start + chunkBytes - 1);
-      const generation = urlGeneration;
+      const generation = refresher.generation;
       const res = await opts.open(url, {
         headers: { ...opts.headers, range: `bytes=${start}-${last}` },
         signal: controller.signal,
+        urgent,
       });
       // late errors from a parked or abandoned body must not crash the process
       res.body.on("error", noop);
       if (res.status === 403 && opts.refresh) {
         res.body.resume();
-        if (await refreshUrl(generation)) continue;
+        if (await refresher.refresh(generation)) continue;
       }
       if (res.status === 206) {
         const m = CONTENT_RANGE.exec(res.headers.get("content-range") ?? "");
@@ -145,7 +156,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
         if (m[3] !== "*") total = Number(m[3]);
         if (end === null && total !== null) end = total - 1;
         contentType ??= res.headers.get("content-type");
-        return { res, start, last: Number(m[2]), expect: Number(m[2]) - start + 1, skip: 0, full: false };
+        return { body: res.body, start, last: Number(m[2]), expect: Number(m[2]) - start + 1, skip: 0, full: false };
       }
       if (res.status === 200) {
         // The upstream ignores Range: the body is the whole resource; skip to our offset.
@@ -155,11 +166,11 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
           if (end === null || end > total - 1) end = total - 1;
         }
         contentType ??= res.headers.get("content-type");
-        return { res, start, last: end, expect: end !== null ? end - start + 1 : null, skip: start, full: true };
+        return { body: res.body, start, last: end, expect: end !== null ? end - start + 1 : null, skip: start, full: true };
       }
       res.body.resume();
       if (res.status === 416 && (total === null || start >= total)) {
-        return { res, start, last: null, expect: 0, skip: 0, full: false };
+        return { body: res.body, start, last: null, expect: 0, skip: 0, full: false };
       }
       if (res.status === 403 || res.status === 404 || res.status === 410) {
         throw new EngineError("upstream.expired", { detail: `upstream answered ${res.status} at offset ${start}` });
@@ -170,7 +181,8 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
 
   let first: Chunk;
   try {
-    first = await request(pos);
+    const probeLast = rangeConcurrency > 1 ? pos + probeBytes - 1 : undefined;
+    first = await request(pos, end !== null && probeLast !== undefined ? Math.min(end, probeLast) : probeLast);
   } catch (err) {
     opts.signal?.removeEventListener("abort", onOuterAbort);
     throw err;
@@ -191,15 +203,21 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   let failures = 0;
   let busy = false; // a request or a retry delay is in progress
   let finished = false;
+  /** the delivering connection's rate (null while the parallel parts deliver) */
+  let rate: ConnectionRate | null = null;
+  /** set once the upstream proved to throttle each connection: the rest goes in parallel parts */
+  let releaseBudget: (() => void) | null = null;
 
   const stream = new Readable({
     highWaterMark: 1024 * 1024,
     read() {
-      if (current) current.res.body.resume();
+      rate?.resume(performance.now());
+      if (current) current.body.resume();
       else if (!busy && !finished) next();
     },
     destroy(err, cb) {
       finished = true;
+      releaseBudget?.();
       opts.signal?.removeEventListener("abort", onOuterAbort);
       controller.abort();
       if (current) detach(true);
@@ -223,7 +241,11 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       pos += buf.length;
       received += buf.length;
       failures = 0;
-      if (!stream.push(buf) && current) current.res.body.pause();
+      rate?.bytes(buf.length);
+      if (!stream.push(buf) && current) {
+        current.body.pause();
+        rate?.pause(performance.now());
+      }
     }
     if (end !== null && pos > end) {
       // everything wanted has arrived (an upstream ignoring Range may have more): stop here
@@ -255,12 +277,13 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     retry(err, "upstream chunk was cut; resuming at its byte offset");
   };
 
-  function attach(chunk: Chunk): void {
+  function attach(chunk: Chunk, parallel = false): void {
     current = chunk;
+    rate = parallel ? null : createConnectionRate(performance.now());
     currentLast = chunk.last;
     skip = chunk.skip;
     received = 0;
-    const body = chunk.res.body;
+    const body = chunk.body;
     body.on("data", onData);
     body.once("end", onEnd);
     body.once("error", onError);
@@ -275,7 +298,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     const chunk = current;
     current = null;
     if (!chunk) return;
-    const body = chunk.res.body;
+    const body = chunk.body;
     body.off("data", onData);
     body.off("end", onEnd);
     body.off("error", onError);
@@ -288,7 +311,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     let from = ahead.length > 0 ? ahead[ahead.length - 1]!.last + 1 : current.last + 1;
     while (ahead.length < prefetch && from <= end) {
       const last = Math.min(end, from + chunkBytes - 1);
-      const promise = request(from, last);
+      const promise = request(from, last, false);
       // observed when its turn comes; this only keeps a failure ahead of its turn from being "unhandled"
       promise.catch(noop);
       ahead.push({ start: from, last, promise });
@@ -299,19 +322,21 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   /** Abandons prefetched chunks from index `from` on (their bodies are destroyed when they arrive). */
   function dropAhead(from: number): void {
     for (const p of ahead.splice(from)) {
-      p.promise.then((c) => c.res.body.destroy(), noop);
+      p.promise.then((c) => c.body.destroy(), noop);
     }
   }
 
   function finish(): void {
     if (finished) return;
     finished = true;
+    releaseBudget?.();
     dropAhead(0);
     stream.push(null);
   }
 
   function fail(err: unknown): void {
     finished = true;
+    releaseBudget?.();
     dropAhead(0);
     stream.destroy(isEngineError(err) ? err : new EngineError("upstream.fetch_failed", { cause: err, detail: `chunk at ${pos}: ${(err as Error)?.message}` }));
   }
@@ -344,10 +369,59 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     return until;
   }
 
+  /**
+   * True when the rest should be fetched in parallel parts: allowed, worth it, the last
+   * connection was slow although the consumer kept up, and the memory budget has room.
+   */
+  function goParallel(measured: ConnectionRate | null): boolean {
+    if (releaseBudget) return true;
+    if (rangeConcurrency < 2 || end === null || !measured || measured.everPaused) return false;
+    partBytes = rangeSizing(chunkBytes, end - pos + 1, rangeConcurrency).partBytes;
+    if (end - pos + 1 < 2 * partBytes) return false;
+    const r = measured.rate(performance.now(), probeBytes / 2);
+    if (r === null || r >= throttledBelow) return false;
+    releaseBudget = budget.tryReserve((rangeConcurrency + 1) * partBytes);
+    if (releaseBudget) log?.debug({ pos, bytesPerSecond: Math.round(r) }, "upstream throttles each connection: fetching the rest in parallel ranges");
+    return releaseBudget !== null;
+  }
+
+  /** The rest of the range [pos, end] as parallel parts, delivered in order like one chunk. */
+  function attachParallel(): void {
+    dropAhead(0);
+    const from = pos;
+    const last = end!;
+    const tail = openSegmentSource({
+      open: opts.open,
+      segments: splitRange(url, from, last, partBytes),
+      // the probe proved the throttle: start with a few ranges, add more while they pay off
+      concurrency: Math.min(4, rangeConcurrency),
+      maxConcurrency: rangeConcurrency,
+      ahead: 1,
+      maxSegmentBytes: partBytes,
+      maxRetries,
+      retryDelayMs,
+      partName: "range",
+      refresh: refresh
+        ? async () => {
+            url = await refresh();
+            return { segments: splitRange(url, from, last, partBytes) };
+          }
+        : undefined,
+      logger: log,
+      signal: controller.signal,
+    });
+    tail.on("error", noop);
+    attach({ body: tail, start: from, last, expect: last - from + 1, skip: 0, full: false }, true);
+  }
+
   function next(): void {
     if (finished || busy || current) return;
     if (end !== null && pos > end) {
       finish();
+      return;
+    }
+    if (goParallel(rate)) {
+      attachParallel();
       return;
     }
     // prefetched chunks that no longer follow on (the upstream sent a shorter range) are useless
@@ -364,10 +438,10 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       (chunk) => {
         busy = false;
         if (finished) {
-          chunk.res.body.destroy();
+          chunk.body.destroy();
           return;
         }
-        if (parked && chunk.res.body.destroyed) {
+        if (parked && chunk.body.destroyed) {
           // It died while parked (idle timeout behind a slow client, a cut): not the
           // upstream's failure at our offset, so ask again at once, without counting a retry.
           log?.debug({ pos }, "prefetched chunk closed while waiting; requesting it again");

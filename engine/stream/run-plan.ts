@@ -8,7 +8,7 @@ import type { MediaPlan, UpstreamStream } from "../types.ts";
 import { isAbortError } from "./abort-error.ts";
 import type { Outbound } from "./outbound-fetch.ts";
 import { readAll } from "./outbound-fetch.ts";
-import { openRangedSource } from "./ranged-reader.ts";
+import { DEFAULT_RANGE_CONCURRENCY, openRangedSource } from "./ranged-reader.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 
 /**
@@ -19,7 +19,7 @@ import { openSegmentSource } from "./segment-reader.ts";
 export interface RunContext {
   outbound: Pick<Outbound, "open" | "fetch">;
   media: MediaTools;
-  limits: { chunkBytes: number; segmentConcurrency: number };
+  limits: { chunkBytes: number; segmentConcurrency: number; rangeConcurrency?: number };
   logger: Logger;
   /** re-resolves the media and returns the current version of the stream with this id (403 → fresh URL) */
   refreshStream?: (stream: UpstreamStream) => Promise<UpstreamStream>;
@@ -88,6 +88,7 @@ async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { star
     open: ctx.outbound.open,
     url: stream.url,
     chunkBytes: ctx.limits.chunkBytes,
+    rangeConcurrency: ctx.limits.rangeConcurrency ?? DEFAULT_RANGE_CONCURRENCY,
     start: range?.start,
     end: range?.end ?? (stream.contentLength ? stream.contentLength - 1 : undefined),
     refresh: ctx.refreshStream

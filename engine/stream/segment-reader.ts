@@ -1,11 +1,12 @@
-import { abortableDelay } from "./abortable-delay.ts";
 import { setMaxListeners } from "node:events";
 import { Readable } from "node:stream";
 import type { Logger } from "pino";
-import { EngineError, isEngineError } from "../errors.ts";
+import { EngineError } from "../errors.ts";
 import type { SegmentRef } from "../types.ts";
+import { createAdaptiveParallelism, type AdaptiveParallelism } from "./adaptive-parallelism.ts";
+import { fetchPart } from "./fetch-part.ts";
 import type { OutboundOpen } from "./outbound-fetch.ts";
-import { readAll } from "./outbound-fetch.ts";
+import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
  * HLS/DASH segments (init segment first, then media segments, byte ranges honoured) fetched with
@@ -35,6 +36,13 @@ export interface SegmentReaderOptions {
    * with fresh URLs; the download goes on from the segment that was refused.
    */
   refresh?: () => Promise<{ init?: SegmentRef; segments: SegmentRef[] }>;
+  /**
+   * grow the requests in flight from `concurrency` up to this many while the consumer starves and
+   * throughput grows (byte ranges of a throttled direct file); default: fixed at `concurrency`
+   */
+  maxConcurrency?: number;
+  /** label of one part in errors and logs (default "segment") */
+  partName?: string;
 }
 
 const MAX_REFRESHES = 3;
@@ -46,90 +54,52 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
   if (opts.signal?.aborted) controller.abort(opts.signal.reason);
   opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
   const concurrency = Math.max(1, Math.floor(opts.concurrency));
+  const maxConcurrency = Math.max(concurrency, Math.floor(opts.maxConcurrency ?? concurrency));
+  const parallelism: AdaptiveParallelism | null =
+    maxConcurrency > concurrency ? createAdaptiveParallelism({ start: concurrency, max: maxConcurrency }) : null;
+  const level = () => parallelism?.level ?? concurrency;
   // every request in flight listens on the signal (twice: headers, then body): not a leak
-  setMaxListeners(10 + 3 * concurrency, controller.signal);
+  setMaxListeners(10 + 3 * maxConcurrency, controller.signal);
   const maxRetries = opts.maxRetries ?? 3;
   const retryDelayMs = opts.retryDelayMs ?? 200;
   const maxBytes = opts.maxSegmentBytes ?? 64 * 1024 * 1024;
+  const partName = opts.partName ?? "segment";
   let all = opts.init ? [opts.init, ...opts.segments] : [...opts.segments];
 
   // One re-resolve at a time serves every segment refused meanwhile.
-  let refreshes = 0;
-  let refreshing: Promise<boolean> | null = null;
-  let generation = 0;
-  function refreshList(seen: number): Promise<boolean> {
-    if (generation !== seen) return Promise.resolve(true);
-    if (refreshing) return refreshing;
-    const refresh = opts.refresh;
-    if (!refresh || refreshes >= MAX_REFRESHES) return Promise.resolve(false);
-    refreshes++;
-    opts.logger?.info({ refreshes }, "segment refused (expired): re-resolving the manifest");
-    refreshing = (async () => {
-      try {
-        const fresh = await refresh();
-        const next = fresh.init ? [fresh.init, ...fresh.segments] : [...fresh.segments];
-        if (next.length !== all.length) {
-          throw new EngineError("upstream.expired", { detail: `manifest changed from ${all.length} to ${next.length} segments` });
+  const refresh = opts.refresh;
+  const refresher = createSingleFlightRefresh(
+    refresh
+      ? async () => {
+          const fresh = await refresh();
+          const next = fresh.init ? [fresh.init, ...fresh.segments] : [...fresh.segments];
+          if (next.length !== all.length) {
+            throw new EngineError("upstream.expired", { detail: `manifest changed from ${all.length} to ${next.length} segments` });
+          }
+          all = next;
         }
-        all = next;
-        generation++;
-        return true;
-      } finally {
-        refreshing = null;
-      }
-    })();
-    return refreshing;
-  }
+      : undefined,
+    { max: MAX_REFRESHES, onStart: (refreshes) => opts.logger?.info({ refreshes }, `${partName} refused (expired): re-resolving`) },
+  );
 
-  async function fetchSegment(index: number): Promise<Buffer> {
-    for (let attempt = 0; ; attempt++) {
-      const seen = generation;
-      const ref = all[index]!;
-      try {
-        const headers: Record<string, string> = {};
-        if (ref.range) headers.range = `bytes=${ref.range.start}-${ref.range.end}`;
-        const res = await opts.open(ref.url, { headers, signal: controller.signal, maxBytes });
-        // a discarded body can still fail later (teardown aborts it): that must not crash the process
-        res.body.on("error", () => undefined);
-        if (res.status !== 200 && res.status !== 206) {
-          res.body.resume();
-          if ((res.status === 403 || res.status === 410) && (await refreshList(seen))) {
-            attempt--;
-            continue;
-          }
-          if (res.status === 403 || res.status === 404 || res.status === 410) {
-            throw new EngineError("upstream.expired", { detail: `segment ${index} answered ${res.status}` });
-          }
-          throw new EngineError("upstream.fetch_failed", { detail: `segment ${index} answered ${res.status}` });
-        }
-        let body = await readAll(res.body);
-        if (ref.range) {
-          const want = ref.range.end - ref.range.start + 1;
-          // An upstream that ignores Range sends the whole file: cut our part out of it.
-          if (res.status === 200 && body.length > want) body = body.subarray(ref.range.start, ref.range.end + 1);
-          if (body.length !== want) throw new EngineError("upstream.fetch_failed", { detail: `segment ${index}: ${body.length} of ${want} bytes` });
-        } else {
-          const declared = Number(res.headers.get("content-length"));
-          if (res.headers.has("content-length") && Number.isFinite(declared) && body.length !== declared) {
-            throw new EngineError("upstream.fetch_failed", { detail: `segment ${index}: ${body.length} of ${declared} bytes` });
-          }
-        }
-        return body;
-      } catch (err) {
-        if (controller.signal.aborted) throw err;
-        const permanent = isEngineError(err) && (err.code === "upstream.expired" || err.code === "upstream.too_large" || err.code === "link.blocked_address");
-        if (permanent || attempt >= maxRetries) {
-          throw isEngineError(err) ? err : new EngineError("upstream.fetch_failed", { cause: err, detail: `segment ${index}: ${(err as Error).message}` });
-        }
-        opts.logger?.warn({ segment: index, attempt: attempt + 1, err: (err as Error).message }, "segment failed; retrying");
-        await abortableDelay(retryDelayMs * 2 ** attempt, controller.signal);
-      }
-    }
-  }
+  const fetchSegment = (index: number): Promise<Buffer> =>
+    fetchPart({
+      open: opts.open,
+      signal: controller.signal,
+      ref: () => all[index]!,
+      label: `${partName} ${index}`,
+      refresher,
+      maxRetries,
+      retryDelayMs,
+      maxBytes,
+      urgent: index === delivered,
+      onBytes: parallelism ? (n) => parallelism.bytes(n, performance.now()) : undefined,
+      logger: opts.logger,
+    });
 
   /** segments fetched and waiting for their turn (a failure waits for its turn too) */
   const ready = new Map<number, Buffer | Error>();
-  const window = concurrency + Math.max(0, Math.floor(opts.ahead ?? concurrency));
+  const ahead = Math.max(0, Math.floor(opts.ahead ?? concurrency));
   let started = 0;
   let delivered = 0;
   let inflight = 0;
@@ -152,7 +122,7 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
   });
 
   function pump(): void {
-    while (!done && started < all.length && inflight < concurrency && started - delivered < window) {
+    while (!done && started < all.length && inflight < level() && started - delivered < level() + ahead) {
       const index = started++;
       inflight++;
       fetchSegment(index).then(
@@ -188,6 +158,8 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
       stream.push(null);
       return;
     }
+    // the consumer waits and the head is not here yet: more requests may help
+    if (wanted && !done) parallelism?.starved(performance.now());
     pump();
   }
 

@@ -10,6 +10,7 @@ import { genericSource } from "#engine/sources/generic/index.ts";
 import type { SourceAdapter } from "#engine/sources/types.ts";
 import type { ResolvedMedia, UpstreamStream } from "#engine/types.ts";
 import { ensureMockMedia, type MockMediaSet } from "#tests/mocks/media.ts";
+import { startThrottlingProxy, type ThrottlingProxy } from "#tests/integration/media/throttling-proxy.ts";
 import { startFakeUpstream, type FakeUpstream } from "./fake-upstream.ts";
 import { silentLogger } from "./helpers.ts";
 
@@ -30,6 +31,8 @@ export interface EngineFixture {
   resolves: () => number;
   /** expire the current token: the next request gets 403 until the engine re-resolves */
   rotateToken(): void;
+  /** the throttling proxy in front of the CDN, when `upstreamBytesPerSecond` was given */
+  throttle: ThrottlingProxy | null;
   /** serve the engine's download handler on 127.0.0.1 */
   serve(): Promise<{ origin: string; close(): Promise<void> }>;
   close(): Promise<void>;
@@ -63,7 +66,8 @@ export function testConfig(overrides: TestConfigOverrides = {}): EngineConfig {
 }
 
 export async function startEngineFixture(
-  opts: { config?: TestConfigOverrides; deps?: EngineDeps; upstreamDelayMs?: number } = {},
+  /** upstreamBytesPerSecond: the CDN throttles each connection to this rate (a throttling proxy in front) */
+  opts: { config?: TestConfigOverrides; deps?: EngineDeps; upstreamDelayMs?: number; upstreamBytesPerSecond?: number } = {},
 ): Promise<EngineFixture> {
   const media = await ensureMockMedia(path.join(os.tmpdir(), "vidfetch-test-media"));
   const tools = await locateMediaTools({});
@@ -132,7 +136,8 @@ export async function startEngineFixture(
       return { ok: true, media: resolved };
     },
   };
-  const engine = await createEngine(testConfig({ hostMap: `media.example.com=${upstream.origin}`, ...opts.config }), {
+  const throttle = opts.upstreamBytesPerSecond ? await startThrottlingProxy({ target: upstream.origin, bytesPerSecond: opts.upstreamBytesPerSecond }) : null;
+  const engine = await createEngine(testConfig({ hostMap: `media.example.com=${throttle?.origin ?? upstream.origin}`, ...opts.config }), {
     sources: [adapter, genericSource],
     media: tools,
     killGraceMs: 500,
@@ -150,8 +155,10 @@ export async function startEngineFixture(
       validTokens.add(`t${token}`);
     },
     serve: () => serveDownloads(engine),
+    throttle,
     async close() {
       await engine.close();
+      await throttle?.close();
       await upstream.close();
     },
   };
