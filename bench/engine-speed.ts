@@ -22,6 +22,7 @@ import { DEFAULT_MAX_CONNECTIONS_PER_HOST } from "../engine/stream/outbound-fetc
 import { DEFAULT_RANGE_CONCURRENCY } from "../engine/stream/ranged-reader.ts";
 import { startMockPlatform } from "../tests/mocks/platform.ts";
 import { ensureSpeedMedia } from "./speed-media.ts";
+import type { Row } from "./run.ts";
 
 const exec = promisify(execFile);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -29,14 +30,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."
 export const SPEED_ROWS = ["hls-master", "dash", "throttled-direct", "adaptive", "many"] as const;
 export type SpeedRow = (typeof SPEED_ROWS)[number];
 
-export interface SpeedResultRow {
-  row: string;
-  baseline: string;
-  measured: string;
-  ratio: string;
-  target: string;
-  pass: boolean | null;
-}
+/** One line of the benchmark table (the shape `bench/run.ts` prints and writes). */
+export type SpeedResultRow = Row;
 
 const LATENCY_MS = 100;
 /** the throttling CDN's rate per connection */
