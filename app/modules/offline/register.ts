@@ -38,7 +38,7 @@ export async function startServiceWorker(): Promise<ServiceWorkerRegistration | 
     window.location.reload();
   });
 
-  let registration: ServiceWorkerRegistration;
+  let registration: ServiceWorkerRegistration | undefined;
   try {
     registration = await container.register(SERVICE_WORKER_URL, { scope: "/", updateViaCache: "none" });
   } catch (err) {
@@ -46,13 +46,16 @@ export async function startServiceWorker(): Promise<ServiceWorkerRegistration | 
     console.warn("Offline support is unavailable here:", err);
     return null;
   }
+  // a browser (or automation) that blocks workers may answer with no registration at all
+  if (!registration) return null;
+  const reg = registration;
 
   const accept = () => {
     accepted = true;
   };
-  if (registration.waiting && container.controller) offerUpdate(registration.waiting, accept);
-  registration.addEventListener("updatefound", () => {
-    const installing = registration.installing;
+  if (reg.waiting && container.controller) offerUpdate(reg.waiting, accept);
+  reg.addEventListener("updatefound", () => {
+    const installing = reg.installing;
     installing?.addEventListener("statechange", () => {
       if (installing.state === "installed" && container.controller) offerUpdate(installing, accept);
     });
@@ -63,7 +66,7 @@ export async function startServiceWorker(): Promise<ServiceWorkerRegistration | 
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible" || Date.now() - lastCheck < UPDATE_CHECK_EVERY_MS) return;
     lastCheck = Date.now();
-    registration.update().catch(() => undefined);
+    reg.update().catch(() => undefined);
   });
-  return registration;
+  return reg;
 }
