@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { Transform } from "node:stream";
 import { EngineError } from "../errors.ts";
 import { stripInvisibleControls } from "../../common/file-names.ts";
 import type { PlanOutput } from "./run-plan.ts";
@@ -259,6 +260,12 @@ export interface StreamResponseOptions {
   /** HEAD: headers only */
   headOnly?: boolean;
   onBytes(n: number): void;
+  /**
+   * Runs when the source has ended, before its last chunk is sent:
+   * what it records (a link used up) is in place before the client can see the end and ask
+   * again, whichever instance it asks. A failure is the caller's to log; the response still ends.
+   */
+  beforeEnd?: () => Promise<void>;
   onEnd(state: "done" | "failed" | "aborted", err?: Error): void;
 }
 
@@ -297,5 +304,30 @@ export function streamToResponse(res: ServerResponse, out: PlanOutput, opts: Str
   res.once("close", () => {
     if (!res.writableFinished) end("aborted");
   });
-  out.body.pipe(res);
+  if (!opts.beforeEnd) {
+    out.body.pipe(res);
+    return;
+  }
+  // The last chunk waits for beforeEnd (with a Content-Length, the last byte is the end). The
+  // headers go now: a source that fails while its only chunk is held still shows as a broken
+  // download, not as a server that never answered.
+  res.flushHeaders();
+  out.body.pipe(holdLastChunk(opts.beforeEnd)).pipe(res);
+}
+
+/** Passes chunks on one step late, and the last one only after `beforeEnd` has settled. */
+function holdLastChunk(beforeEnd: () => Promise<void>): Transform {
+  let held: Buffer | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const previous = held;
+      held = chunk;
+      callback(null, previous);
+    },
+    flush(callback) {
+      beforeEnd()
+        .catch(() => {})
+        .finally(() => callback(null, held));
+    },
+  });
 }
