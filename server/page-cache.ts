@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import type { NextFunction, Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { SESSION_COOKIE_PREFIX } from "#app/modules/account/auth.server.ts";
 import { VISITOR_COOKIE } from "#app/modules/blog/visitor.server.ts";
 
@@ -98,14 +98,40 @@ const BLOG_VISITOR_COOKIE = new RegExp(`(?:^|;)\\s*${VISITOR_COOKIE}=`);
  * A session cookie (better-auth) anywhere, or the blog's visitor cookie on an article (whose
  * comments show the visitor's own likes): what this visitor sees may be theirs alone.
  */
-export function hasPerVisitorCookie(req: Request): boolean {
-  const cookie = req.headers.cookie;
+export function hasPerVisitorCookie(cookie: string | undefined, pathname: string): boolean {
   if (!cookie) return false;
-  return SESSION_COOKIE.test(cookie) || (req.path.startsWith("/blog/") && BLOG_VISITOR_COOKIE.test(cookie));
+  return SESSION_COOKIE.test(cookie) || (pathname.startsWith("/blog/") && BLOG_VISITOR_COOKIE.test(cookie));
 }
 
-/** The cache key: one rendering per origin and URL (path and query). */
-export const pageCacheKey = (req: Request) => `${req.protocol}://${req.host}${req.originalUrl}`;
+/** Express's compiled "trust proxy" setting: whether the hop at this address may be believed. */
+export type TrustProxy = (address: string | undefined, hop: number) => boolean;
+
+const firstValue = (header: string | string[] | undefined) => {
+  const v = Array.isArray(header) ? header[0] : header;
+  if (!v) return undefined;
+  const comma = v.indexOf(",");
+  return (comma === -1 ? v : v.slice(0, comma)).trim();
+};
+
+/**
+ * The origin a request was made to, read as Express reads `req.protocol` and `req.host`: the
+ * X-Forwarded-Proto/-Host headers count only when the peer is a trusted proxy. One function
+ * for the page handler (which stores) and the fast path (which looks up), so keys always agree.
+ */
+export function requestOrigin(req: IncomingMessage, trust: TrustProxy): { protocol: string; host: string | undefined } {
+  const direct = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+  if (!trust(req.socket.remoteAddress, 0)) return { protocol: direct, host: req.headers.host };
+  return {
+    protocol: firstValue(req.headers["x-forwarded-proto"]) || direct,
+    host: firstValue(req.headers["x-forwarded-host"]) || req.headers.host,
+  };
+}
+
+/** The cache key: one rendering per origin and URL (path and query, origin-form). */
+export function pageCacheKey(req: IncomingMessage, url: string, trust: TrustProxy): string {
+  const { protocol, host } = requestOrigin(req, trust);
+  return `${protocol}://${host}${url}`;
+}
 
 /** The page a form's POST may have changed: `/blog/x.data` (a fetcher's post) is `/blog/x`, `/_root.data` is `/`. */
 export function pagePathOf(pathname: string): string {
@@ -118,21 +144,74 @@ export function etagOf(body: Buffer): string {
   return `W/"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
 }
 
+export interface CachedPageAnswerOptions {
+  trust: TrustProxy;
+  /** the site-wide security headers (the page's own CSP follows and replaces the default one) */
+  securityHeaders: (secure: boolean) => readonly (readonly [string, string])[];
+  /** the access log line of an answered request */
+  log: (req: IncomingMessage, status: number, startedAt: number) => void;
+}
+
 /**
- * Answers GET and HEAD for a cached anonymous page before the rest of the stack runs; a 304
- * when the client's If-None-Match still matches.
+ * Answers GET and HEAD for a cached anonymous page straight from Node's request event, before
+ * Express and its middleware run (about three quarters of a small request's cost): a 304 when
+ * the client's If-None-Match still matches. Returns false, having written nothing, when the
+ * request is not one it can answer; the full stack then handles it.
+ *
+ * What the skipped middleware would have done is done here or cannot apply: the page was
+ * stored under this exact origin and URL after the host and URL guards let it through, the
+ * security headers are the same for every page, and a GET needs no cross-site check or body.
  */
-export function servePageFromCache(cache: PageCache) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    if ((req.method !== "GET" && req.method !== "HEAD") || hasPerVisitorCookie(req)) return next();
-    const page = cache.get(pageCacheKey(req));
-    if (!page) return next();
-    res.status(page.status);
-    for (const [k, v] of page.headers) res.setHeader(k, v);
-    res.setHeader(PAGE_CACHE_HEADER, "hit");
-    sendCachedBody(req, res, page);
+export function answerFromPageCache(cache: PageCache, opts: CachedPageAnswerOptions) {
+  // the header block of each stored page, per scheme, flattened once: [name, value, name, value…]
+  const wire = new WeakMap<CachedPage, { http?: string[]; https?: string[] }>();
+  const headerBlock = (page: CachedPage, secure: boolean): string[] => {
+    const byPage = wire.get(page) ?? {};
+    wire.set(page, byPage);
+    const scheme = secure ? "https" : "http";
+    const known = byPage[scheme];
+    if (known) return known;
+    // the page's own headers (its CSP among them) replace the site-wide defaults of the same name
+    const merged = new Map<string, [string, string]>();
+    for (const [k, v] of [...opts.securityHeaders(secure), ...page.headers]) merged.set(k.toLowerCase(), [k, v]);
+    merged.set("vary", ["Vary", "Accept-Encoding"]);
+    merged.set(PAGE_CACHE_HEADER.toLowerCase(), [PAGE_CACHE_HEADER, "hit"]);
+    const block = [...merged.values()].flat();
+    byPage[scheme] = block;
+    return block;
+  };
+
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const startedAt = performance.now();
+    const url = req.url ?? "";
+    if ((req.method !== "GET" && req.method !== "HEAD") || !url.startsWith("/")) return false;
+    const q = url.indexOf("?");
+    if (hasPerVisitorCookie(req.headers.cookie, q === -1 ? url : url.slice(0, q))) return false;
+    // a list of forwarded hosts is for the host guard to judge, every entry of it
+    if (String(req.headers["x-forwarded-host"] ?? "").includes(",")) return false;
+    const { protocol, host } = requestOrigin(req, opts.trust);
+    if (!host) return false;
+    const page = cache.get(`${protocol}://${host}${url}`);
+    if (!page) return false;
+    const block = headerBlock(page, protocol === "https");
+    if (notModified(req.headers["if-none-match"], page.etag)) {
+      for (let i = 0; i < block.length; i += 2) if (block[i]!.toLowerCase() !== "content-type") res.setHeader(block[i]!, block[i + 1]!);
+      res.statusCode = 304;
+      res.end();
+    } else {
+      const gzip = acceptsGzip(req) ? page.gzip : undefined;
+      const body = gzip ?? page.body;
+      const length = ["Content-Length", String(body.length)];
+      res.writeHead(page.status, gzip ? [...block, ...length, "Content-Encoding", "gzip"] : [...block, ...length]);
+      if (req.method === "HEAD") res.end();
+      else res.end(body);
+    }
+    opts.log(req, res.statusCode, startedAt);
+    return true;
   };
 }
+
+const acceptsGzip = (req: IncomingMessage) => /\bgzip\b/i.test(req.headers["accept-encoding"] ?? "");
 
 /**
  * RFC 9110 §13.1.2: If-None-Match compares entity tags weakly, and an origin server evaluates it
@@ -147,14 +226,15 @@ function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 /** The body (gzipped when the client takes gzip), or a 304; the caller has set the headers, ETag included. */
-export function sendCachedBody(req: Request, res: Response, page: { body: Buffer; gzip?: Buffer }) {
+export function sendCachedBody(req: IncomingMessage, res: ServerResponse, page: { body: Buffer; gzip?: Buffer }) {
   if (notModified(req.headers["if-none-match"], String(res.getHeader("ETag") ?? ""))) {
     res.removeHeader("Content-Type");
-    res.status(304).end();
+    res.statusCode = 304;
+    res.end();
     return;
   }
   res.setHeader("Vary", "Accept-Encoding");
-  const gzip = page.gzip && /\bgzip\b/i.test(req.headers["accept-encoding"] ?? "") ? page.gzip : undefined;
+  const gzip = page.gzip && acceptsGzip(req) ? page.gzip : undefined;
   const body = gzip ?? page.body;
   // an encoded response is passed over by the compression middleware
   if (gzip) res.setHeader("Content-Encoding", "gzip");

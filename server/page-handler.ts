@@ -11,6 +11,7 @@ import {
   PUBLIC_PAGE_CACHE_CONTROL,
   sendCachedBody,
   type PageCache,
+  type TrustProxy,
 } from "./page-cache.ts";
 import { inlineScriptHashes } from "./security.ts";
 
@@ -56,7 +57,7 @@ async function sendPage(req: Request, res: Response, response: globalThis.Respon
   if (res.destroyed || res.writableEnded) return;
   const ownCacheControl = response.headers.get("cache-control");
   const cacheable =
-    req.method === "GET" && response.status === 200 && !ownCacheControl && !response.headers.has("set-cookie") && !hasPerVisitorCookie(req);
+    req.method === "GET" && response.status === 200 && !ownCacheControl && !response.headers.has("set-cookie") && !hasPerVisitorCookie(req.headers.cookie, req.path);
   const etag = etagOf(body);
   const headers: [string, string][] = [];
   for (const [key, value] of response.headers.entries()) if (key !== "set-cookie") headers.push([key, value]);
@@ -69,7 +70,7 @@ async function sendPage(req: Request, res: Response, response: globalThis.Respon
   for (const [key, value] of headers) res.setHeader(key, value);
   for (const cookie of response.headers.getSetCookie()) res.append("Set-Cookie", cookie);
   if (cacheable && policy.cache) {
-    policy.cache.set(pageCacheKey(req), { pathname: req.path, status: response.status, headers, body, etag });
+    policy.cache.set(pageCacheKey(req, req.originalUrl, req.app.get("trust proxy fn") as TrustProxy), { pathname: req.path, status: response.status, headers, body, etag });
     res.setHeader(PAGE_CACHE_HEADER, "miss");
   }
   if (cacheable) sendCachedBody(req, res, { body });

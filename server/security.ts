@@ -100,20 +100,26 @@ export function inlineScriptHashes(html: string): string[] {
 /**
  * Security headers on every response. The policy here allows no inline script at all; an HTML
  * page replaces it with one that adds the hashes of its own inline scripts (page-handler.ts).
- * Nothing in these headers differs between two requests for the same URL.
+ * Nothing in these headers differs between two requests for the same URL; HSTS is sent over
+ * HTTPS (or when the public address is HTTPS).
  */
+export function securityHeaderList(config: AppConfig, opts: { dev: boolean; https: boolean; hostMap?: string }) {
+  const common: (readonly [string, string])[] = [
+    [cspHeaderName(opts.dev), contentSecurityPolicy(config, [], opts)],
+    ["X-Content-Type-Options", "nosniff"],
+    ["Referrer-Policy", "strict-origin-when-cross-origin"],
+    ["X-Frame-Options", "DENY"],
+    ["Cross-Origin-Opener-Policy", "same-origin"],
+    ["Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"],
+  ];
+  const withHsts = [...common, ["Strict-Transport-Security", "max-age=31536000; includeSubDomains"] as const];
+  return (secure: boolean): readonly (readonly [string, string])[] => (opts.https || secure ? withHsts : common);
+}
+
 export function securityHeaders(config: AppConfig, opts: { dev: boolean; https: boolean; hostMap?: string }) {
-  const { https } = opts;
-  const csp = contentSecurityPolicy(config, [], opts);
-  const cspHeader = cspHeaderName(opts.dev);
+  const headersFor = securityHeaderList(config, opts);
   return (req: Request, res: Response, next: NextFunction) => {
-    res.setHeader(cspHeader, csp);
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
-    if (https || req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    for (const [k, v] of headersFor(req.secure)) res.setHeader(k, v);
     next();
   };
 }

@@ -248,7 +248,8 @@ export async function getRelatedArticles(db: Database, article: Article, count =
 
 /** Spec §2 "Home": three featured articles (the newest). */
 export async function getFeaturedArticles(db: Database, count = 3, opts: BlogSourceOptions = {}): Promise<ArticleSummary[]> {
-  return (await listArticles(db, { limit: count }, opts)).articles;
+  // the newest few only: none of the blog list's counts and tags, which cost most of its queries
+  return (await listAllArticles(db, { ...opts, limit: count })).map(({ modifiedDate: _, ...summary }) => summary);
 }
 
 /** Every article, newest first, for the RSS feed and the sitemap. */

@@ -194,3 +194,70 @@ describe("per-visitor pages are never cached", () => {
     expect(renders.gone).toBe(2);
   });
 });
+
+describe("cache hits, answered before Express runs", () => {
+  const comparable = (res: Response) => {
+    const out: Record<string, string> = {};
+    // a hit is gzipped from its stored copy; a render this small is sent as it is
+    const transport = ["date", "x-page-cache", "keep-alive", "connection", "content-encoding", "content-length"];
+    for (const [k, v] of res.headers) if (!transport.includes(k)) out[k] = v;
+    return out;
+  };
+
+  test("carry every header the render that stored them sent, security headers included, for GET and HEAD", async () => {
+    const { base, get, renders } = await start();
+    const miss = await get("/home");
+    const hit = await get("/home");
+    expect([miss.headers.get("x-page-cache"), hit.headers.get("x-page-cache")]).toEqual(["miss", "hit"]);
+    expect(comparable(hit)).toEqual(comparable(miss));
+    for (const h of ["x-content-type-options", "referrer-policy", "x-frame-options", "cross-origin-opener-policy", "permissions-policy"]) {
+      expect(hit.headers.get(h)).toBeTruthy();
+    }
+    expect(await hit.text()).toBe(await miss.text());
+    const head = await fetch(`${base}/home`, { method: "HEAD" });
+    expect(head.headers.get("x-page-cache")).toBe("hit");
+    expect(await head.text()).toBe("");
+    expect(renders.home).toBe(1);
+  });
+
+  test("a forwarded host and protocol count only from a trusted proxy, as they do for the render", async () => {
+    const untrusted = await start();
+    await untrusted.get("/home", { "x-forwarded-host": "a.example" });
+    // not trusted: the forwarded host is ignored, so this is the same page
+    expect((await untrusted.get("/home", { "x-forwarded-host": "b.example" })).headers.get("x-page-cache")).toBe("hit");
+    expect(untrusted.renders.home).toBe(1);
+
+    const trusted = await start({ TRUST_PROXY: "loopback" });
+    await trusted.get("/home", { "x-forwarded-host": "a.example" });
+    expect((await trusted.get("/home", { "x-forwarded-host": "a.example" })).headers.get("x-page-cache")).toBe("hit");
+    // another site name behind the same proxy is another page (its links and canonical may differ)
+    expect((await trusted.get("/home", { "x-forwarded-host": "b.example" })).headers.get("x-page-cache")).toBe("miss");
+    // a list of forwarded hosts goes through the host guard, every time
+    expect((await trusted.get("/home", { "x-forwarded-host": "a.example, b.example" })).headers.get("x-page-cache")).not.toBe("hit");
+    const https = { "x-forwarded-host": "a.example", "x-forwarded-proto": "https" };
+    const httpsMiss = await trusted.get("/home", https);
+    const httpsHit = await trusted.get("/home", https);
+    expect([httpsMiss.headers.get("x-page-cache"), httpsHit.headers.get("x-page-cache")]).toEqual(["miss", "hit"]);
+    expect(httpsHit.headers.get("strict-transport-security")).toBe(httpsMiss.headers.get("strict-transport-security"));
+    expect(httpsHit.headers.get("strict-transport-security")).toContain("max-age=");
+    expect((await trusted.get("/home", { "x-forwarded-host": "a.example" })).headers.get("strict-transport-security")).toBeNull();
+  });
+
+  test("a request in absolute form, or with a malformed URL, is left to the guards", async () => {
+    const { base, get } = await start();
+    await get("/home");
+    const { request } = await import("node:http");
+    const url = new URL(base);
+    const raw = (target: string) =>
+      new Promise<{ status: number; cache: string | undefined }>((resolve, reject) => {
+        request({ host: url.hostname, port: url.port, path: target, headers: { host: url.host } }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, cache: res.headers["x-page-cache"] as string | undefined });
+        }).on("error", reject).end();
+      });
+    // absolute form is rewritten by the guard and then rendered or served by the stack as before
+    expect((await raw(`${base}/home`)).status).toBe(200);
+    expect((await raw("/home%00")).status).toBe(400);
+    expect((await raw("/home")).cache).toBe("hit");
+  });
+});
