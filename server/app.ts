@@ -167,6 +167,7 @@ export function createApp(deps: AppDeps): Express {
         engine: deps.engine,
         accounts: deps.accounts,
         billing: deps.billing,
+        blogLimiter: deps.blogLimiter,
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       }),
     }),

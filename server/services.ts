@@ -204,6 +204,7 @@ export function appServicesFrom(services: Services) {
     engine: services.engine,
     accounts: services.accounts,
     billing: services.billing,
+    blogLimiter: services.shared.blogLimiter,
     database: services.database,
     hostMap: services.hostMap,
     rateLimitStore: services.shared.rateLimitStore,

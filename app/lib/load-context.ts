@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
+import type { AttemptLimiter } from "#app/modules/account/attempt-limiter.server.ts";
 import type { BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import type { Database } from "#db/client.ts";
 import type { Engine } from "#engine/index.ts";
@@ -19,6 +20,8 @@ export interface AppServices {
   accounts: AccountServices;
   /** Stripe, or null when this server has no payment keys (plans shown, buying refused) */
   billing: BillingServices | null;
+  /** the blog's per-address limits (likes): in this process, or shared through Redis (REDIS_URL) */
+  blogLimiter: AttemptLimiter;
 }
 
 declare module "react-router" {

@@ -93,7 +93,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 
   if (intent === "like") {
     const commentId = text("commentId");
-    const res = await registerLike(context.db, { commentId, articleSlug: slug, existingVisitorId, ip: context.clientIp });
+    const res = await registerLike(context.db, { commentId, articleSlug: slug, existingVisitorId, ip: context.clientIp }, { limiter: context.blogLimiter });
     if (res.ok) return reply({ intent, commentId, ok: true, likes: res.likes });
     if (res.reason === "rate_limited") return reply({ intent, commentId, ok: false, message: res.message }, 429, { "Retry-After": String(res.retryAfterSeconds) });
     // no visitor id yet: the answer sets one, and the next click counts

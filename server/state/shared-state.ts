@@ -21,6 +21,8 @@ export interface SharedState {
   accountLimiter: AttemptLimiter;
   /** checkout, verify and portal attempts */
   billingLimiter: AttemptLimiter;
+  /** the blog's likes per address and article */
+  blogLimiter: AttemptLimiter;
   /** an express-rate-limit store for the limiter named `name`; undefined = its in-process default */
   rateLimitStore(name: string): Store | undefined;
   close(): Promise<void>;
@@ -37,17 +39,19 @@ export async function createSharedState(opts: {
       kind: "memory",
       accountLimiter: createMemoryLimiter(Date.now, { ipLimitScale: opts.ipLimitScale }),
       billingLimiter: createMemoryLimiter(),
+      blogLimiter: createMemoryLimiter(),
       rateLimitStore: () => undefined,
       close: async () => {},
     };
   }
   const redis: RedisHandle = await connectRedis({ url: opts.redisUrl, prefix: opts.prefix, logger: opts.logger });
-  opts.logger.info({ prefix: opts.prefix }, "REDIS_URL is set: rate limits, admission, resolve cache, progress and link usage are shared through Redis");
+  opts.logger.info({ prefix: opts.prefix }, "REDIS_URL is set: rate limits (blog likes included), admission, resolve cache, progress and link usage are shared through Redis");
   return {
     kind: "redis",
     engineState: redisEngineState({ redis, logger: opts.logger.child({ module: "engine-state" }) }),
     accountLimiter: createRedisLimiter(redis, Date.now, { ipLimitScale: opts.ipLimitScale }),
     billingLimiter: createRedisLimiter({ ...redis, prefix: `${opts.prefix}billing:` }),
+    blogLimiter: createRedisLimiter({ ...redis, prefix: `${opts.prefix}blog:` }),
     rateLimitStore: (name) =>
       new RedisStore({
         prefix: `${opts.prefix}rl:${name}:`,

@@ -1,5 +1,9 @@
+import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
 import pino, { type Logger } from "pino";
 import type { Database } from "#db/client.ts";
+
+/** one per test process, like a server's: a test's addresses keep their counts across calls */
+const blogLimiter = createMemoryLimiter();
 
 /**
  * The router context a loader or action sees, for calling route modules directly in tests
@@ -8,6 +12,7 @@ import type { Database } from "#db/client.ts";
 export function routeContext(db: Database | null, opts: { logger?: Logger; clientIp?: string } = {}) {
   return {
     db,
+    blogLimiter,
     logger: opts.logger ?? pino({ level: "silent" }),
     clientIp: opts.clientIp ?? "203.0.113.7",
     config: { DOWNLOAD_SIGNING_SECRET: "test-secret-test-secret-test-secret-1234" },

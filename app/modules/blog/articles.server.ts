@@ -247,9 +247,21 @@ export async function getRelatedArticles(db: Database, article: Article, count =
 }
 
 /** Spec §2 "Home": three featured articles (the newest). */
+/** How long the home page's featured list is reused: a takedown reaches it within this time. */
+export const FEATURED_REUSE_MS = 10_000;
+const featuredMemo = new WeakMap<Database, { count: number; at: number; articles: Promise<ArticleSummary[]> }>();
+
 export async function getFeaturedArticles(db: Database, count = 3, opts: BlogSourceOptions = {}): Promise<ArticleSummary[]> {
   // the newest few only: none of the blog list's counts and tags, which cost most of its queries
-  return (await listAllArticles(db, { ...opts, limit: count })).map(({ modifiedDate: _, ...summary }) => summary);
+  const load = async () => (await listAllArticles(db, { ...opts, limit: count })).map(({ modifiedDate: _, ...summary }) => summary);
+  // every render of the home page (signed-in visitors' are never cached) shares one answer for a few seconds
+  if (Object.keys(opts).length > 0) return load();
+  const memo = featuredMemo.get(db);
+  if (memo && memo.count === count && Date.now() - memo.at < FEATURED_REUSE_MS) return memo.articles;
+  const articles = load();
+  featuredMemo.set(db, { count, at: Date.now(), articles });
+  articles.catch(() => featuredMemo.delete(db));
+  return articles;
 }
 
 /** Every article, newest first, for the RSS feed and the sitemap. */

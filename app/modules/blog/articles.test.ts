@@ -3,6 +3,7 @@ import { openTestPglite, type DatabaseHandle } from "#db/client.ts";
 import { blogGeneratedArticles } from "#db/schema/blog.ts";
 import {
   getArticleBySlug,
+  FEATURED_REUSE_MS,
   getFeaturedArticles,
   getRelatedArticles,
   listAllArticles,
@@ -161,5 +162,26 @@ describe("article lookup", () => {
     const featured = await getFeaturedArticles(handle.db, 3, opts);
     expect(featured).toHaveLength(3);
     expect(featured).toEqual(all.slice(0, 3).map(({ modifiedDate: _m, ...s }) => s));
+  });
+});
+
+describe("the home page's featured articles", () => {
+  it("are one answer shared for a few seconds, then read again (a takedown shows within that time)", async () => {
+    const realNow = Date.now;
+    let now = realNow();
+    Date.now = () => now;
+    try {
+      const first = await getFeaturedArticles(handle.db, 3);
+      expect(first).toHaveLength(3);
+      await setArticleRemoved(handle.db, first[0]!.slug, true, "test takedown");
+      now += FEATURED_REUSE_MS - 1;
+      expect(await getFeaturedArticles(handle.db, 3)).toEqual(first);
+      now += 1;
+      const later = await getFeaturedArticles(handle.db, 3);
+      expect(later.map((a) => a.slug)).not.toContain(first[0]!.slug);
+      expect(later).toHaveLength(3);
+    } finally {
+      Date.now = realNow;
+    }
   });
 });

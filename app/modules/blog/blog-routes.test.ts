@@ -6,7 +6,7 @@ import { routeContext } from "#tests/support/route-context.ts";
 import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
 import { getArticleBySlug, listArticles } from "./articles.server.ts";
 import { createComment } from "./comments/comments.server.ts";
-import { LIKES_PER_IP_AND_ARTICLE } from "./comments/like-request.server.ts";
+import { LIKE_LIMIT } from "./comments/like-request.server.ts";
 import { getLocalArticles } from "./local-articles.server.ts";
 import { VISITOR_COOKIE, visitorCookieValue } from "./visitor.server.ts";
 
@@ -185,7 +185,7 @@ describe.each(testDatabases)("blog routes on $name", ({ name, skip, open, prepar
     handle = await open();
     const commentId = await aComment(handle);
     const visitor = (i: number) => `0b8f7c1e-2d3a-4b5c-8d9e-${String(i).padStart(12, "0")}`;
-    for (let i = 0; i < LIKES_PER_IP_AND_ARTICLE; i++) {
+    for (let i = 0; i < LIKE_LIMIT.limit; i++) {
       const res = await post(handle, SLUG, { body: form({ intent: "like", commentId }), headers: cookie(visitor(i)), ip: ip(3) });
       expect(res.status).toBe(200);
     }
@@ -194,10 +194,10 @@ describe.each(testDatabases)("blog routes on $name", ({ name, skip, open, prepar
     expect(limited.body).toMatchObject({ ok: false, message: { title: "Too many likes" } });
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     const [row] = await handle.db.select({ likes: blogComments.likes }).from(blogComments);
-    expect(row?.likes).toBe(LIKES_PER_IP_AND_ARTICLE);
+    expect(row?.likes).toBe(LIKE_LIMIT.limit);
     // another address is not affected
     const other = await post(handle, SLUG, { body: form({ intent: "like", commentId }), headers: cookie(visitor(99)), ip: ip(4) });
-    expect(other).toMatchObject({ status: 200, body: { ok: true, likes: LIKES_PER_IP_AND_ARTICLE + 1 } });
+    expect(other).toMatchObject({ status: 200, body: { ok: true, likes: LIKE_LIMIT.limit + 1 } });
   });
 
   it.skipIf(skip)("lists every written article on the first page of /blog", async () => {

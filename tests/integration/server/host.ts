@@ -70,6 +70,7 @@ export async function startHost(
   const app = createApp({
     accounts,
     billing: opts.billing ?? null,
+    blogLimiter: createMemoryLimiter(),
     config,
     publicConfig: publicConfig(config),
     logger,

@@ -1,13 +1,10 @@
 import type { Database } from "#db/client.ts";
 import { likeComment } from "./comments.server.ts";
 import { COMMENT_MESSAGES, type CommentMessage } from "./messages.ts";
-import { createMemoryRateLimiter, type RateLimiter } from "./rate-limiter.server.ts";
+import type { AttemptLimiter, LimitRule } from "#app/modules/account/attempt-limiter.server.ts";
 
 /** Likes counted per client address and article in an hour: enough for a reader, useless for inflating. */
-export const LIKES_PER_IP_AND_ARTICLE = 10;
-export const LIKE_WINDOW_MS = 60 * 60 * 1000;
-
-const sharedLimiter = createMemoryRateLimiter({ limit: LIKES_PER_IP_AND_ARTICLE, windowMs: LIKE_WINDOW_MS });
+export const LIKE_LIMIT = { limit: 10, windowMs: 60 * 60 * 1000 } as const satisfies LimitRule;
 
 export type LikeOutcome =
   | { ok: true; likes: number }
@@ -22,11 +19,12 @@ export type LikeOutcome =
 export async function registerLike(
   db: Database,
   input: { commentId: string; articleSlug: string; existingVisitorId: string | null; ip: string },
-  deps: { limiter?: RateLimiter; now?: number } = {},
+  /** the host's limiter: in this process, or shared by every instance (REDIS_URL) */
+  deps: { limiter: AttemptLimiter },
 ): Promise<LikeOutcome> {
   if (!input.existingVisitorId) return { ok: false, reason: "no_visitor", message: COMMENT_MESSAGES.likeNeedsVisitor };
-  const allowed = (deps.limiter ?? sharedLimiter).take(`${input.ip} ${input.articleSlug}`, deps.now);
-  if (!allowed.ok) return { ok: false, reason: "rate_limited", message: COMMENT_MESSAGES.likeRateLimited, retryAfterSeconds: allowed.retryAfterSeconds };
+  const allowed = await deps.limiter.hit(`blog-like:${input.ip}:${input.articleSlug}`, LIKE_LIMIT);
+  if (!allowed.allowed) return { ok: false, reason: "rate_limited", message: COMMENT_MESSAGES.likeRateLimited, retryAfterSeconds: allowed.retryAfterSeconds };
   const res = await likeComment(db, { commentId: input.commentId, articleSlug: input.articleSlug, visitorId: input.existingVisitorId });
   return res.ok ? { ok: true, likes: res.likes } : { ok: false, reason: "not_found", message: COMMENT_MESSAGES.likeNotFound };
 }
