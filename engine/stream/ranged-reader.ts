@@ -6,6 +6,7 @@ import { EngineError, isEngineError } from "../errors.ts";
 import { createByteBudget, createConnectionRate, type ByteBudget, type ConnectionRate } from "./connection-rate.ts";
 import type { OutboundOpen } from "./outbound-fetch.ts";
 import { rangeSizing, splitRange } from "./range-plan.ts";
+import { requestRange, type RangeChunk, type RangeRequester, type RangeTarget } from "./range-request.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
@@ -62,7 +63,6 @@ export interface RangedSource {
   contentType: string | null;
 }
 
-const CONTENT_RANGE = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i;
 const MAX_REFRESHES = 3;
 const noop = () => undefined;
 /** DOWNLOAD_RANGE_CONCURRENCY's default */
@@ -70,24 +70,11 @@ export const DEFAULT_RANGE_CONCURRENCY = 6;
 const processBudget = createByteBudget(256 * 1024 * 1024);
 
 
-/** One upstream response covering [start, last] (last = null: until the resource ends). */
-interface Chunk {
-  body: Readable;
-  start: number;
-  last: number | null;
-  /** bytes the body should carry from `start` on (null = unknown) */
-  expect: number | null;
-  /** bytes to drop first (an upstream that ignores Range sends from byte 0) */
-  skip: number;
-  /** the upstream ignored Range: this body runs to the end of the resource */
-  full: boolean;
-}
-
 /** A chunk requested ahead of its turn. */
 interface Pending {
   start: number;
   last: number;
-  promise: Promise<Chunk>;
+  promise: Promise<RangeChunk>;
 }
 
 /**
@@ -107,15 +94,13 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   const maxRetries = opts.maxRetries ?? 4;
   const retryDelayMs = opts.retryDelayMs ?? 200;
   const log = opts.logger;
-  let url = opts.url;
   let pos = opts.start ?? 0;
-  let end: number | null = opts.end ?? null;
-  let total: number | null = null;
-  let contentType: string | null = null;
   const rangeConcurrency = Math.max(1, Math.floor(opts.rangeConcurrency ?? 1));
   const throttledBelow = opts.throttledBelow ?? 8 * 1024 * 1024;
   const budget = opts.budget ?? processBudget;
-  const initialLength = end !== null ? end - pos + 1 : null;
+  /** the URL, the last byte wanted, the length and type: learned from the answers (range-request.ts) */
+  const target: RangeTarget = { url: opts.url, end: opts.end ?? null, total: null, contentType: null };
+  const initialLength = target.end !== null ? target.end - pos + 1 : null;
   const { probeBytes } = rangeSizing(chunkBytes, initialLength, rangeConcurrency);
   /** size of one parallel part, set when the parallel phase starts */
   let partBytes = 0;
@@ -125,64 +110,19 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   const refresher = createSingleFlightRefresh(
     refresh
       ? async () => {
-          url = await refresh();
+          target.url = await refresh();
         }
       : undefined,
     { max: MAX_REFRESHES, onStart: (refreshes) => log?.info({ pos, refreshes }, "upstream refused (403): re-resolving the stream URL") },
   );
 
-  /** Requests [start, until]; handles 403 refresh; the body is left paused for its turn. */
-  async function request(start: number, until?: number, urgent = true): Promise<Chunk> {
-    for (;;) {
-      const last = until ?? (end !== null ? Math.min(end, start + chunkBytes - 1) : start + chunkBytes - 1);
-      const generation = refresher.generation;
-      const res = await opts.open(url, {
-        headers: { ...opts.headers, range: `bytes=${start}-${last}` },
-        signal: controller.signal,
-        urgent,
-      });
-      // late errors from a parked or abandoned body must not crash the process
-      res.body.on("error", noop);
-      if (res.status === 403 && opts.refresh) {
-        res.body.resume();
-        if (await refresher.refresh(generation)) continue;
-      }
-      if (res.status === 206) {
-        const m = CONTENT_RANGE.exec(res.headers.get("content-range") ?? "");
-        if (!m || Number(m[1]) !== start) {
-          res.body.destroy();
-          throw new EngineError("upstream.fetch_failed", { detail: `bad Content-Range ${res.headers.get("content-range")} for offset ${start}` });
-        }
-        if (m[3] !== "*") total = Number(m[3]);
-        if (end === null && total !== null) end = total - 1;
-        contentType ??= res.headers.get("content-type");
-        return { body: res.body, start, last: Number(m[2]), expect: Number(m[2]) - start + 1, skip: 0, full: false };
-      }
-      if (res.status === 200) {
-        // The upstream ignores Range: the body is the whole resource; skip to our offset.
-        const length = Number(res.headers.get("content-length"));
-        if (Number.isFinite(length) && res.headers.has("content-length")) {
-          total = length;
-          if (end === null || end > total - 1) end = total - 1;
-        }
-        contentType ??= res.headers.get("content-type");
-        return { body: res.body, start, last: end, expect: end !== null ? end - start + 1 : null, skip: start, full: true };
-      }
-      res.body.resume();
-      if (res.status === 416 && (total === null || start >= total)) {
-        return { body: res.body, start, last: null, expect: 0, skip: 0, full: false };
-      }
-      if (res.status === 403 || res.status === 404 || res.status === 410) {
-        throw new EngineError("upstream.expired", { detail: `upstream answered ${res.status} at offset ${start}` });
-      }
-      throw new EngineError("upstream.fetch_failed", { detail: `upstream answered ${res.status} at offset ${start}` });
-    }
-  }
+  const requester: RangeRequester = { open: opts.open, target, chunkBytes, refresher: refresh ? refresher : undefined, headers: opts.headers, signal: controller.signal };
+  const request = (start: number, until?: number, urgent = true) => requestRange(requester, start, until, urgent);
 
-  let first: Chunk;
+  let first: RangeChunk;
   try {
     const probeLast = rangeConcurrency > 1 ? pos + probeBytes - 1 : undefined;
-    first = await request(pos, end !== null && probeLast !== undefined ? Math.min(end, probeLast) : probeLast);
+    first = await request(pos, target.end !== null && probeLast !== undefined ? Math.min(target.end, probeLast) : probeLast);
   } catch (err) {
     opts.signal?.removeEventListener("abort", onOuterAbort);
     throw err;
@@ -194,7 +134,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
    * socket is paused whenever the consumer's buffer is full. (An async-generator version was
    * several times slower on fast links.)
    */
-  let current: Chunk | null = null;
+  let current: RangeChunk | null = null;
   /** last byte of the range being delivered (a resume asks only for the rest of it) */
   let currentLast: number | null = null;
   const ahead: Pending[] = [];
@@ -236,7 +176,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       buf = buf.subarray(skip);
       skip = 0;
     }
-    if (end !== null && pos + buf.length > end + 1) buf = buf.subarray(0, Math.max(0, end + 1 - pos));
+    if (target.end !== null && pos + buf.length > target.end + 1) buf = buf.subarray(0, Math.max(0, target.end + 1 - pos));
     if (buf.length > 0) {
       pos += buf.length;
       received += buf.length;
@@ -247,7 +187,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
         rate?.pause(performance.now());
       }
     }
-    if (end !== null && pos > end) {
+    if (target.end !== null && pos > target.end) {
       // everything wanted has arrived (an upstream ignoring Range may have more): stop here
       detach(true);
       finish();
@@ -261,7 +201,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       retry(new EngineError("upstream.fetch_failed", { detail: `chunk at ${pos} ended early` }), "upstream chunk ended early; resuming at its byte offset");
       return;
     }
-    if ((end === null && chunk.expect === null) || chunk.expect === 0 || (end !== null && pos > end)) {
+    if ((target.end === null && chunk.expect === null) || chunk.expect === 0 || (target.end !== null && pos > target.end)) {
       finish();
       return;
     }
@@ -277,7 +217,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     retry(err, "upstream chunk was cut; resuming at its byte offset");
   };
 
-  function attach(chunk: Chunk, parallel = false): void {
+  function attach(chunk: RangeChunk, parallel = false): void {
     current = chunk;
     rate = parallel ? null : createConnectionRate(performance.now());
     currentLast = chunk.last;
@@ -307,10 +247,10 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
 
   /** Requests the chunks after the one being delivered, up to `prefetch` of them. */
   function schedulePrefetch(): void {
-    if (finished || end === null || current === null || current.full || current.last === null) return;
+    if (finished || target.end === null || current === null || current.full || current.last === null) return;
     let from = ahead.length > 0 ? ahead[ahead.length - 1]!.last + 1 : current.last + 1;
-    while (ahead.length < prefetch && from <= end) {
-      const last = Math.min(end, from + chunkBytes - 1);
+    while (ahead.length < prefetch && from <= target.end) {
+      const last = Math.min(target.end, from + chunkBytes - 1);
       const promise = request(from, last, false);
       // observed when its turn comes; this only keeps a failure ahead of its turn from being "unhandled"
       promise.catch(noop);
@@ -375,9 +315,9 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
    */
   function goParallel(measured: ConnectionRate | null): boolean {
     if (releaseBudget) return true;
-    if (rangeConcurrency < 2 || end === null || !measured || measured.everPaused) return false;
-    partBytes = rangeSizing(chunkBytes, end - pos + 1, rangeConcurrency).partBytes;
-    if (end - pos + 1 < 2 * partBytes) return false;
+    if (rangeConcurrency < 2 || target.end === null || !measured || measured.everPaused) return false;
+    partBytes = rangeSizing(chunkBytes, target.end - pos + 1, rangeConcurrency).partBytes;
+    if (target.end - pos + 1 < 2 * partBytes) return false;
     const r = measured.rate(performance.now(), probeBytes / 2);
     if (r === null || r >= throttledBelow) return false;
     releaseBudget = budget.tryReserve((rangeConcurrency + 1) * partBytes);
@@ -389,10 +329,10 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   function attachParallel(): void {
     dropAhead(0);
     const from = pos;
-    const last = end!;
+    const last = target.end!;
     const tail = openSegmentSource({
       open: opts.open,
-      segments: splitRange(url, from, last, partBytes),
+      segments: splitRange(target.url, from, last, partBytes),
       // the probe proved the throttle: start with a few ranges, add more while they pay off
       concurrency: Math.min(4, rangeConcurrency),
       maxConcurrency: rangeConcurrency,
@@ -403,8 +343,8 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       partName: "range",
       refresh: refresh
         ? async () => {
-            url = await refresh();
-            return { segments: splitRange(url, from, last, partBytes) };
+            target.url = await refresh();
+            return { segments: splitRange(target.url, from, last, partBytes) };
           }
         : undefined,
       logger: log,
@@ -416,7 +356,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
 
   function next(): void {
     if (finished || busy || current) return;
-    if (end !== null && pos > end) {
+    if (target.end !== null && pos > target.end) {
       finish();
       return;
     }
@@ -432,7 +372,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   }
 
   /** Waits for the chunk at `pos` to open, then streams it. */
-  function take(opening: Promise<Chunk>, parked: Pending | null): void {
+  function take(opening: Promise<RangeChunk>, parked: Pending | null): void {
     busy = true;
     opening.then(
       (chunk) => {
@@ -460,8 +400,8 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   }
 
   attach(first);
-  const length = end !== null ? end - startPos + 1 : null;
-  return { stream, total, length, contentType };
+  const length = target.end !== null ? target.end - startPos + 1 : null;
+  return { stream, total: target.total, length, contentType: target.contentType };
 }
 
 function retryableError(err: unknown): boolean {
