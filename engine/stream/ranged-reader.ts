@@ -6,6 +6,7 @@ import { EngineError, isEngineError } from "../errors.ts";
 import { createByteBudget, createConnectionRate, type ByteBudget, type ConnectionRate } from "./connection-rate.ts";
 import type { OutboundOpen } from "./outbound-fetch.ts";
 import { rangeSizing, splitRange } from "./range-plan.ts";
+import { createPrefetchQueue, type Prefetched } from "./prefetch-queue.ts";
 import { requestRange, type RangeChunk, type RangeRequester, type RangeTarget } from "./range-request.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
@@ -70,13 +71,6 @@ export const DEFAULT_RANGE_CONCURRENCY = 6;
 const processBudget = createByteBudget(256 * 1024 * 1024);
 
 
-/** A chunk requested ahead of its turn. */
-interface Pending {
-  start: number;
-  last: number;
-  promise: Promise<RangeChunk>;
-}
-
 /**
  * Opens the first chunk right away (so an error surfaces before response headers are sent) and
  * returns a stream that fetches the rest on demand, `prefetch` chunks ahead.
@@ -137,7 +131,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   let current: RangeChunk | null = null;
   /** last byte of the range being delivered (a resume asks only for the rest of it) */
   let currentLast: number | null = null;
-  const ahead: Pending[] = [];
+  const ahead = createPrefetchQueue((from, last) => request(from, last, false));
   let skip = 0;
   let received = 0;
   let failures = 0;
@@ -161,7 +155,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       opts.signal?.removeEventListener("abort", onOuterAbort);
       controller.abort();
       if (current) detach(true);
-      dropAhead(0);
+      ahead.clear();
       cb(err);
     },
   });
@@ -248,36 +242,21 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   /** Requests the chunks after the one being delivered, up to `prefetch` of them. */
   function schedulePrefetch(): void {
     if (finished || target.end === null || current === null || current.full || current.last === null) return;
-    let from = ahead.length > 0 ? ahead[ahead.length - 1]!.last + 1 : current.last + 1;
-    while (ahead.length < prefetch && from <= target.end) {
-      const last = Math.min(target.end, from + chunkBytes - 1);
-      const promise = request(from, last, false);
-      // observed when its turn comes; this only keeps a failure ahead of its turn from being "unhandled"
-      promise.catch(noop);
-      ahead.push({ start: from, last, promise });
-      from = last + 1;
-    }
-  }
-
-  /** Abandons prefetched chunks from index `from` on (their bodies are destroyed when they arrive). */
-  function dropAhead(from: number): void {
-    for (const p of ahead.splice(from)) {
-      p.promise.then((c) => c.body.destroy(), noop);
-    }
+    ahead.fill(current.last, target.end, prefetch, chunkBytes);
   }
 
   function finish(): void {
     if (finished) return;
     finished = true;
     releaseBudget?.();
-    dropAhead(0);
+    ahead.clear();
     stream.push(null);
   }
 
   function fail(err: unknown): void {
     finished = true;
     releaseBudget?.();
-    dropAhead(0);
+    ahead.clear();
     stream.destroy(isEngineError(err) ? err : new EngineError("upstream.fetch_failed", { cause: err, detail: `chunk at ${pos}: ${(err as Error)?.message}` }));
   }
 
@@ -304,8 +283,8 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   /** The range to request fresh at `pos`: the rest of the cut chunk, never overlapping a prefetched one. */
   function freshUntil(): number | undefined {
     let until: number | undefined = currentLast !== null && pos <= currentLast ? currentLast : undefined;
-    const upcoming = ahead[0];
-    if (upcoming) until = Math.min(until ?? pos + chunkBytes - 1, pos + chunkBytes - 1, upcoming.start - 1);
+    const upcoming = ahead.nextStart();
+    if (upcoming !== null) until = Math.min(until ?? pos + chunkBytes - 1, pos + chunkBytes - 1, upcoming - 1);
     return until;
   }
 
@@ -327,7 +306,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
 
   /** The rest of the range [pos, end] as parallel parts, delivered in order like one chunk. */
   function attachParallel(): void {
-    dropAhead(0);
+    ahead.clear();
     const from = pos;
     const last = target.end!;
     const tail = openSegmentSource({
@@ -364,15 +343,12 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       attachParallel();
       return;
     }
-    // prefetched chunks that no longer follow on (the upstream sent a shorter range) are useless
-    const stale = ahead.findIndex((p) => p.start < pos);
-    if (stale !== -1) dropAhead(stale);
-    const upcoming = ahead[0]?.start === pos ? ahead.shift()! : null;
+    const upcoming = ahead.takeAt(pos);
     take(upcoming ? upcoming.promise : request(pos, freshUntil()), upcoming);
   }
 
   /** Waits for the chunk at `pos` to open, then streams it. */
-  function take(opening: Promise<RangeChunk>, parked: Pending | null): void {
+  function take(opening: Promise<RangeChunk>, parked: Prefetched | null): void {
     busy = true;
     opening.then(
       (chunk) => {
