@@ -5,10 +5,10 @@ import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../errors.ts";
 import { createByteBudget, createConnectionRate, type ByteBudget, type ConnectionRate } from "./connection-rate.ts";
 import type { OutboundOpen } from "./outbound-fetch.ts";
-import { rangeSizing, splitRange } from "./range-plan.ts";
+import { decideParallel, openParallelTail, type ParallelPlan } from "./parallel-tail.ts";
+import { rangeSizing } from "./range-plan.ts";
 import { createPrefetchQueue, type Prefetched } from "./prefetch-queue.ts";
 import { requestRange, type RangeChunk, type RangeRequester, type RangeTarget } from "./range-request.ts";
-import { openSegmentSource } from "./segment-reader.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
@@ -96,8 +96,6 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   const target: RangeTarget = { url: opts.url, end: opts.end ?? null, total: null, contentType: null };
   const initialLength = target.end !== null ? target.end - pos + 1 : null;
   const { probeBytes } = rangeSizing(chunkBytes, initialLength, rangeConcurrency);
-  /** size of one parallel part, set when the parallel phase starts */
-  let partBytes = 0;
 
   /** Asks for a fresh URL once, however many requests in flight were refused with the old one. */
   const refresh = opts.refresh;
@@ -140,7 +138,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   /** the delivering connection's rate (null while the parallel parts deliver) */
   let rate: ConnectionRate | null = null;
   /** set once the upstream proved to throttle each connection: the rest goes in parallel parts */
-  let releaseBudget: (() => void) | null = null;
+  let parallel: ParallelPlan | null = null;
 
   const stream = new Readable({
     highWaterMark: 1024 * 1024,
@@ -151,7 +149,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     },
     destroy(err, cb) {
       finished = true;
-      releaseBudget?.();
+      parallel?.release();
       opts.signal?.removeEventListener("abort", onOuterAbort);
       controller.abort();
       if (current) detach(true);
@@ -211,9 +209,9 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     retry(err, "upstream chunk was cut; resuming at its byte offset");
   };
 
-  function attach(chunk: RangeChunk, parallel = false): void {
+  function attach(chunk: RangeChunk, fromParts = false): void {
     current = chunk;
-    rate = parallel ? null : createConnectionRate(performance.now());
+    rate = fromParts ? null : createConnectionRate(performance.now());
     currentLast = chunk.last;
     skip = chunk.skip;
     received = 0;
@@ -248,14 +246,14 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   function finish(): void {
     if (finished) return;
     finished = true;
-    releaseBudget?.();
+    parallel?.release();
     ahead.clear();
     stream.push(null);
   }
 
   function fail(err: unknown): void {
     finished = true;
-    releaseBudget?.();
+    parallel?.release();
     ahead.clear();
     stream.destroy(isEngineError(err) ? err : new EngineError("upstream.fetch_failed", { cause: err, detail: `chunk at ${pos}: ${(err as Error)?.message}` }));
   }
@@ -288,47 +286,20 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     return until;
   }
 
-  /**
-   * True when the rest should be fetched in parallel parts: allowed, worth it, the last
-   * connection was slow although the consumer kept up, and the memory budget has room.
-   */
+  /** True once the rest is (to be) fetched in parallel parts (parallel-tail.ts decides). */
   function goParallel(measured: ConnectionRate | null): boolean {
-    if (releaseBudget) return true;
-    if (rangeConcurrency < 2 || target.end === null || !measured || measured.everPaused) return false;
-    partBytes = rangeSizing(chunkBytes, target.end - pos + 1, rangeConcurrency).partBytes;
-    if (target.end - pos + 1 < 2 * partBytes) return false;
-    const r = measured.rate(performance.now(), probeBytes / 2);
-    if (r === null || r >= throttledBelow) return false;
-    releaseBudget = budget.tryReserve((rangeConcurrency + 1) * partBytes);
-    if (releaseBudget) log?.debug({ pos, bytesPerSecond: Math.round(r) }, "upstream throttles each connection: fetching the rest in parallel ranges");
-    return releaseBudget !== null;
+    if (parallel) return true;
+    parallel = decideParallel({ rangeConcurrency, chunkBytes, probeBytes, throttledBelow, budget }, measured, target.end === null ? null : target.end - pos + 1, performance.now());
+    if (parallel) log?.debug({ pos, bytesPerSecond: Math.round(parallel.bytesPerSecond) }, "upstream throttles each connection: fetching the rest in parallel ranges");
+    return parallel !== null;
   }
 
   /** The rest of the range [pos, end] as parallel parts, delivered in order like one chunk. */
-  function attachParallel(): void {
+  function attachParallel(plan: ParallelPlan): void {
     ahead.clear();
     const from = pos;
     const last = target.end!;
-    const tail = openSegmentSource({
-      open: opts.open,
-      segments: splitRange(target.url, from, last, partBytes),
-      // the probe proved the throttle: start with a few ranges, add more while they pay off
-      concurrency: Math.min(4, rangeConcurrency),
-      maxConcurrency: rangeConcurrency,
-      ahead: 1,
-      maxSegmentBytes: partBytes,
-      maxRetries,
-      retryDelayMs,
-      partName: "range",
-      refresh: refresh
-        ? async () => {
-            target.url = await refresh();
-            return { segments: splitRange(target.url, from, last, partBytes) };
-          }
-        : undefined,
-      logger: log,
-      signal: controller.signal,
-    });
+    const tail = openParallelTail({ open: opts.open, target, from, last, partBytes: plan.partBytes, rangeConcurrency, maxRetries, retryDelayMs, refresh, logger: log, signal: controller.signal });
     tail.on("error", noop);
     attach({ body: tail, start: from, last, expect: last - from + 1, skip: 0, full: false }, true);
   }
@@ -340,7 +311,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       return;
     }
     if (goParallel(rate)) {
-      attachParallel();
+      attachParallel(parallel!);
       return;
     }
     const upcoming = ahead.takeAt(pos);
