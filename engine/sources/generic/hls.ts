@@ -184,12 +184,17 @@ export async function resolveHlsMaster(
   }
 
   let durationSeconds = 0;
-  const streams = await mapLimit(jobs, PLAYLIST_CONCURRENCY, async (job) => {
+  // a stream's `finish` starts when its playlist is in and does not hold a playlist slot
+  const finishing: Array<Promise<UpstreamStream>> = [];
+  await mapLimit(jobs, PLAYLIST_CONCURRENCY, async (job, i) => {
     const playlist = await load(job.url);
     durationSeconds = Math.max(durationSeconds, playlist.durationSeconds);
-    return finish(job.build(playlist));
+    const done = finish(job.build(playlist));
+    // awaited below; until then (or if another playlist fails first) a failure is not "unhandled"
+    done.catch(() => undefined);
+    finishing[i] = done;
   });
-  return { streams, durationSeconds };
+  return { streams: await Promise.all(finishing), durationSeconds };
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping the order of results. */
