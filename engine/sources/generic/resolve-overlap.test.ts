@@ -41,7 +41,7 @@ let ctx: SourceContext;
 const seen: Seen[] = [];
 /** extra wait before answering, by path (on top of the base latency) */
 const delay = new Map<string, number>();
-const BASE_LATENCY_MS = 60;
+const BASE_LATENCY_MS = 150;
 const files = new Map<string, Buffer>();
 
 function playlist(segment: string, seconds = 2): string {
@@ -93,7 +93,7 @@ beforeAll(async () => {
         "content-length": String(end - start + 1),
         ...(m ? { "content-range": `bytes ${start}-${end}/${body.length}` } : {}),
       });
-      // paced like a slow origin (32 KiB every 10 ms) so a reader that stops early is seen to stop
+      // paced like a slow origin (32 KiB every 20 ms) so a reader that stops early is seen to stop
       let at = start;
       const pump = () => {
         if (res.destroyed) return;
@@ -102,7 +102,7 @@ beforeAll(async () => {
         at += piece.length;
         entry.sent += piece.length;
         res.write(piece);
-        setTimeout(pump, 10);
+        setTimeout(pump, 20);
       };
       pump();
     }, BASE_LATENCY_MS + (delay.get(url.pathname) ?? 0));
