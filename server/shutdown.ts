@@ -3,6 +3,13 @@ import type { Express } from "express";
 import type { Services } from "./services.ts";
 
 const GRACE_MS = 10_000;
+/**
+ * Connections the kernel may hold, not yet accepted, per listening socket. Node's default (511)
+ * is too short for a burst: 1000 downloads starting at once had 174–186 of their connections
+ * reset by the kernel before the server saw them (docs/benchmarks.md, issue 13). Linux caps it at
+ * net.core.somaxconn (4096 on current kernels, 128 on old ones: raise it there).
+ */
+export const LISTEN_BACKLOG = 2048;
 
 /**
  * Listen, and on SIGTERM/SIGINT stop accepting connections, let in-flight requests finish
@@ -11,7 +18,7 @@ const GRACE_MS = 10_000;
  */
 export function listenWithGracefulShutdown(app: Express, services: Services): Server {
   const { config, logger } = services;
-  const server = app.listen(config.PORT, config.HOST, () => {
+  const server = app.listen(config.PORT, config.HOST, LISTEN_BACKLOG, () => {
     const addr = server.address();
     const port = typeof addr === "object" && addr ? addr.port : config.PORT;
     logger.info({ url: config.PUBLIC_URL, port }, `${config.SITE_NAME} is listening on ${config.HOST}:${port}`);

@@ -2,7 +2,7 @@ import os from "node:os";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { MediaPlan, UpstreamStream } from "../types.ts";
-import { FFMPEG_NICENESS, ffmpegArgsForPlan, locateMediaTools, runFfmpeg } from "./ffmpeg.ts";
+import { FFMPEG_NICENESS, ffmpegArgsForPlan, INPUT_THREAD_QUEUE_PACKETS, locateMediaTools, runFfmpeg } from "./ffmpeg.ts";
 import { parseFfmpegBanner, parseFfprobeJson } from "./probe.ts";
 
 const s = (p: Partial<UpstreamStream> & Pick<UpstreamStream, "id" | "kind">): UpstreamStream => ({
@@ -23,7 +23,9 @@ describe("ffmpegArgsForPlan", () => {
   it("remuxes video and audio pipes into a fragmented MP4 on stdout without re-encoding", () => {
     const args = ffmpegArgsForPlan({ op: "remux", inputs: [video, aac], container: "mp4", mimeType: "video/mp4", extension: "mp4", bytes: null });
     const text = args.join(" ");
-    expect(text).toContain("-i pipe:3 -i pipe:4");
+    // each input's reading thread may queue enough packets that the muxer never waits polling
+    expect(text).toContain(`-thread_queue_size ${INPUT_THREAD_QUEUE_PACKETS} -i pipe:3 -thread_queue_size ${INPUT_THREAD_QUEUE_PACKETS} -i pipe:4`);
+    expect(INPUT_THREAD_QUEUE_PACKETS).toBeGreaterThanOrEqual(128);
     expect(text).toContain("-map 0:v:0 -map 1:a:0");
     expect(text).toContain("-c:v copy");
     expect(text).toContain("-c:a copy");
@@ -38,6 +40,8 @@ describe("ffmpegArgsForPlan", () => {
     const text = argString({ op: "remux", inputs: [prog], container: "mp4", mimeType: "video/mp4", extension: "mp4", bytes: null });
     expect(text).toContain("-map 0:v:0 -map 0:a:0");
     expect(text).toContain("-bsf:a aac_adtstoasc");
+    // one input has no reading thread of its own: nothing to size
+    expect(text).not.toContain("-thread_queue_size");
   });
 
   it("re-encodes video only when the plan says so", () => {

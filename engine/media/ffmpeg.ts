@@ -106,9 +106,23 @@ const BASE_ARGS = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error"]
  */
 const OUTPUT_ARGS = ["-flush_packets", "0", "pipe:1"];
 
+/**
+ * Packets ffmpeg may queue per input when it reads several (video + audio): each input has its
+ * own reading thread, and with the default of 8 the muxer, waiting for the other input's next
+ * packet, polls every 10 ms instead of reading on. Remuxing 60 s of DASH 1080p + audio from two
+ * pipes took 1.5–2 s with 8 and 0.2 s with 128–256 (the same as from files); 1 s segments took
+ * 3.8 s. A full queue only happens while the client reads slower than the media arrives: 256
+ * video packets are about 10 s of video (5 MB at 4 Mbit/s), less than the segments the reader
+ * may already hold. See docs/decisions/022-overlapped-resolve-and-ffmpeg-input-queues.md.
+ */
+export const INPUT_THREAD_QUEUE_PACKETS = 256;
+
 function inputArgs(count: number): string[] {
   const args: string[] = [];
-  for (let i = 0; i < count; i++) args.push("-i", `pipe:${3 + i}`);
+  for (let i = 0; i < count; i++) {
+    if (count > 1) args.push("-thread_queue_size", String(INPUT_THREAD_QUEUE_PACKETS));
+    args.push("-i", `pipe:${3 + i}`);
+  }
   return args;
 }
 

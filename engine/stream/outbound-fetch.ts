@@ -1,15 +1,15 @@
 import { lookup as dnsLookup } from "node:dns/promises";
-import http, { type IncomingMessage } from "node:http";
-import https from "node:https";
-import { isIP } from "node:net";
+import type { IncomingMessage } from "node:http";
 import { Readable, type Transform } from "node:stream";
 import type { Logger } from "pino";
-import { EngineError, isEngineError } from "../errors.ts";
-import { isBlockedAddress, unbracket } from "./address-guard.ts";
-import { createGuardedLookup, type ResolveHost } from "./guarded-lookup.ts";
-import { applyHostMap, parseHostMap, type HostMap } from "./host-map.ts";
+import { EngineError } from "../errors.ts";
+import type { ResolveHost } from "./guarded-lookup.ts";
+import { parseHostMap, type HostMap } from "./host-map.ts";
 import { createHostSlots, type HostSlots } from "./host-slots.ts";
+import { createHttpExchange, type ExchangeAttempt, type ExchangeHop } from "./http-exchange.ts";
 import { bodyToBuffer, decoderFor, sizeCap, toHeaders } from "./outbound-body.ts";
+import { isRetryableOutbound, retryBackoff, sleepUnlessAborted } from "./outbound-errors.ts";
+import { followRedirects, type RedirectPolicy } from "./redirects.ts";
 
 /**
  * The one door for every byte leaving the server (DESIGN §6): host map, SSRF guard after DNS and
@@ -86,81 +86,38 @@ export interface OutboundOptions {
 /** OUTBOUND_MAX_CONNECTIONS_PER_HOST's default (decision 021) */
 export const DEFAULT_MAX_CONNECTIONS_PER_HOST = 64;
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-const RETRYABLE_CODES = new Set([
-  "ECONNRESET",
-  "ECONNREFUSED",
-  "ECONNABORTED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EAI_AGAIN",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
-  "UND_ERR_SOCKET",
-]);
 const TEXTUAL = /^(application\/(json|xml|.*\+json|.*\+xml|vnd\.apple\.mpegurl|x-mpegurl|dash\+xml|javascript)|text\/)/i;
 
 const defaultResolve: ResolveHost = async (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
-function abortError(signal: AbortSignal | null | undefined): Error {
-  const reason: unknown = signal?.reason;
-  if (reason instanceof Error) return reason;
-  return new DOMException("This operation was aborted", "AbortError");
-}
-
-function isAbort(err: unknown): boolean {
-  return err instanceof Error && err.name === "AbortError";
-}
-
-interface Attempt {
-  method: string;
-  headers: Headers;
-  body: Buffer | null;
-  /**
-   * counts against the per-host connection cap: media bytes through `open()` (ranges, segments,
-   * images), whose readers always finish or destroy the body. `fetch()` (API calls, manifests) is
-   * not counted: a Response body a caller never reads must not hold a slot of its host forever.
-   */
-  capped: boolean;
-}
-
+/**
+ * The door, assembled from its units: `http-exchange.ts` (one exchange to a checked address,
+ * timeouts, aborts), `host-slots.ts` (the per-host connection cap), `redirects.ts` (every hop
+ * mapped and checked), `outbound-errors.ts` (what is retried, and when). What stays here: retries
+ * around the redirect chain, body decoding and size caps, and the two faces (`open`, `fetch`).
+ */
 export function createOutbound(opts: OutboundOptions): Outbound {
   const hostMap = typeof opts.hostMap === "string" || opts.hostMap === undefined ? parseHostMap(opts.hostMap) : opts.hostMap;
-  const resolve = opts.resolve ?? defaultResolve;
-  const maxRedirects = opts.maxRedirects ?? 5;
   const defaultRetries = opts.retries ?? 2;
   const retryDelayMs = opts.retryDelayMs ?? 250;
   const metadataMaxBytes = opts.metadataMaxBytes ?? 32 * 1024 * 1024;
-  const userAgent = opts.userAgent ?? "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
   const log = opts.logger;
   const slots = typeof opts.maxConnectionsPerHost === "object" ? opts.maxConnectionsPerHost : createHostSlots(opts.maxConnectionsPerHost ?? DEFAULT_MAX_CONNECTIONS_PER_HOST);
-
-  const agents = {
-    http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
-    https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
-    // Guarded sockets get their own pools: a pooled socket's address was checked when it connected.
-    guardedHttp: new http.Agent({ keepAlive: true, maxSockets: 256 }),
-    guardedHttps: new https.Agent({ keepAlive: true, maxSockets: 256 }),
-  };
-
-  const guardedLookup = createGuardedLookup(resolve);
+  const connections = createHttpExchange({
+    resolve: opts.resolve ?? defaultResolve,
+    userAgent: opts.userAgent ?? "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
+  });
 
   /**
-   * One HTTP exchange under the host's connection cap: the slot is held until the response body
-   * is finished (or the request fails), because that is how long the connection is busy.
+   * One exchange under the host's connection cap: the slot is held until the response body is
+   * finished (or the request fails), because that is how long the connection is busy.
    */
-  async function exchange(
-    target: URL,
-    hop: { guarded: boolean; originalHost: string | null },
-    attempt: Attempt,
-    init: OutboundInit,
-    timeoutMs: number,
-  ): Promise<IncomingMessage> {
-    if (!attempt.capped) return exchangeOnce(target, hop, attempt, timeoutMs, init.signal);
+  async function cappedExchange(target: URL, hop: ExchangeHop, attempt: ExchangeAttempt, init: OutboundInit, timeoutMs: number): Promise<IncomingMessage> {
+    if (!attempt.capped) return connections.exchange(target, hop, attempt, timeoutMs, init.signal);
     const release = await slots.acquire(target.host, { signal: init.signal, urgent: init.urgent });
     try {
-      const res = await exchangeOnce(target, hop, attempt, timeoutMs, init.signal);
+      const res = await connections.exchange(target, hop, attempt, timeoutMs, init.signal);
       if (res.closed || res.destroyed) release();
       else res.once("close", release);
       return res;
@@ -170,177 +127,14 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     }
   }
 
-  /** One HTTP exchange (no redirects, no retries). */
-  function exchangeOnce(
-    target: URL,
-    hop: { guarded: boolean; originalHost: string | null },
-    attempt: Attempt,
-    timeoutMs: number,
-    signal: AbortSignal | null | undefined,
-  ): Promise<IncomingMessage> {
-    return new Promise((resolvePromise, reject) => {
-      if (signal?.aborted) {
-        reject(abortError(signal));
-        return;
-      }
-      const isHttps = target.protocol === "https:";
-      const headers: Record<string, string> = {};
-      attempt.headers.forEach((value, key) => {
-        headers[key] = value;
-      });
-      if (!headers["user-agent"]) headers["user-agent"] = userAgent;
-      if (hop.originalHost) headers["x-forwarded-host"] = hop.originalHost;
-      if (attempt.body) headers["content-length"] = String(attempt.body.length);
-      const request = (isHttps ? https : http).request({
-        protocol: target.protocol,
-        host: unbracket(target.hostname),
-        port: target.port || (isHttps ? 443 : 80),
-        path: `${target.pathname}${target.search}`,
-        method: attempt.method,
-        headers,
-        agent: hop.guarded ? (isHttps ? agents.guardedHttps : agents.guardedHttp) : isHttps ? agents.https : agents.http,
-        lookup: hop.guarded ? guardedLookup : undefined,
-      });
-      let settled = false;
-      const timer = setTimeout(() => {
-        request.destroy(new EngineError("upstream.timeout", { detail: `no response from ${target.host} in ${timeoutMs} ms` }));
-      }, timeoutMs);
-      const onAbort = () => request.destroy(abortError(signal));
-      signal?.addEventListener("abort", onAbort, { once: true });
-      const cleanup = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      request.on("response", (res) => {
-        settled = true;
-        clearTimeout(timer);
-        // While the body streams: an idle socket is a timeout, an abort tears the body down.
-        const socket = res.socket;
-        const onIdle = () => {
-          res.destroy(new EngineError("upstream.timeout", { detail: `${target.host} stalled for ${timeoutMs} ms` }));
-        };
-        socket?.setTimeout(timeoutMs);
-        socket?.on("timeout", onIdle);
-        signal?.removeEventListener("abort", onAbort);
-        const onBodyAbort = () => res.destroy(abortError(signal));
-        signal?.addEventListener("abort", onBodyAbort, { once: true });
-        res.once("close", () => {
-          socket?.removeListener("timeout", onIdle);
-          socket?.setTimeout(0);
-          signal?.removeEventListener("abort", onBodyAbort);
-        });
-        resolvePromise(res);
-      });
-      request.on("error", (err) => {
-        cleanup();
-        if (!settled) reject(err);
-      });
-      request.end(attempt.body ?? undefined);
-    });
-  }
+  const redirectPolicy = (init: OutboundInit, timeoutMs: number): RedirectPolicy => ({
+    hostMap,
+    allowPrivate: opts.allowPrivate,
+    maxRedirects: opts.maxRedirects ?? 5,
+    exchange: (target, hop, attempt) => cappedExchange(target, hop, attempt, init, timeoutMs),
+  });
 
-  function classify(err: unknown, target: URL): Error {
-    if (isEngineError(err) || isAbort(err)) return err as Error;
-    const code = (err as NodeJS.ErrnoException | undefined)?.code;
-    return new EngineError("upstream.fetch_failed", { detail: `${target.host}: ${code ?? String(err)}`, cause: err });
-  }
-
-  function retryable(err: Error): boolean {
-    if (isAbort(err)) return false;
-    if (isEngineError(err)) {
-      if (err.code === "upstream.timeout") return true;
-      if (err.code !== "upstream.fetch_failed") return false;
-      const code = (err.cause as NodeJS.ErrnoException | undefined)?.code;
-      return code !== undefined && RETRYABLE_CODES.has(code);
-    }
-    return false;
-  }
-
-  function sleep(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
-    return new Promise((resolveSleep, reject) => {
-      if (signal?.aborted) {
-        reject(abortError(signal));
-        return;
-      }
-      const t = setTimeout(() => {
-        signal?.removeEventListener("abort", onAbort);
-        resolveSleep();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(t);
-        reject(abortError(signal));
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
-  }
-
-  /** Follows redirects by hand so every hop is mapped and checked like the first. */
-  async function followRedirects(
-    start: URL,
-    first: Attempt,
-    init: OutboundInit,
-    timeoutMs: number,
-  ): Promise<{ res: IncomingMessage; url: URL; redirected: boolean }> {
-    let url = start;
-    let attempt = first;
-    const mode = init.redirect ?? "follow";
-    for (let hops = 0; ; hops++) {
-      if (url.protocol !== "http:" && url.protocol !== "https:") {
-        throw new EngineError("link.unsupported", { detail: `protocol ${url.protocol}` });
-      }
-      const mapped = applyHostMap(hostMap, url);
-      let target = url;
-      let guarded = false;
-      if (mapped) {
-        target = mapped;
-      } else {
-        const trusted = hops === 0 && init.trusted === true;
-        if (!trusted && !opts.allowPrivate) {
-          const host = unbracket(url.hostname);
-          if (isIP(host)) {
-            if (isBlockedAddress(host)) throw new EngineError("link.blocked_address", { detail: `${host} is not a public address` });
-          } else {
-            guarded = true;
-          }
-        }
-      }
-      let res: IncomingMessage;
-      try {
-        res = await exchange(target, { guarded, originalHost: mapped ? url.host : null }, attempt, init, timeoutMs);
-      } catch (err) {
-        throw classify(err, url);
-      }
-      const status = res.statusCode ?? 0;
-      const location = res.headers.location;
-      if (!REDIRECTS.has(status) || !location || mode === "manual") {
-        return { res, url, redirected: hops > 0 };
-      }
-      res.resume();
-      if (mode === "error") throw new EngineError("upstream.fetch_failed", { detail: `unexpected redirect from ${url.host}` });
-      if (hops >= maxRedirects) throw new EngineError("upstream.fetch_failed", { detail: `more than ${maxRedirects} redirects` });
-      let next: URL;
-      try {
-        next = new URL(location, url);
-      } catch (cause) {
-        throw new EngineError("upstream.fetch_failed", { detail: `bad redirect location ${location}`, cause });
-      }
-      const headers = new Headers(attempt.headers);
-      if (next.origin !== url.origin) {
-        // Credentials never follow a redirect to another origin.
-        headers.delete("authorization");
-        headers.delete("cookie");
-      }
-      if (status === 303 || ((status === 301 || status === 302) && attempt.method === "POST")) {
-        headers.delete("content-type");
-        attempt = { method: attempt.method === "HEAD" ? "HEAD" : "GET", headers, body: null, capped: attempt.capped };
-      } else {
-        attempt = { ...attempt, headers };
-      }
-      url = next;
-    }
-  }
-
-  async function openRaw(input: string | URL, init: OutboundInit, attempt: Attempt): Promise<OutboundResponse> {
+  async function openRaw(input: string | URL, init: OutboundInit, attempt: ExchangeAttempt): Promise<OutboundResponse> {
     let start: URL;
     try {
       start = new URL(input);
@@ -352,12 +146,12 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     for (let n = 0; ; n++) {
       let result: { res: IncomingMessage; url: URL; redirected: boolean };
       try {
-        result = await followRedirects(start, attempt, init, timeoutMs);
+        result = await followRedirects(redirectPolicy(init, timeoutMs), start, attempt, init);
       } catch (err) {
         const e = err as Error;
-        if (n < retries && retryable(e)) {
+        if (n < retries && isRetryableOutbound(e)) {
           log.debug({ url: start.host, attempt: n + 1, err: e.message }, "outbound retry after error");
-          await sleep(backoff(n), init.signal);
+          await sleepUnlessAborted(retryBackoff(n, retryDelayMs), init.signal);
           continue;
         }
         throw e;
@@ -367,7 +161,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
       if (status >= 500 && n < retries) {
         res.resume();
         log.debug({ url: url.host, status, attempt: n + 1 }, "outbound retry after server error");
-        await sleep(backoff(n), init.signal);
+        await sleepUnlessAborted(retryBackoff(n, retryDelayMs), init.signal);
         continue;
       }
       const headers = toHeaders(res.rawHeaders);
@@ -392,11 +186,6 @@ export function createOutbound(opts: OutboundOptions): Outbound {
       }
       return { status, statusText: res.statusMessage ?? "", headers, url: url.href, redirected, body };
     }
-  }
-
-  function backoff(n: number): number {
-    const base = retryDelayMs * 2 ** n;
-    return Math.min(base + Math.random() * base * 0.5, 10_000);
   }
 
   const open: OutboundOpen = async (input, init = {}) => {
@@ -448,7 +237,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     fetch: fetchImpl,
     open,
     close() {
-      for (const agent of Object.values(agents)) agent.destroy();
+      connections.close();
     },
   };
 }

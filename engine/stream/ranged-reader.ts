@@ -5,8 +5,10 @@ import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../errors.ts";
 import { createByteBudget, createConnectionRate, type ByteBudget, type ConnectionRate } from "./connection-rate.ts";
 import type { OutboundOpen } from "./outbound-fetch.ts";
-import { rangeSizing, splitRange } from "./range-plan.ts";
-import { openSegmentSource } from "./segment-reader.ts";
+import { decideParallel, openParallelTail, type ParallelPlan } from "./parallel-tail.ts";
+import { rangeSizing } from "./range-plan.ts";
+import { createPrefetchQueue, type Prefetched } from "./prefetch-queue.ts";
+import { requestRange, type RangeChunk, type RangeRequester, type RangeTarget } from "./range-request.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
@@ -62,33 +64,12 @@ export interface RangedSource {
   contentType: string | null;
 }
 
-const CONTENT_RANGE = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i;
 const MAX_REFRESHES = 3;
 const noop = () => undefined;
 /** DOWNLOAD_RANGE_CONCURRENCY's default */
 export const DEFAULT_RANGE_CONCURRENCY = 6;
 const processBudget = createByteBudget(256 * 1024 * 1024);
 
-
-/** One upstream response covering [start, last] (last = null: until the resource ends). */
-interface Chunk {
-  body: Readable;
-  start: number;
-  last: number | null;
-  /** bytes the body should carry from `start` on (null = unknown) */
-  expect: number | null;
-  /** bytes to drop first (an upstream that ignores Range sends from byte 0) */
-  skip: number;
-  /** the upstream ignored Range: this body runs to the end of the resource */
-  full: boolean;
-}
-
-/** A chunk requested ahead of its turn. */
-interface Pending {
-  start: number;
-  last: number;
-  promise: Promise<Chunk>;
-}
 
 /**
  * Opens the first chunk right away (so an error surfaces before response headers are sent) and
@@ -107,82 +88,33 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   const maxRetries = opts.maxRetries ?? 4;
   const retryDelayMs = opts.retryDelayMs ?? 200;
   const log = opts.logger;
-  let url = opts.url;
   let pos = opts.start ?? 0;
-  let end: number | null = opts.end ?? null;
-  let total: number | null = null;
-  let contentType: string | null = null;
   const rangeConcurrency = Math.max(1, Math.floor(opts.rangeConcurrency ?? 1));
   const throttledBelow = opts.throttledBelow ?? 8 * 1024 * 1024;
   const budget = opts.budget ?? processBudget;
-  const initialLength = end !== null ? end - pos + 1 : null;
+  /** the URL, the last byte wanted, the length and type: learned from the answers (range-request.ts) */
+  const target: RangeTarget = { url: opts.url, end: opts.end ?? null, total: null, contentType: null };
+  const initialLength = target.end !== null ? target.end - pos + 1 : null;
   const { probeBytes } = rangeSizing(chunkBytes, initialLength, rangeConcurrency);
-  /** size of one parallel part, set when the parallel phase starts */
-  let partBytes = 0;
 
   /** Asks for a fresh URL once, however many requests in flight were refused with the old one. */
   const refresh = opts.refresh;
   const refresher = createSingleFlightRefresh(
     refresh
       ? async () => {
-          url = await refresh();
+          target.url = await refresh();
         }
       : undefined,
     { max: MAX_REFRESHES, onStart: (refreshes) => log?.info({ pos, refreshes }, "upstream refused (403): re-resolving the stream URL") },
   );
 
-  /** Requests [start, until]; handles 403 refresh; the body is left paused for its turn. */
-  async function request(start: number, until?: number, urgent = true): Promise<Chunk> {
-    for (;;) {
-      const last = until ?? (end !== null ? Math.min(end, start + chunkBytes - 1) : start + chunkBytes - 1);
-      const generation = refresher.generation;
-      const res = await opts.open(url, {
-        headers: { ...opts.headers, range: `bytes=${start}-${last}` },
-        signal: controller.signal,
-        urgent,
-      });
-      // late errors from a parked or abandoned body must not crash the process
-      res.body.on("error", noop);
-      if (res.status === 403 && opts.refresh) {
-        res.body.resume();
-        if (await refresher.refresh(generation)) continue;
-      }
-      if (res.status === 206) {
-        const m = CONTENT_RANGE.exec(res.headers.get("content-range") ?? "");
-        if (!m || Number(m[1]) !== start) {
-          res.body.destroy();
-          throw new EngineError("upstream.fetch_failed", { detail: `bad Content-Range ${res.headers.get("content-range")} for offset ${start}` });
-        }
-        if (m[3] !== "*") total = Number(m[3]);
-        if (end === null && total !== null) end = total - 1;
-        contentType ??= res.headers.get("content-type");
-        return { body: res.body, start, last: Number(m[2]), expect: Number(m[2]) - start + 1, skip: 0, full: false };
-      }
-      if (res.status === 200) {
-        // The upstream ignores Range: the body is the whole resource; skip to our offset.
-        const length = Number(res.headers.get("content-length"));
-        if (Number.isFinite(length) && res.headers.has("content-length")) {
-          total = length;
-          if (end === null || end > total - 1) end = total - 1;
-        }
-        contentType ??= res.headers.get("content-type");
-        return { body: res.body, start, last: end, expect: end !== null ? end - start + 1 : null, skip: start, full: true };
-      }
-      res.body.resume();
-      if (res.status === 416 && (total === null || start >= total)) {
-        return { body: res.body, start, last: null, expect: 0, skip: 0, full: false };
-      }
-      if (res.status === 403 || res.status === 404 || res.status === 410) {
-        throw new EngineError("upstream.expired", { detail: `upstream answered ${res.status} at offset ${start}` });
-      }
-      throw new EngineError("upstream.fetch_failed", { detail: `upstream answered ${res.status} at offset ${start}` });
-    }
-  }
+  const requester: RangeRequester = { open: opts.open, target, chunkBytes, refresher: refresh ? refresher : undefined, headers: opts.headers, signal: controller.signal };
+  const request = (start: number, until?: number, urgent = true) => requestRange(requester, start, until, urgent);
 
-  let first: Chunk;
+  let first: RangeChunk;
   try {
     const probeLast = rangeConcurrency > 1 ? pos + probeBytes - 1 : undefined;
-    first = await request(pos, end !== null && probeLast !== undefined ? Math.min(end, probeLast) : probeLast);
+    first = await request(pos, target.end !== null && probeLast !== undefined ? Math.min(target.end, probeLast) : probeLast);
   } catch (err) {
     opts.signal?.removeEventListener("abort", onOuterAbort);
     throw err;
@@ -194,10 +126,10 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
    * socket is paused whenever the consumer's buffer is full. (An async-generator version was
    * several times slower on fast links.)
    */
-  let current: Chunk | null = null;
+  let current: RangeChunk | null = null;
   /** last byte of the range being delivered (a resume asks only for the rest of it) */
   let currentLast: number | null = null;
-  const ahead: Pending[] = [];
+  const ahead = createPrefetchQueue((from, last) => request(from, last, false));
   let skip = 0;
   let received = 0;
   let failures = 0;
@@ -206,7 +138,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   /** the delivering connection's rate (null while the parallel parts deliver) */
   let rate: ConnectionRate | null = null;
   /** set once the upstream proved to throttle each connection: the rest goes in parallel parts */
-  let releaseBudget: (() => void) | null = null;
+  let parallel: ParallelPlan | null = null;
 
   const stream = new Readable({
     highWaterMark: 1024 * 1024,
@@ -217,11 +149,11 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     },
     destroy(err, cb) {
       finished = true;
-      releaseBudget?.();
+      parallel?.release();
       opts.signal?.removeEventListener("abort", onOuterAbort);
       controller.abort();
       if (current) detach(true);
-      dropAhead(0);
+      ahead.clear();
       cb(err);
     },
   });
@@ -236,7 +168,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       buf = buf.subarray(skip);
       skip = 0;
     }
-    if (end !== null && pos + buf.length > end + 1) buf = buf.subarray(0, Math.max(0, end + 1 - pos));
+    if (target.end !== null && pos + buf.length > target.end + 1) buf = buf.subarray(0, Math.max(0, target.end + 1 - pos));
     if (buf.length > 0) {
       pos += buf.length;
       received += buf.length;
@@ -247,7 +179,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
         rate?.pause(performance.now());
       }
     }
-    if (end !== null && pos > end) {
+    if (target.end !== null && pos > target.end) {
       // everything wanted has arrived (an upstream ignoring Range may have more): stop here
       detach(true);
       finish();
@@ -261,7 +193,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       retry(new EngineError("upstream.fetch_failed", { detail: `chunk at ${pos} ended early` }), "upstream chunk ended early; resuming at its byte offset");
       return;
     }
-    if ((end === null && chunk.expect === null) || chunk.expect === 0 || (end !== null && pos > end)) {
+    if ((target.end === null && chunk.expect === null) || chunk.expect === 0 || (target.end !== null && pos > target.end)) {
       finish();
       return;
     }
@@ -277,9 +209,9 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     retry(err, "upstream chunk was cut; resuming at its byte offset");
   };
 
-  function attach(chunk: Chunk, parallel = false): void {
+  function attach(chunk: RangeChunk, fromParts = false): void {
     current = chunk;
-    rate = parallel ? null : createConnectionRate(performance.now());
+    rate = fromParts ? null : createConnectionRate(performance.now());
     currentLast = chunk.last;
     skip = chunk.skip;
     received = 0;
@@ -307,37 +239,22 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
 
   /** Requests the chunks after the one being delivered, up to `prefetch` of them. */
   function schedulePrefetch(): void {
-    if (finished || end === null || current === null || current.full || current.last === null) return;
-    let from = ahead.length > 0 ? ahead[ahead.length - 1]!.last + 1 : current.last + 1;
-    while (ahead.length < prefetch && from <= end) {
-      const last = Math.min(end, from + chunkBytes - 1);
-      const promise = request(from, last, false);
-      // observed when its turn comes; this only keeps a failure ahead of its turn from being "unhandled"
-      promise.catch(noop);
-      ahead.push({ start: from, last, promise });
-      from = last + 1;
-    }
-  }
-
-  /** Abandons prefetched chunks from index `from` on (their bodies are destroyed when they arrive). */
-  function dropAhead(from: number): void {
-    for (const p of ahead.splice(from)) {
-      p.promise.then((c) => c.body.destroy(), noop);
-    }
+    if (finished || target.end === null || current === null || current.full || current.last === null) return;
+    ahead.fill(current.last, target.end, prefetch, chunkBytes);
   }
 
   function finish(): void {
     if (finished) return;
     finished = true;
-    releaseBudget?.();
-    dropAhead(0);
+    parallel?.release();
+    ahead.clear();
     stream.push(null);
   }
 
   function fail(err: unknown): void {
     finished = true;
-    releaseBudget?.();
-    dropAhead(0);
+    parallel?.release();
+    ahead.clear();
     stream.destroy(isEngineError(err) ? err : new EngineError("upstream.fetch_failed", { cause: err, detail: `chunk at ${pos}: ${(err as Error)?.message}` }));
   }
 
@@ -364,75 +281,45 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   /** The range to request fresh at `pos`: the rest of the cut chunk, never overlapping a prefetched one. */
   function freshUntil(): number | undefined {
     let until: number | undefined = currentLast !== null && pos <= currentLast ? currentLast : undefined;
-    const upcoming = ahead[0];
-    if (upcoming) until = Math.min(until ?? pos + chunkBytes - 1, pos + chunkBytes - 1, upcoming.start - 1);
+    const upcoming = ahead.nextStart();
+    if (upcoming !== null) until = Math.min(until ?? pos + chunkBytes - 1, pos + chunkBytes - 1, upcoming - 1);
     return until;
   }
 
-  /**
-   * True when the rest should be fetched in parallel parts: allowed, worth it, the last
-   * connection was slow although the consumer kept up, and the memory budget has room.
-   */
+  /** True once the rest is (to be) fetched in parallel parts (parallel-tail.ts decides). */
   function goParallel(measured: ConnectionRate | null): boolean {
-    if (releaseBudget) return true;
-    if (rangeConcurrency < 2 || end === null || !measured || measured.everPaused) return false;
-    partBytes = rangeSizing(chunkBytes, end - pos + 1, rangeConcurrency).partBytes;
-    if (end - pos + 1 < 2 * partBytes) return false;
-    const r = measured.rate(performance.now(), probeBytes / 2);
-    if (r === null || r >= throttledBelow) return false;
-    releaseBudget = budget.tryReserve((rangeConcurrency + 1) * partBytes);
-    if (releaseBudget) log?.debug({ pos, bytesPerSecond: Math.round(r) }, "upstream throttles each connection: fetching the rest in parallel ranges");
-    return releaseBudget !== null;
+    if (parallel) return true;
+    parallel = decideParallel({ rangeConcurrency, chunkBytes, probeBytes, throttledBelow, budget }, measured, target.end === null ? null : target.end - pos + 1, performance.now());
+    if (parallel) log?.debug({ pos, bytesPerSecond: Math.round(parallel.bytesPerSecond) }, "upstream throttles each connection: fetching the rest in parallel ranges");
+    return parallel !== null;
   }
 
   /** The rest of the range [pos, end] as parallel parts, delivered in order like one chunk. */
-  function attachParallel(): void {
-    dropAhead(0);
+  function attachParallel(plan: ParallelPlan): void {
+    ahead.clear();
     const from = pos;
-    const last = end!;
-    const tail = openSegmentSource({
-      open: opts.open,
-      segments: splitRange(url, from, last, partBytes),
-      // the probe proved the throttle: start with a few ranges, add more while they pay off
-      concurrency: Math.min(4, rangeConcurrency),
-      maxConcurrency: rangeConcurrency,
-      ahead: 1,
-      maxSegmentBytes: partBytes,
-      maxRetries,
-      retryDelayMs,
-      partName: "range",
-      refresh: refresh
-        ? async () => {
-            url = await refresh();
-            return { segments: splitRange(url, from, last, partBytes) };
-          }
-        : undefined,
-      logger: log,
-      signal: controller.signal,
-    });
+    const last = target.end!;
+    const tail = openParallelTail({ open: opts.open, target, from, last, partBytes: plan.partBytes, rangeConcurrency, maxRetries, retryDelayMs, refresh, logger: log, signal: controller.signal });
     tail.on("error", noop);
     attach({ body: tail, start: from, last, expect: last - from + 1, skip: 0, full: false }, true);
   }
 
   function next(): void {
     if (finished || busy || current) return;
-    if (end !== null && pos > end) {
+    if (target.end !== null && pos > target.end) {
       finish();
       return;
     }
     if (goParallel(rate)) {
-      attachParallel();
+      attachParallel(parallel!);
       return;
     }
-    // prefetched chunks that no longer follow on (the upstream sent a shorter range) are useless
-    const stale = ahead.findIndex((p) => p.start < pos);
-    if (stale !== -1) dropAhead(stale);
-    const upcoming = ahead[0]?.start === pos ? ahead.shift()! : null;
+    const upcoming = ahead.takeAt(pos);
     take(upcoming ? upcoming.promise : request(pos, freshUntil()), upcoming);
   }
 
   /** Waits for the chunk at `pos` to open, then streams it. */
-  function take(opening: Promise<Chunk>, parked: Pending | null): void {
+  function take(opening: Promise<RangeChunk>, parked: Prefetched | null): void {
     busy = true;
     opening.then(
       (chunk) => {
@@ -460,8 +347,8 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   }
 
   attach(first);
-  const length = end !== null ? end - startPos + 1 : null;
-  return { stream, total, length, contentType };
+  const length = target.end !== null ? target.end - startPos + 1 : null;
+  return { stream, total: target.total, length, contentType: target.contentType };
 }
 
 function retryableError(err: unknown): boolean {

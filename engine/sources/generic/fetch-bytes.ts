@@ -36,8 +36,18 @@ export interface Head {
   lastModified: string | null;
 }
 
-/** Reads at most `limit` bytes of a resource (a Range request; servers that ignore it are cut off). */
-export async function fetchHead(ctx: SourceContext, ref: SegmentRef | string, limit = PROBE_BYTES): Promise<Head> {
+/**
+ * Given the bytes received so far, how many of them describe the resource (reading stops once
+ * that many have arrived), or null to keep reading up to the limit.
+ */
+export type Enough = (received: Buffer) => number | null;
+
+/**
+ * Reads at most `limit` bytes of a resource (a Range request; servers that ignore it are cut off).
+ * With `enough`, stops as soon as it says the bytes so far suffice, but only for a resource
+ * longer than `limit` (a shorter one is read whole, as without it, so `complete` still holds).
+ */
+export async function fetchHead(ctx: SourceContext, ref: SegmentRef | string, limit = PROBE_BYTES, enough?: Enough): Promise<Head> {
   const url = typeof ref === "string" ? ref : ref.url;
   const range = typeof ref === "string" ? undefined : ref.range;
   const start = range?.start ?? 0;
@@ -58,8 +68,9 @@ export async function fetchHead(ctx: SourceContext, ref: SegmentRef | string, li
   }
   const parts: Buffer[] = [];
   let received = 0;
-  const wanted = end - start + 1;
+  let wanted = end - start + 1;
   let ended = false;
+  let stopEarly = enough && total !== null && total - start > wanted ? enough : undefined;
   if (res.body) {
     const reader = res.body.getReader();
     try {
@@ -71,6 +82,16 @@ export async function fetchHead(ctx: SourceContext, ref: SegmentRef | string, li
         }
         parts.push(Buffer.from(value));
         received += value.byteLength;
+        if (stopEarly) {
+          const joined = parts.length > 1 ? Buffer.concat(parts) : parts[0]!;
+          parts.length = 0;
+          parts.push(joined);
+          const n = stopEarly(joined);
+          if (n !== null) {
+            wanted = Math.max(1, Math.min(wanted, n));
+            stopEarly = undefined;
+          }
+        }
       }
     } finally {
       if (!ended) {

@@ -104,47 +104,57 @@ export interface HlsResult {
 }
 
 const MAX_VARIANTS = 24;
+/** media playlists fetched at once (short text requests, not counted by the per-host cap) */
+const PLAYLIST_CONCURRENCY = 8;
 
-/** Resolves a master playlist: fetches every variant's and audio rendition's media playlist. */
-export async function resolveHlsMaster(ctx: SourceContext, m: M3u8Manifest, masterUrl: string): Promise<HlsResult> {
+/**
+ * Resolves a master playlist: fetches every variant's and audio rendition's media playlist, all
+ * at once (up to `PLAYLIST_CONCURRENCY`). `finish` (probing, when the master left codecs out)
+ * runs on each stream as soon as its own playlist has arrived, while the others still load.
+ */
+export async function resolveHlsMaster(
+  ctx: SourceContext,
+  m: M3u8Manifest,
+  masterUrl: string,
+  finish: (s: UpstreamStream) => Promise<UpstreamStream> = async (s) => s,
+): Promise<HlsResult> {
   const variants = (m.playlists ?? []).slice(0, MAX_VARIANTS);
   const audioGroups = m.mediaGroups?.AUDIO ?? {};
-  const streams: UpstreamStream[] = [];
-  let durationSeconds = 0;
-  const load = async (uri: string) => {
-    const url = new URL(uri, masterUrl).href;
+  const load = async (url: string) => {
     const { text, url: finalUrl } = await fetchText(ctx, url);
-    return { url, playlist: mediaPlaylist(parseM3u8(text), finalUrl) };
+    return mediaPlaylist(parseM3u8(text), finalUrl);
   };
 
+  /** one job per stream, in the order the streams are listed: its playlist URL and how to build it */
+  const jobs: Array<{ url: string; build: (p: MediaPlaylist) => UpstreamStream }> = [];
+
   // audio renditions with their own playlist become audio streams, once per URI
-  const audioByUri = new Map<string, UpstreamStream>();
+  const audioUrls = new Set<string>();
   for (const [groupId, group] of Object.entries(audioGroups)) {
     for (const [name, rendition] of Object.entries(group)) {
       if (!rendition.uri) continue;
       const url = new URL(rendition.uri, masterUrl).href;
-      if (audioByUri.has(url)) continue;
+      if (audioUrls.has(url)) continue;
+      const id = `hls-audio-${audioUrls.size}`;
+      audioUrls.add(url);
       const usedBy = variants.find((v) => v.attributes.AUDIO === groupId);
-      const { playlist } = await load(rendition.uri);
-      durationSeconds = Math.max(durationSeconds, playlist.durationSeconds);
-      const stream: UpstreamStream = {
-        id: `hls-audio-${audioByUri.size}`,
-        kind: "audio",
+      jobs.push({
         url,
-        transport: transportOf(playlist),
-        container: playlist.container === "mp4" ? "m4a" : playlist.container,
-        acodec: parseCodecs(usedBy?.attributes.CODECS).acodec ?? (playlist.container === "mp3" ? "mp3" : undefined),
-        language: rendition.language ?? name,
-      };
-      audioByUri.set(url, stream);
-      streams.push(stream);
+        build: (playlist) => ({
+          id,
+          kind: "audio",
+          url,
+          transport: transportOf(playlist),
+          container: playlist.container === "mp4" ? "m4a" : playlist.container,
+          acodec: parseCodecs(usedBy?.attributes.CODECS).acodec ?? (playlist.container === "mp3" ? "mp3" : undefined),
+          language: rendition.language ?? name,
+        }),
+      });
     }
   }
 
-  const loaded = await mapLimit(variants, 4, (v) => load(v.uri));
   for (const [i, v] of variants.entries()) {
-    const { url, playlist } = loaded[i]!;
-    durationSeconds = Math.max(durationSeconds, playlist.durationSeconds);
+    const url = new URL(v.uri, masterUrl).href;
     const codecs = parseCodecs(v.attributes.CODECS);
     const group = v.attributes.AUDIO ? audioGroups[v.attributes.AUDIO] : undefined;
     // the default rendition says where the variant's audio lives: with a URI it is a separate
@@ -155,21 +165,36 @@ export async function resolveHlsMaster(ctx: SourceContext, m: M3u8Manifest, mast
     const hasVideoCodec = codecs.vcodec !== undefined || v.attributes.RESOLUTION !== undefined;
     const kind: UpstreamStream["kind"] = separateAudio ? "video" : !hasVideoCodec && codecs.acodec ? "audio" : "progressive";
     const avg = Number(v.attributes["AVERAGE-BANDWIDTH"]);
-    streams.push({
-      id: `hls-${i}`,
-      kind,
+    jobs.push({
       url,
-      transport: transportOf(playlist),
-      container: playlist.container === "mp4" && kind === "audio" ? "m4a" : playlist.container,
-      vcodec: kind === "audio" ? undefined : codecs.vcodec,
-      acodec: kind === "video" ? undefined : codecs.acodec,
-      width: v.attributes.RESOLUTION?.width,
-      height: v.attributes.RESOLUTION?.height,
-      fps: v.attributes["FRAME-RATE"],
-      bitrate: Number.isFinite(avg) && avg > 0 ? avg : v.attributes.BANDWIDTH,
+      build: (playlist) => ({
+        id: `hls-${i}`,
+        kind,
+        url,
+        transport: transportOf(playlist),
+        container: playlist.container === "mp4" && kind === "audio" ? "m4a" : playlist.container,
+        vcodec: kind === "audio" ? undefined : codecs.vcodec,
+        acodec: kind === "video" ? undefined : codecs.acodec,
+        width: v.attributes.RESOLUTION?.width,
+        height: v.attributes.RESOLUTION?.height,
+        fps: v.attributes["FRAME-RATE"],
+        bitrate: Number.isFinite(avg) && avg > 0 ? avg : v.attributes.BANDWIDTH,
+      }),
     });
   }
-  return { streams, durationSeconds };
+
+  let durationSeconds = 0;
+  // a stream's `finish` starts when its playlist is in and does not hold a playlist slot
+  const finishing: Array<Promise<UpstreamStream>> = [];
+  await mapLimit(jobs, PLAYLIST_CONCURRENCY, async (job, i) => {
+    const playlist = await load(job.url);
+    durationSeconds = Math.max(durationSeconds, playlist.durationSeconds);
+    const done = finish(job.build(playlist));
+    // awaited below; until then (or if another playlist fails first) a failure is not "unhandled"
+    done.catch(() => undefined);
+    finishing[i] = done;
+  });
+  return { streams: await Promise.all(finishing), durationSeconds };
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping the order of results. */

@@ -12,7 +12,7 @@ import type { ResolvedMedia, UpstreamStream, VideoDetails } from "../../types.ts
 import type { ParsedLink, SourceAdapter, SourceContext } from "../types.ts";
 import { normaliseProbeCodec } from "./codecs.ts";
 import { resolveDash } from "./dash.ts";
-import { fetchHead, fetchText, type Head } from "./fetch-bytes.ts";
+import { fetchHead, fetchText, PROBE_BYTES, type Head } from "./fetch-bytes.ts";
 import { isMasterPlaylist, mediaPlaylist, parseM3u8, resolveHlsMaster } from "./hls.ts";
 
 type Kind = "hls" | "dash" | "media";
@@ -115,23 +115,52 @@ async function probeBuffer(ctx: SourceContext, buf: Buffer): Promise<ProbeResult
   return probeStream(ctx.media, Readable.from([buf]));
 }
 
-/** Probes the init section plus the first segment of a stream whose codecs the manifest left out. */
+/**
+ * Bytes of a segment read first to probe it: the start of a TS or fMP4 segment says its codecs
+ * and picture size (a 4 s 1080p segment is 2 MB; reading it whole would only cost time).
+ */
+export const SEGMENT_PROBE_BYTES = 256 * 1024;
+
+/** True when a probe of part of a segment says all a longer read could (else one is tried). */
+function probeAnswers(s: UpstreamStream, probe: ProbeResult): boolean {
+  const v = probe.streams.find((x) => x.kind === "video" && x.codec !== "mjpeg" && x.codec !== "png");
+  const a = probe.streams.find((x) => x.kind === "audio");
+  if (v && (!v.width || !v.height)) return false;
+  if (a && !a.sampleRate) return false;
+  if (s.kind === "video" && !s.vcodec && !v) return false;
+  if (s.kind === "audio" && !s.acodec && !a) return false;
+  return Boolean(v || a);
+}
+
+/**
+ * Probes the init section plus the first segment of a stream whose codecs the manifest left out:
+ * both are fetched at once, the segment only in part (`SEGMENT_PROBE_BYTES`, then up to
+ * `PROBE_BYTES` when that was not enough to tell).
+ */
 async function probeSegments(ctx: SourceContext, s: UpstreamStream): Promise<UpstreamStream> {
   if (s.transport.type !== "segments") return s;
   const needVideo = s.kind !== "audio" && !s.vcodec;
   const needAudio = s.kind !== "video" && !s.acodec;
   if (!needVideo && !needAudio) return s;
-  const parts: Buffer[] = [];
-  if (s.transport.init) parts.push((await fetchHead(ctx, s.transport.init)).bytes);
-  parts.push((await fetchHead(ctx, s.transport.segments[0]!)).bytes);
-  return applyProbe(s, await probeBuffer(ctx, Buffer.concat(parts)));
+  const { init, segments } = s.transport;
+  const [initHead, first] = await Promise.all([init ? fetchHead(ctx, init) : null, fetchHead(ctx, segments[0]!, SEGMENT_PROBE_BYTES)]);
+  const bytes = (segment: Buffer) => (initHead ? Buffer.concat([initHead.bytes, segment]) : segment);
+  const short: ProbeResult | Error = await probeBuffer(ctx, bytes(first.bytes)).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  if (!(short instanceof Error) && probeAnswers(s, short)) return applyProbe(s, short);
+  // fewer bytes than asked: that was the whole segment, a longer read would add nothing
+  if (first.bytes.length < SEGMENT_PROBE_BYTES) {
+    if (short instanceof Error) throw short;
+    return applyProbe(s, short);
+  }
+  const longer = await fetchHead(ctx, segments[0]!, PROBE_BYTES);
+  return applyProbe(s, await probeBuffer(ctx, bytes(longer.bytes)));
 }
 
 async function resolveHls(ctx: SourceContext, text: string, url: string): Promise<{ streams: UpstreamStream[]; durationSeconds: number }> {
   const manifest = parseM3u8(text);
   if (isMasterPlaylist(manifest)) {
-    const r = await resolveHlsMaster(ctx, manifest, url);
-    return { streams: await Promise.all(r.streams.map((s) => probeSegments(ctx, s))), durationSeconds: r.durationSeconds };
+    // each stream is probed as soon as its own playlist has arrived, while the others load
+    return resolveHlsMaster(ctx, manifest, url, (s) => probeSegments(ctx, s));
   }
   const playlist = mediaPlaylist(manifest, url);
   const stream: UpstreamStream = {
@@ -172,6 +201,29 @@ export function topLevelBoxes(buf: Buffer): Box[] {
     off += size;
   }
   return out;
+}
+
+/** Media bytes read past an MP4's moov, so the prober decodes a first frame as it would from a longer read. */
+const AFTER_MOOV_BYTES = 64 * 1024;
+
+/**
+ * How much of a direct file describes it (see `fetchHead`'s `enough`). An MP4 whose moov comes
+ * first is described by ftyp + moov (a few KB to a few hundred): reading on to a megabyte only
+ * costs time, a second at 1 MiB/s on a CDN throttling each connection. An MP4 whose media data
+ * comes first is read to the mdat header (its moov is then fetched from the end). Anything
+ * else (WebM, TS, MP3, a manifest, a page) is read as before, up to the limit.
+ */
+export function describingBytes(buf: Buffer): number | null {
+  if (buf.length < 8) return null;
+  const boxes = topLevelBoxes(buf);
+  if (boxes[0]?.type !== "ftyp") return Number.POSITIVE_INFINITY;
+  for (const box of boxes) {
+    if (box.type === "moov") return Number.isFinite(box.size) ? box.start + box.size + AFTER_MOOV_BYTES : Number.POSITIVE_INFINITY;
+    if (box.type === "mdat") return box.start + 16;
+  }
+  const last = boxes[boxes.length - 1]!;
+  // the boxes so far end inside what was read, yet none came next: not a layout to judge early
+  return last.start + last.size <= buf.length - 8 ? Number.POSITIVE_INFINITY : null;
 }
 
 /** An index (moov) larger than this is not worth fetching to describe a file. */
@@ -251,7 +303,7 @@ export async function resolveGenericMedia(url: string, ctx: SourceContext): Prom
     text = r.text;
     finalUrl = r.url;
   } else {
-    head = await fetchHead(ctx, url);
+    head = await fetchHead(ctx, url, PROBE_BYTES, describingBytes);
     finalUrl = head.url;
     lastModified = head.lastModified;
     kind = kindFromHead(head);
