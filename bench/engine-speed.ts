@@ -20,6 +20,7 @@ import { createEngine, type Engine } from "../engine/index.ts";
 import type { EngineConfig } from "../engine/config.ts";
 import { DEFAULT_MAX_CONNECTIONS_PER_HOST } from "../engine/stream/outbound-fetch.ts";
 import { DEFAULT_RANGE_CONCURRENCY } from "../engine/stream/ranged-reader.ts";
+import { segmentsInFlight } from "../engine/stream/run-plan.ts";
 import { startMockPlatform } from "../tests/mocks/platform.ts";
 import { ensureSpeedMedia } from "./speed-media.ts";
 import type { Row } from "./run.ts";
@@ -209,13 +210,14 @@ export async function runEngineSpeedRows(opts: { rows: Set<SpeedRow>; work: stri
         (i) => download(`${url}?run=${i}-${Date.now()}`, "mp4-1080"),
       );
       // requests on the critical path: manifest, then (HLS) the media playlists, then the
-      // segments of each rendition in rounds of SEGMENT_CONCURRENCY (video and audio at once)
-      const rounds = (s.playlists.length > 0 ? 2 : 1) + Math.ceil(segs / SEGMENT_CONCURRENCY);
+      // segments of each rendition in rounds of what the engine keeps in flight (video and audio at once)
+      const inFlight = segmentsInFlight(SEGMENT_CONCURRENCY, [{ durationSeconds: s.seconds }]);
+      const rounds = (s.playlists.length > 0 ? 2 : 1) + Math.ceil(segs / inFlight);
       rows.push(
         timedRow(
           `${s.kind} (${total} s 1080p, ${segs} × ${s.seconds} s segments, origin +${LATENCY_MS} ms per request) to \`mp4-1080\``,
           c,
-          { seconds: (rounds * LATENCY_MS) / 1000, how: `${rounds} request rounds × ${LATENCY_MS} ms, ${SEGMENT_CONCURRENCY} in parallel per rendition` },
+          { seconds: (rounds * LATENCY_MS) / 1000, how: `${rounds} request rounds × ${LATENCY_MS} ms, ${inFlight} in parallel per rendition` },
           { vsYtdlp: 0.8, vsLimit: 1.3 },
           "`yt-dlp -N 8`",
         ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRange } from "./run-plan.ts";
+import { parseRange, segmentsInFlight } from "./run-plan.ts";
 
 describe("parseRange", () => {
   it.each([
@@ -26,5 +26,20 @@ describe("parseRange", () => {
     expect(parseRange("items=0-1", 1000)).toBeNull();
     expect(parseRange("bytes=-", 1000)).toBeNull();
     expect(parseRange("bytes=0-99", null)).toBeNull();
+  });
+});
+
+describe("segmentsInFlight", () => {
+  const of = (...durations: (number | undefined)[]) => durations.map((durationSeconds) => ({ durationSeconds }));
+  it("fetches a third more of short segments at once, by the median duration", () => {
+    expect(segmentsInFlight(6, of(1, 1, 1, 0.5))).toBe(8);
+    expect(segmentsInFlight(6, of(2, 2, 4))).toBe(8);
+    expect(segmentsInFlight(6, of(4, 4, 4, 1))).toBe(6);
+    expect(segmentsInFlight(12, of(1))).toBe(16);
+  });
+  it("leaves the configured number alone when durations are unknown, and never raises one in flight", () => {
+    expect(segmentsInFlight(6, of(undefined, undefined))).toBe(6);
+    expect(segmentsInFlight(6, [])).toBe(6);
+    expect(segmentsInFlight(1, of(1, 1))).toBe(1);
   });
 });

@@ -63,6 +63,22 @@ export function parseRange(header: string | undefined, total: number | null): { 
   return { start, end };
 }
 
+/** Segments this short or shorter are fetched a third more at once (docs/decisions/022). */
+export const SHORT_SEGMENT_SECONDS = 2;
+
+/**
+ * How many segments one rendition keeps in flight: the configured number, or a third more for
+ * short segments. Those downloads are bound by round trips (one per segment), and their window
+ * of fetched-ahead segments (twice this number) holds fewer bytes than the configured number of
+ * ordinary 4–6 s segments would. The median duration decides; unknown durations change nothing.
+ */
+export function segmentsInFlight(configured: number, segments: readonly { durationSeconds?: number }[]): number {
+  const durations = segments.map((s) => s.durationSeconds).filter((d): d is number => typeof d === "number" && d > 0).sort((a, b) => a - b);
+  if (durations.length === 0) return configured;
+  const median = durations[Math.floor(durations.length / 2)]!;
+  return median <= SHORT_SEGMENT_SECONDS ? Math.floor((configured * 4) / 3) : configured;
+}
+
 async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { start: number; end: number }): Promise<{ body: Readable; length: number | null; contentType: string | null }> {
   if (stream.transport.type === "segments") {
     let current = stream;
@@ -70,7 +86,7 @@ async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { star
       open: ctx.outbound.open,
       init: stream.transport.init,
       segments: stream.transport.segments,
-      concurrency: ctx.limits.segmentConcurrency,
+      concurrency: segmentsInFlight(ctx.limits.segmentConcurrency, stream.transport.segments),
       refresh: ctx.refreshStream
         ? async () => {
             current = await ctx.refreshStream!(current);
