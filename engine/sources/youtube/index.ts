@@ -6,11 +6,13 @@
 import { ERRORS, isEngineError } from "../../errors.ts";
 import type { ResolvedMedia, SourceResult } from "../../types.ts";
 import type { SourceAdapter } from "../types.ts";
+// type only: erased at run time, so youtubei.js is not imported with this module
+import type * as Resolver from "./resolve.ts";
 
-let loaded: Promise<typeof import("./resolve.ts")> | undefined;
+let loaded: Promise<typeof Resolver> | undefined;
 
 /** The resolver module, imported once; a failed import is retried by the next link. */
-function loadResolver(): Promise<typeof import("./resolve.ts")> {
+function loadResolver(): Promise<typeof Resolver> {
   if (!loaded) {
     loaded = import("./resolve.ts");
     loaded.catch(() => (loaded = undefined));
