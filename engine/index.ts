@@ -325,14 +325,15 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
             progress.addBytes(id, n);
             linkUsage.addBytes(id, n);
           },
+          // a full download is used up before its last byte leaves (single use across instances)
+          beforeLastByte: fullDownload
+            ? () => linkUsage.complete(id).catch((err: unknown) => logger.warn({ download: id, err }, "could not record a completed link"))
+            : undefined,
           onEnd: (state, err) => {
             releaseSlot();
             releaseLinkSlot();
             active.delete(controller);
             progress.finish(id, state);
-            if (state === "done" && fullDownload) {
-              linkUsage.complete(id).catch((err: unknown) => logger.warn({ download: id, err }, "could not record a completed link"));
-            }
             if (finished) reportFinished({ ...finished, bytes: total ?? offset + sent, complete: state === "done" && reachesEnd });
             if (state === "failed") logger.warn({ download: id, code: isEngineError(err) ? err.code : undefined, detail: redactUrls(err?.message) }, "download failed after headers; connection aborted");
             else logger.debug({ download: id, state }, "download ended");

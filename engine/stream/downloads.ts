@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { Transform } from "node:stream";
 import { EngineError } from "../errors.ts";
 import { stripInvisibleControls } from "../../common/file-names.ts";
 import type { PlanOutput } from "./run-plan.ts";
@@ -260,6 +261,12 @@ export interface StreamResponseOptions {
   headOnly?: boolean;
   onBytes(n: number): void;
   onEnd(state: "done" | "failed" | "aborted", err?: Error): void;
+  /**
+   * Runs once the whole body has been produced, before its last chunk is sent: what it records
+   * (a used-up link) is stored before the client has the whole file, so a replay sent the
+   * moment the download completes already finds it, on this instance or another.
+   */
+  beforeLastByte?(): Promise<void>;
 }
 
 /**
@@ -297,5 +304,29 @@ export function streamToResponse(res: ServerResponse, out: PlanOutput, opts: Str
   res.once("close", () => {
     if (!res.writableFinished) end("aborted");
   });
-  out.body.pipe(res);
+  if (opts.beforeLastByte) {
+    // the headers go now, not with the first chunk (held back until the second arrives)
+    res.flushHeaders();
+    out.body.pipe(holdLastChunk(opts.beforeLastByte)).pipe(res);
+  } else out.body.pipe(res);
+}
+
+/**
+ * Passes chunks through one behind, and lets the last one go only once `before` has settled:
+ * with a Content-Length the client has the whole file as soon as its last byte is written, so
+ * holding back the end of the response would not be enough.
+ */
+function holdLastChunk(before: () => Promise<void>): Transform {
+  let held: Buffer | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const previous = held;
+      held = chunk;
+      callback(null, previous);
+    },
+    flush(callback) {
+      const release = () => callback(null, held);
+      before().then(release, release);
+    },
+  });
 }
