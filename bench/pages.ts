@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
+import { ensureBenchMedia } from "./media.ts";
 // type only: erased at run time, so importing it does not start the benchmark
 import type { Row as PageBenchRow } from "./run.ts";
 
@@ -240,54 +241,179 @@ export async function pageServingRows(opts: { repoRoot: string; buildDir: string
   return rows;
 }
 
-/** RSS 10 s after /healthz first answers, then after 100 page views (and 5 s to settle). */
-async function footprint(repoRoot: string, buildDir: string, env: NodeJS.ProcessEnv): Promise<{ idle: number; after: number }> {
-  const server = await startServer(repoRoot, buildDir, env);
+interface Footprint {
+  idle: number;
+  after: number;
+  burst: { before: number; after: number };
+  download: { before: number; peak: number; after: number; bytes: number };
+}
+
+const BURST_REQUESTS = 100;
+const BURST_CONNECTIONS = 20;
+
+/** RSS sampled every 20 ms while `work` runs, and the peak. */
+async function peakRss(pid: number, work: () => Promise<void>): Promise<number> {
+  let peak = await rssMb(pid);
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, await rssMb(pid).catch(() => 0));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  try {
+    await work();
+  } finally {
+    sampling = false;
+    await sampler;
+  }
+  return Math.max(peak, await rssMb(pid));
+}
+
+/** Body length of a GET, following the download link's redirect; the bytes are counted, not kept. */
+function drain(url: string): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (res) => {
+        const location = res.headers.location;
+        if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
+          res.resume();
+          drain(new URL(location, url).href).then(resolve, reject);
+          return;
+        }
+        let bytes = 0;
+        res.on("data", (c: Buffer) => (bytes += c.length));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes }));
+        res.on("error", reject);
+      })
+      .on("error", reject);
+  });
+}
+
+/**
+ * On one server: RSS 10 s after /healthz first answers, then after 100 sequential page views
+ * (and 5 s to settle); then a burst of 100 page requests over 20 connections (RSS 5 s after);
+ * then, after a 20 MB warm-up download, a 1 GB download through \`/api/v1/download\` from a
+ * local origin (RSS 10 s after, as long as the idle reading waits).
+ */
+async function footprint(repoRoot: string, buildDir: string, env: NodeJS.ProcessEnv, gbUrl: string, warmUrl: string): Promise<Footprint> {
+  // the origin is on 127.0.0.1, which the server refuses to fetch from unless told otherwise
+  const server = await startServer(repoRoot, buildDir, { ALLOW_PRIVATE_SOURCES: "true", ...env });
+  const pid = server.child.pid!;
+  const settle = () => new Promise((r) => setTimeout(r, 5_000));
   try {
     await new Promise((r) => setTimeout(r, 10_000));
-    const idle = await rssMb(server.child.pid!);
+    const idle = await rssMb(pid);
     const slugs = [...(await text(`${server.origin}/blog`)).matchAll(/href="(\/blog\/[a-z0-9-]+)"/g)].map((m) => m[1]!);
     const paths = ["/", "/faq", "/blog", "/about-us", "/premium", ...slugs.slice(0, 5)];
     for (let i = 0; i < 100; i++) await text(`${server.origin}${paths[i % paths.length]}`);
-    await new Promise((r) => setTimeout(r, 5_000));
-    return { idle, after: await rssMb(server.child.pid!) };
+    await settle();
+    const after = await rssMb(pid);
+
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: BURST_CONNECTIONS }, async () => {
+        while (next < BURST_REQUESTS) await text(`${server.origin}${paths[next++ % paths.length]}`);
+      }),
+    );
+    await settle();
+    const burst = { before: after, after: await rssMb(pid) };
+
+    // a first, small download loads the streaming code once (as the page views did for pages):
+    // what is measured is what a download leaves behind, not code loaded on first use
+    const warm = await drain(`${server.origin}/api/v1/download?url=${encodeURIComponent(warmUrl)}&format=mp4-360`);
+    if (warm.status !== 200) throw new Error(`the warm-up download failed: HTTP ${warm.status}`);
+    await settle();
+    const before = await rssMb(pid);
+    let got = { status: 0, bytes: 0 };
+    const peak = await peakRss(pid, async () => {
+      got = await drain(`${server.origin}/api/v1/download?url=${encodeURIComponent(gbUrl)}&format=mp4-360`);
+    });
+    if (got.status !== 200 || got.bytes < 1e9) throw new Error(`the 1 GB download failed: HTTP ${got.status}, ${got.bytes} bytes`);
+    // as long as the idle reading waits: V8 gives memory back once the process has been idle a while
+    await new Promise((r) => setTimeout(r, 10_000));
+    return { idle, after, burst, download: { before, peak, after: await rssMb(pid), bytes: got.bytes } };
   } finally {
     await stop(server.child);
   }
 }
 
+/** The benchmark media origin (bench/origin-process.ts) in its own process, so its memory is not the server's. */
+async function startMediaOrigin(repoRoot: string, root: string): Promise<Server> {
+  const child = spawn(path.join(repoRoot, "node_modules", ".bin", "tsx"), [path.join(repoRoot, "bench", "origin-process.ts"), root, "0"], { stdio: ["pipe", "pipe", "inherit"] });
+  const first = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (c: Buffer) => {
+      out += c.toString();
+      if (out.includes("\n")) resolve(out.split("\n")[0]!);
+    });
+    child.once("exit", (code) => reject(new Error(`the media origin exited with ${code}`)));
+  });
+  return { origin: (JSON.parse(first) as { origin: string }).origin, child };
+}
+
 export async function footprintRows(opts: { repoRoot: string; buildDir: string; log: (line: string) => void }): Promise<PageBenchRow[]> {
   const { repoRoot, buildDir, log } = opts;
   ensureBuild(repoRoot, buildDir);
+  const media = await ensureBenchMedia(log);
+  const origin = await startMediaOrigin(repoRoot, media.dir);
+  const gbUrl = `${origin.origin}/${path.basename(media.mp4_1gb)}`;
+  const warmUrl = `${origin.origin}/${path.basename(media.mp4_20mb)}`;
   const rows: PageBenchRow[] = [];
-  const row = (db: string, limit: number, m: { idle: number; after: number }): PageBenchRow => ({
-    row: `Server RSS on ${db}: 10 s after /healthz answers, then after 100 page views`,
-    baseline: "—",
-    measured: `${fmt(m.idle, 0)} MB idle; ${fmt(m.after, 0)} MB after the views`,
-    ratio: "—",
-    target: `≤ ${limit} MB`,
-    pass: Math.max(m.idle, m.after) <= limit,
-  });
-  log("footprint: PGlite, first start of a fresh data folder…");
-  rows.push(row("PGlite (first start)", 250, await footprint(repoRoot, buildDir, {})));
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) {
-    log("footprint: TEST_DATABASE_URL is not set, the PostgreSQL row is skipped");
-    rows.push({ row: "Server RSS on PostgreSQL", baseline: "—", measured: "not measured (TEST_DATABASE_URL unset)", ratio: "—", target: "≤ 150 MB", pass: null });
-    return rows;
-  }
-  log("footprint: PostgreSQL, a fresh database…");
-  const name = `vidfetch_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
+  const rowsFor = (db: string, limit: number, m: Footprint): PageBenchRow[] => {
+    const burstGrowth = m.burst.after - m.burst.before;
+    const downloadGrowth = m.download.after - m.download.before;
+    return [
+      {
+        row: `Server RSS on ${db}: 10 s after /healthz answers, then after 100 page views`,
+        baseline: "—",
+        measured: `${fmt(m.idle, 0)} MB idle; ${fmt(m.after, 0)} MB after the views`,
+        ratio: "—",
+        target: `≤ ${limit} MB`,
+        pass: Math.max(m.idle, m.after) <= limit,
+      },
+      {
+        row: `Server RSS on ${db}: a burst of ${BURST_REQUESTS} page requests over ${BURST_CONNECTIONS} connections`,
+        baseline: `RSS before: ${fmt(m.burst.before, 0)} MB`,
+        measured: `${fmt(m.burst.after, 0)} MB 5 s after (${burstGrowth >= 0 ? "+" : ""}${fmt(burstGrowth, 0)} MB)`,
+        ratio: "—",
+        target: "within 30 MB of before",
+        pass: Math.abs(burstGrowth) <= 30,
+      },
+      {
+        row: `Server RSS on ${db}: a ${fmt(m.download.bytes / 1e9, 1)} GB download (\`/api/v1/download\`, local origin, after a 20 MB one)`,
+        baseline: `RSS before: ${fmt(m.download.before, 0)} MB`,
+        measured: `${fmt(m.download.after, 0)} MB 10 s after (${downloadGrowth >= 0 ? "+" : ""}${fmt(downloadGrowth, 0)} MB); peak ${fmt(m.download.peak, 0)} MB`,
+        ratio: "—",
+        target: "within 30 MB of before",
+        pass: Math.abs(downloadGrowth) <= 30,
+      },
+    ];
+  };
   try {
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    rows.push(row("PostgreSQL", 150, await footprint(repoRoot, buildDir, { DATABASE_URL: url.toString() })));
+    log("footprint: PGlite, first start of a fresh data folder…");
+    rows.push(...rowsFor("PGlite (first start)", 250, await footprint(repoRoot, buildDir, {}, gbUrl, warmUrl)));
+    const base = process.env.TEST_DATABASE_URL;
+    if (!base) {
+      log("footprint: TEST_DATABASE_URL is not set, the PostgreSQL row is skipped");
+      rows.push({ row: "Server RSS on PostgreSQL", baseline: "—", measured: "not measured (TEST_DATABASE_URL unset)", ratio: "—", target: "≤ 150 MB", pass: null });
+      return rows;
+    }
+    log("footprint: PostgreSQL, a fresh database…");
+    const name = `vidfetch_bench_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    try {
+      const url = new URL(base);
+      url.pathname = `/${name}`;
+      rows.push(...rowsFor("PostgreSQL", 150, await footprint(repoRoot, buildDir, { DATABASE_URL: url.toString() }, gbUrl, warmUrl)));
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    }
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await stop(origin.child);
   }
   return rows;
 }
@@ -303,5 +429,11 @@ export const PAGE_ROW_NOTES = `- **Pages**: \`npm start\`'s production server (i
 - **RSS**: \`/proc/<pid>/status\` VmRSS of the server process started by \`scripts/start.mjs\` on a
   fresh data folder (PGlite's first start creates and migrates its database), 10 s after
   \`/healthz\` first answers, then after 100 sequential page views (home, FAQ, blog, articles,
-  …) and 5 s to settle. PostgreSQL: a fresh database on TEST_DATABASE_URL.
+  …) and 5 s to settle. PostgreSQL: a fresh database on TEST_DATABASE_URL. Then, on the same
+  server, ${BURST_REQUESTS} page requests over ${BURST_CONNECTIONS} connections (the same pages) and a 1 GB download
+  (\`/api/v1/download?url=…&format=mp4-360\`, followed to the signed link, from the benchmark's
+  media origin in its own process, \`ALLOW_PRIVATE_SOURCES=true\`), after one 20 MB download
+  that loads the streaming code: RSS 5 s after the burst and 10 s after the download (as long
+  as the idle reading waits) against RSS just before each; the download's peak is sampled
+  every 20 ms.
 `;

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { fileURLToPath } from "node:url";
 import type { PGlite, PGliteInterface } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -35,7 +36,17 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   return handle;
 }
 
+/**
+ * V8 compiles PGlite's WebAssembly (Postgres) twice by default: at once with its baseline
+ * compiler, then the hot functions again with its optimising one, and keeps both. Baseline
+ * only: ~40 MB less resident memory, and queries measured no slower on this database
+ * (docs/decisions/019). Set before the module is compiled; it applies to this process's
+ * WebAssembly, which on the server is PGlite alone.
+ */
+export const PGLITE_V8_FLAGS = "--liftoff-only";
+
 async function openPglite(dataDir: string | null): Promise<DatabaseHandle & { migrate(): Promise<void> }> {
+  setFlagsFromString(PGLITE_V8_FLAGS);
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");

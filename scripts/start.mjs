@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: build the site when the build is missing or older than its sources, then serve
-// production. Server-side TypeScript runs through tsx, so only the React app needs a build.
+// `npm start`: build the site and the compiled host when either is missing or older than its
+// sources, then serve production from BUILD_DIR (docs/decisions/019-small-footprint.md).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -11,6 +11,10 @@ process.chdir(root);
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const stamp = path.join(buildDir, ".build-stamp");
 const sources = ["app", "common", "content", "public", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+// The host bundle (scripts/build-host.mjs) has its own stamp: a change to the engine rebuilds
+// the host in a second, not the site.
+const hostStamp = path.join(buildDir, "host", ".build-stamp");
+const hostSources = ["server", "engine", "db", "common", "app", "tests/mocks", "tsconfig.json", "package-lock.json", "scripts/build-host.mjs"];
 
 function newestMtime(p) {
   if (!existsSync(p)) return 0;
@@ -43,10 +47,21 @@ if (!builtAt || sourcesAt > builtAt || process.env.FORCE_BUILD === "true") {
   console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
+const hostBuiltAt = existsSync(hostStamp) ? statSync(hostStamp).mtimeMs : 0;
+const hostSourcesAt = Math.max(...hostSources.map((s) => newestMtime(path.join(root, s))));
+if (!hostBuiltAt || hostSourcesAt > hostBuiltAt || process.env.FORCE_BUILD === "true") {
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [path.join(root, "scripts/build-host.mjs")], { stdio: "inherit", env: { ...process.env, BUILD_DIR: buildDir } });
+  if (result.status !== 0) {
+    console.error("The server build failed; see the output above.");
+    process.exit(result.status ?? 1);
+  }
+  writeFileSync(hostStamp, new Date().toISOString() + "\n");
+  console.log(`Built the server in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+
 // BUILD_ONLY=true: bring the build up to date and stop (the attack suites build this way)
 if (process.env.BUILD_ONLY === "true") process.exit(0);
 
 process.env.NODE_ENV ??= "production";
-const { register } = await import("tsx/esm/api");
-register();
-await import(pathToFileURL(path.join(root, "server/index.ts")).href);
+await import(pathToFileURL(path.join(buildDir, "host", "index.js")).href);

@@ -1,11 +1,7 @@
 import type { Logger } from "pino";
 import type { Store } from "express-rate-limit";
-import { RedisStore, type RedisReply } from "rate-limit-redis";
 import { createMemoryLimiter, type AttemptLimiter } from "#app/modules/account/attempt-limiter.server.ts";
 import type { EngineStateFactory } from "#engine/state/types.ts";
-import { connectRedis, type RedisHandle } from "./redis-client.ts";
-import { createRedisLimiter } from "./redis-attempt-limiter.ts";
-import { redisEngineState } from "./redis-engine-state.ts";
 
 /**
  * Where the state that instances must agree on lives: in this process (the embedded default,
@@ -44,19 +40,7 @@ export async function createSharedState(opts: {
       close: async () => {},
     };
   }
-  const redis: RedisHandle = await connectRedis({ url: opts.redisUrl, prefix: opts.prefix, logger: opts.logger });
-  opts.logger.info({ prefix: opts.prefix }, "REDIS_URL is set: rate limits (blog likes included), admission, resolve cache, progress and link usage are shared through Redis");
-  return {
-    kind: "redis",
-    engineState: redisEngineState({ redis, logger: opts.logger.child({ module: "engine-state" }) }),
-    accountLimiter: createRedisLimiter(redis, Date.now, { ipLimitScale: opts.ipLimitScale }),
-    billingLimiter: createRedisLimiter({ ...redis, prefix: `${opts.prefix}billing:` }),
-    blogLimiter: createRedisLimiter({ ...redis, prefix: `${opts.prefix}blog:` }),
-    rateLimitStore: (name) =>
-      new RedisStore({
-        prefix: `${opts.prefix}rl:${name}:`,
-        sendCommand: (...args: string[]) => redis.client.sendCommand(args) as Promise<RedisReply>,
-      }),
-    close: () => redis.close(),
-  };
+  // Redis's client (~35 MB of resident memory once imported) loads only when REDIS_URL is set
+  const { createRedisSharedState } = await import("./redis-shared-state.ts");
+  return createRedisSharedState({ ...opts, redisUrl: opts.redisUrl });
 }

@@ -19,6 +19,5 @@ if (parent) {
     }
   }, 1000).unref();
 }
-const { register } = await import("tsx/esm/api");
-register();
-await import(pathToFileURL(path.join(root, "server/index.ts")).href);
+const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
+await import(pathToFileURL(path.join(buildDir, "host", "index.js")).href);
