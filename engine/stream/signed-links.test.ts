@@ -41,6 +41,17 @@ describe("signed download links", () => {
     expect(() => verifyDownload("another-secret", token, 0)).toThrow(expect.objectContaining({ code: "download.link_invalid" }));
   });
 
+  it("refuses another spelling of the same signature (base64url's unused last bits)", () => {
+    const token = signDownload(secret, claims);
+    const [body, sig] = token.split(".") as [string, string];
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = alphabet.indexOf(sig.at(-1)!);
+    // 32 bytes in 43 characters: the last character's two low bits are not part of the bytes
+    const respelled = `${body}.${sig.slice(0, -1)}${alphabet[last ^ 1]}`;
+    expect(Buffer.from(respelled.split(".")[1]!, "base64url")).toEqual(Buffer.from(sig, "base64url"));
+    expect(() => verifyDownload(secret, respelled, 0)).toThrow(expect.objectContaining({ code: "download.link_invalid" }));
+  });
+
   it("keeps the caller's plan", () => {
     const token = signDownload(secret, { ...claims, caller: "premium", plan: "pro" });
     expect(verifyDownload(secret, token, 0)).toMatchObject({ caller: "premium", plan: "pro" });

@@ -42,8 +42,10 @@ export function verifyDownload(secret: string, token: string, now: number = Date
   const dot = token.indexOf(".");
   if (dot <= 0 || dot !== token.lastIndexOf(".")) throw new EngineError("download.link_invalid");
   const body = token.slice(0, dot);
-  const given = Buffer.from(token.slice(dot + 1), "base64url");
-  const expected = mac(secret, body);
+  // the signature's text, not its decoded bytes: base64url's last character carries unused
+  // bits, so another spelling of the same bytes is a different link, and is refused like one
+  const given = Buffer.from(token.slice(dot + 1), "utf8");
+  const expected = Buffer.from(b64url(mac(secret, body)), "utf8");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new EngineError("download.link_invalid");
   let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown };
   try {
