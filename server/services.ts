@@ -12,6 +12,7 @@ import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
 import { publicConfig, type AppConfig } from "./config.ts";
+import { collectWhenQuiet } from "./quiet-gc.ts";
 import { createSharedState, type SharedState } from "./state/shared-state.ts";
 
 export interface Services {
@@ -161,9 +162,13 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     }),
     limiter: shared.accountLimiter,
   };
+  const downloadEnded = collectWhenQuiet();
   const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap), {
     // a signed-in user's downloads land in their history (the engine knows no database)
-    onDownloadFinished: (event) => recordDownload(database.db, event),
+    onDownloadFinished: (event) => {
+      downloadEnded();
+      return recordDownload(database.db, event);
+    },
     state: shared.engineState,
   });
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");

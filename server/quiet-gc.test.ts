@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { collectWhenQuiet } from "./quiet-gc.ts";
+
+describe("collectWhenQuiet", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("runs one collection once downloads have been quiet for the delay, however many ended", () => {
+    vi.useFakeTimers();
+    const gc = vi.fn();
+    const ended = collectWhenQuiet({ gc, delayMs: 5000 });
+    ended();
+    vi.advanceTimersByTime(4000);
+    ended();
+    vi.advanceTimersByTime(4999);
+    expect(gc).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(gc).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(60_000);
+    expect(gc).toHaveBeenCalledTimes(1);
+  });
+
+  it("does nothing without a collector (a process started without --expose-gc)", () => {
+    vi.useFakeTimers();
+    const ended = collectWhenQuiet({ gc: undefined });
+    expect(() => {
+      ended();
+      vi.advanceTimersByTime(10_000);
+    }).not.toThrow();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
