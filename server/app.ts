@@ -210,9 +210,9 @@ function answerCachedPagesFirst(app: Express, cache: PageCache, securityHeadersF
         "request completed",
       ),
   });
-  const express = app as Express & { handle: (req: IncomingMessage, res: ServerResponse, next?: unknown) => void };
-  const handle = express.handle.bind(app);
-  express.handle = (req, res, next) => {
+  const entry = app as Express & { handle: (req: IncomingMessage, res: ServerResponse, next?: unknown) => void };
+  const handle = entry.handle.bind(app);
+  entry.handle = (req, res, next) => {
     if (!answer(req, res)) handle(req, res, next);
   };
 }
