@@ -21,6 +21,7 @@ import { runEngineSpeedRows, SPEED_ROWS, type SpeedRow } from "./engine-speed.ts
 import { formatFirstLoadReport, measureFirstLoadJs } from "./first-load-js.ts";
 import { ensureBenchMedia } from "./media.ts";
 import { footprintRows, PAGE_ROW_NOTES, pageServingRows } from "./pages.ts";
+import { LISTEN_BACKLOG } from "../server/shutdown.ts";
 
 const execFileAsync = promisify(execFile);
 /** The tools pages of issue 10, each with a first-load row. */
@@ -130,7 +131,8 @@ async function main() {
     void engine.handleDownload(m[1]!, req, res);
   });
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  // the production server's accept backlog: 200 downloads connect at once in the /healthz row
+  await new Promise<void>((r) => server.listen({ port: 0, host: "127.0.0.1", backlog: LISTEN_BACKLOG }, r));
   const publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const makeEngine = (segmentConcurrency: number) =>
