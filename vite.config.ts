@@ -6,6 +6,10 @@ import { serviceWorkerPlugin } from "./app/modules/offline/service-worker-build.
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter(), serviceWorkerPlugin()],
   build: { sourcemap: false },
+  // bundled into the server build, so it keeps only the icons the pages use: as an external
+  // package Node loads all of lucide's icons (1.3 MB of source and their objects held for the
+  // life of the process; docs/decisions/026)
+  ssr: { noExternal: ["lucide-react"] },
   // the tools' media worker (app/modules/tools/media/media.worker.ts) is an ES module: its
   // libraries load code lazily, which the default IIFE worker format cannot bundle
   worker: { format: "es" },

@@ -122,7 +122,8 @@ export function createApp(deps: AppDeps): Express {
       }
     },
   });
-  app.use(postLimiter);
+  // reads and page views never reach the limiter (its checks are asynchronous: a cost per page)
+  app.use((req, res, next) => (req.method === "POST" ? postLimiter(req, res, next) : next()));
 
   // better-auth reads its own body: mounted before any body parser. Its session endpoints
   // (get-session, sign-out) answer here; credential entry goes through the /login and /signup

@@ -18,7 +18,9 @@ async function main() {
     ...appServicesFrom(services),
     build: { mode: "production", serverBuild, clientDir: path.join(buildDir, "client") },
   });
-  listenWithGracefulShutdown(app, services);
+  const server = listenWithGracefulShutdown(app, services);
+  server.on("request", services.noteActivity);
+  services.noteActivity();
 }
 
 main().catch((err) => {

@@ -21,6 +21,26 @@ describe("collectWhenQuiet", () => {
     expect(gc).toHaveBeenCalledTimes(1);
   });
 
+  it("keeps one timer however busy the server is, and collects only after a quiet spell", () => {
+    vi.useFakeTimers();
+    const gc = vi.fn();
+    const noteActivity = collectWhenQuiet({ gc, delayMs: 3000 });
+    // a request every 100 ms for 10 s: never quiet for 3 s
+    for (let t = 0; t < 10_000; t += 100) {
+      noteActivity();
+      expect(vi.getTimerCount()).toBe(1);
+      vi.advanceTimersByTime(100);
+    }
+    expect(gc).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(2900);
+    expect(gc).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+    // the next burst arms it again
+    noteActivity();
+    vi.advanceTimersByTime(3000);
+    expect(gc).toHaveBeenCalledTimes(2);
+  });
+
   it("does nothing without a collector (a process started without --expose-gc)", () => {
     vi.useFakeTimers();
     const ended = collectWhenQuiet({ gc: undefined });

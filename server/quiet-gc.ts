@@ -1,22 +1,38 @@
 /**
- * A download moves its bytes through short-lived buffers whose memory lives outside V8's heap.
- * An idle server never runs the full collection that would return it: measured, a 1 GB
- * download left RSS 30–40 MB above where it started 10 s later, and one full collection brought
- * it below (docs/decisions/019). So once downloads have been quiet for a few seconds, one full
- * collection runs, when the process was started with `--expose-gc` (`npm start` is); without
- * it, nothing happens.
+ * Memory V8 would keep while the process sits idle is given back by one full collection once
+ * the server has been quiet for a few seconds (docs/decisions/019 and 026):
+ * - a download moves its bytes through short-lived buffers whose memory lives outside V8's
+ *   heap; an idle server never runs the full collection that would return it (measured: a 1 GB
+ *   download left RSS 30–40 MB above where it started 10 s later, one full collection brought
+ *   it below);
+ * - pages are rendered with a young generation large enough that a busy server rarely
+ *   scavenges (`--max-semi-space-size` in `npm start`); once traffic stops, the full collection
+ *   shrinks it back, so an idle server holds what it held before the traffic.
+ * Activity is noted on every request, at start-up and when a download ends; each note costs a
+ * clock read, and one timer at a time is armed. Without `--expose-gc` (`npm start` has it)
+ * nothing happens.
  */
-export const QUIET_GC_DELAY_MS = 5_000;
+export const QUIET_GC_DELAY_MS = 3_000;
 
 export function collectWhenQuiet(opts: { gc?: () => void; delayMs?: number } = {}): () => void {
   const gc = opts.gc ?? (globalThis as { gc?: () => void }).gc;
   const delayMs = opts.delayMs ?? QUIET_GC_DELAY_MS;
+  let lastActivity = 0;
   let timer: NodeJS.Timeout | undefined;
-  return () => {
-    if (!gc) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => gc(), delayMs);
+  const arm = (ms: number) => {
+    timer = setTimeout(check, ms);
     // never what keeps the process alive
     timer.unref();
+  };
+  function check() {
+    const quietFor = Date.now() - lastActivity;
+    if (quietFor < delayMs) return arm(delayMs - quietFor);
+    timer = undefined;
+    gc!();
+  }
+  return () => {
+    if (!gc) return;
+    lastActivity = Date.now();
+    if (!timer) arm(delayMs);
   };
 }

@@ -29,6 +29,8 @@ export interface Services {
   mocks: { close(): Promise<void>; exampleLinks: string[] } | null;
   /** in-process, or Redis when REDIS_URL is set */
   shared: SharedState;
+  /** notes that the server is busy: one full collection runs once it has been quiet a while (quiet-gc.ts) */
+  noteActivity: () => void;
   close(): Promise<void>;
 }
 
@@ -162,11 +164,12 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     }),
     limiter: shared.accountLimiter,
   };
-  const downloadEnded = collectWhenQuiet();
+  // one full collection once the server has been quiet a while (requests, downloads, start-up)
+  const noteActivity = collectWhenQuiet();
   const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap), {
     // a signed-in user's downloads land in their history (the engine knows no database)
     onDownloadFinished: (event) => {
-      downloadEnded();
+      noteActivity();
       return recordDownload(database.db, event);
     },
     state: shared.engineState,
@@ -189,6 +192,7 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     hostMap,
     mocks,
     shared,
+    noteActivity,
     async close() {
       stopBlogFreshness();
       await engine.close();
