@@ -100,15 +100,23 @@ export async function writeFakeYtdlp(behaviour: FakeBehaviour): Promise<FakeYtdl
 }
 
 /**
- * For the browser journeys (scripts/e2e-server.mjs): a Facebook video and an Instagram reel
- * whose media sit on the mock platform's generic host (a progressive MP4 and an HLS master).
+ * For the browser journeys (scripts/e2e-server.mjs): a Facebook video, an Instagram reel and a
+ * video on each planned platform, whose media sit on the mock platform's generic host (a
+ * progressive MP4 and an HLS master).
  */
 export function mockPlatformDocuments(host: string): Record<string, unknown> {
   const progressive = { format_id: "sd", url: `https://${host}/files/sample-360p.mp4`, ext: "mp4", protocol: "https" };
   const hls = { format_id: "hls-720", url: `https://${host}/hls/720/index.m3u8`, manifest_url: `https://${host}/hls/master.m3u8`, ext: "mp4", protocol: "m3u8_native", height: 720 };
+  // the planned platforms (TikTok, Twitter/X, Vimeo, Dailymotion, Twitch) that yt-dlp also reads
+  const planned = (name: string, id: string) => ({ id, title: `Harbour walk (${name})`, uploader: "Harbour Films", duration: 6, view_count: 321, timestamp: 1767225600, formats: [progressive, hls] });
   return {
     "facebook.com/watch": { id: "1234567890", title: "Harbour walk (Facebook)", uploader: "Harbour Films", duration: 6, view_count: 15321, timestamp: 1767225600, formats: [progressive, hls] },
     "instagram.com/reel/": { id: "C1a2B3c4D5e", title: "Reel by someone", uploader: "Some One", duration: 6, like_count: 2048, upload_date: "20260115", formats: [progressive] },
+    "tiktok.com/": planned("TikTok", "7301234567890123456"),
+    "x.com/": planned("X", "1720000000000000000"),
+    "vimeo.com/": planned("Vimeo", "123456789"),
+    "dailymotion.com/": planned("Dailymotion", "x8abcde"),
+    "twitch.tv/": planned("Twitch", "FunnyClip-abc123"),
   };
 }
 
