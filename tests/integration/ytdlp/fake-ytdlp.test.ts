@@ -5,12 +5,11 @@
  * that tries to reach private addresses through the proxy. Needs no real yt-dlp.
  */
 import fs from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureMockMedia, type MockMediaSet } from "#tests/mocks/media.ts";
-import { facebookDocument, instagramDocument, writeFakeYtdlp, type FakeBehaviour, type FakeYtdlp } from "#tests/mocks/ytdlp.ts";
-import { ffprobeFile, MEDIA_CACHE_DIR } from "../media/helpers.ts";
-import { startMediaOrigin, type MediaOrigin } from "../media/origin.ts";
-import { ANONYMOUS, downloadToFile, startEngine, type EngineWithTools } from "./helpers.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { MockMediaSet } from "#tests/mocks/media.ts";
+import { facebookDocument, instagramDocument, type FakeBehaviour } from "#tests/mocks/ytdlp.ts";
+import { ffprobeFile } from "../media/helpers.ts";
+import { ANONYMOUS, downloadToFile, useFakeYtdlpBench } from "./helpers.ts";
 
 const FB_LINK = "https://www.facebook.com/watch/?v=1234567890";
 const IG_LINK = "https://www.instagram.com/reel/C1a2B3c4D5e/";
@@ -18,29 +17,12 @@ const IG_LINK = "https://www.instagram.com/reel/C1a2B3c4D5e/";
 const FB_CDN = "https://video.xx.fbcdn.test";
 const IG_CDN = "https://scontent.cdninstagram.test";
 
+const bench = useFakeYtdlpBench(["*.fbcdn.test", "*.cdninstagram.test"]);
+const engineWith = bench.engineWith;
 let media: MockMediaSet;
-let origin: MediaOrigin;
-const engines: EngineWithTools[] = [];
-
-beforeAll(async () => {
-  media = await ensureMockMedia(MEDIA_CACHE_DIR);
-  origin = await startMediaOrigin(media.dir);
-}, 120_000);
-afterAll(async () => {
-  await Promise.all(engines.map((e) => e.close()));
-  await origin?.close();
+beforeAll(() => {
+  media = bench.media();
 });
-
-async function engineWith(behaviour: FakeBehaviour, opts: { timeoutMs?: number } = {}): Promise<{ fixture: EngineWithTools; fake: FakeYtdlp }> {
-  const fake = await writeFakeYtdlp(behaviour);
-  const fixture = await startEngine({
-    hostMap: `*.fbcdn.test=${origin.origin},*.cdninstagram.test=${origin.origin}`,
-    ytdlpPath: fake.path,
-    ytdlpTimeoutMs: opts.timeoutMs ?? 15_000,
-  });
-  engines.push(fixture);
-  return { fixture, fake };
-}
 
 /** signal 0 only asks whether the process exists (ESRCH when it is gone) */
 const alive = (pid: number): boolean => {

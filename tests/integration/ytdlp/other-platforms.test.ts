@@ -14,13 +14,12 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseLink, SITE_NAMES, type SitePlatform } from "../../../common/links.ts";
 import { createApiRouter } from "#server/api/router.ts";
-import { ensureMockMedia, type MockMediaSet } from "#tests/mocks/media.ts";
+import type { MockMediaSet } from "#tests/mocks/media.ts";
 import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
-import { dashOnlyDocument, otherPlatformDocuments, separateTracksDocument, writeFakeYtdlp, type FakeBehaviour, type FakeYtdlp } from "#tests/mocks/ytdlp.ts";
+import { dashOnlyDocument, otherPlatformDocuments, separateTracksDocument, type FakeYtdlp } from "#tests/mocks/ytdlp.ts";
 import { silentLogger } from "../engine-core/helpers.ts";
-import { ffprobeFile, MEDIA_CACHE_DIR } from "../media/helpers.ts";
-import { startMediaOrigin, type MediaOrigin } from "../media/origin.ts";
-import { ANONYMOUS, downloadToFile, startEngine, type EngineWithTools } from "./helpers.ts";
+import { ffprobeFile } from "../media/helpers.ts";
+import { ANONYMOUS, downloadToFile, useFakeYtdlpBench, type EngineWithTools } from "./helpers.ts";
 
 /** the documents' media host, mapped to the local origin */
 const CDN = "https://media.cdn.test";
@@ -52,30 +51,12 @@ const LINK_FORMS: Record<Exclude<SitePlatform, "facebook" | "instagram">, string
 };
 const PLATFORMS = Object.keys(LINK_FORMS) as Array<keyof typeof LINK_FORMS>;
 
+const bench = useFakeYtdlpBench(["*.cdn.test"]);
+const engineWith = bench.engineWith;
 let media: MockMediaSet;
-let origin: MediaOrigin;
-const engines: EngineWithTools[] = [];
-
-beforeAll(async () => {
-  media = await ensureMockMedia(MEDIA_CACHE_DIR);
-  origin = await startMediaOrigin(media.dir);
-}, 120_000);
-afterAll(async () => {
-  await Promise.all(engines.map((e) => e.close()));
-  await origin?.close();
+beforeAll(() => {
+  media = bench.media();
 });
-
-async function engineWith(behaviour: FakeBehaviour | "none", extraHostMap = ""): Promise<{ fixture: EngineWithTools; fake: FakeYtdlp | null }> {
-  const fake = behaviour === "none" ? null : await writeFakeYtdlp(behaviour);
-  const fixture = await startEngine({
-    hostMap: [`*.cdn.test=${origin.origin}`, extraHostMap].filter(Boolean).join(","),
-    // "off" switches yt-dlp off even on a machine that has it installed
-    ytdlpPath: fake?.path ?? "off",
-    ytdlpTimeoutMs: 15_000,
-  });
-  engines.push(fixture);
-  return { fixture, fake };
-}
 
 /** An Express host with the public API v1 in front of `engine`, as the server mounts it. */
 async function apiFor(fixture: EngineWithTools): Promise<{ post(p: string, body: unknown): Promise<Response>; get(p: string): Promise<Response>; close(): Promise<void> }> {
@@ -235,7 +216,7 @@ describe("YouTube links stay on our own adapter even when yt-dlp is present", ()
   beforeAll(async () => {
     platform = await startMockPlatform({ dataDir: path.join(os.tmpdir(), "vidfetch-test-platform") });
     // a yt-dlp that would answer any link with a video: a YouTube link reaching it would resolve
-    const started = await engineWith({ type: "json", document: { ...separateTracksDocument(CDN), title: "Answered by yt-dlp" } }, platform.hostMap);
+    const started = await engineWith({ type: "json", document: { ...separateTracksDocument(CDN), title: "Answered by yt-dlp" } }, { extraHostMap: platform.hostMap });
     fixture = started.fixture;
     fake = started.fake!;
     expect(fixture.engine.ytdlp?.path).toBe(fake.path);
