@@ -108,6 +108,19 @@ export function engineConfigFrom(config: AppConfig, logger: Logger, signingSecre
   };
 }
 
+/**
+ * The start-up line about yt-dlp, like ffmpeg's: its path and version, or that it is absent and
+ * what that means for visitors (issue 12), so an operator reading the log knows what to install.
+ */
+function logYtdlp(logger: Logger, ytdlp: Engine["ytdlp"], configured: string | undefined): void {
+  if (ytdlp) {
+    logger.info({ ytdlp: ytdlp.path, version: ytdlp.version }, "yt-dlp located: links of other platforms resolve through it");
+    return;
+  }
+  const why = configured ? `YTDLP_PATH=${configured} switches it off` : "not found on PATH (install yt-dlp or set YTDLP_PATH)";
+  logger.warn({ ytdlp: null }, `yt-dlp absent (${why}): Facebook, Instagram and other platforms' links are answered that this server cannot download them`);
+}
+
 /** Open everything the server needs, in order; close() undoes it in reverse. */
 export async function createServices(config: AppConfig, logger: Logger): Promise<Services> {
   // first: a multi-instance setup without shared secrets stops here, before anything starts
@@ -175,11 +188,7 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     state: shared.engineState,
   });
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
-  if (engine.ytdlp) logger.info({ ytdlp: engine.ytdlp.path, version: engine.ytdlp.version }, "yt-dlp located: links of other platforms resolve through it");
-  else {
-    const why = config.YTDLP_PATH ? `YTDLP_PATH=${config.YTDLP_PATH} switches yt-dlp off` : "yt-dlp not found on PATH (set YTDLP_PATH)";
-    logger.warn(`${why}: Facebook, Instagram and other platforms' links are answered that this server cannot handle them`);
-  }
+  logYtdlp(logger, engine.ytdlp, config.YTDLP_PATH);
 
   return {
     // routes key their hashes and cookies with the effective secret, generated or configured

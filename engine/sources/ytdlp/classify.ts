@@ -6,7 +6,8 @@
 import type { EngineErrorCode } from "../../errors.ts";
 
 const RULES: Array<[RegExp, EngineErrorCode]> = [
-  [/\bdrm\b|drm.protected/i, "video.paid"],
+  // DRM is out of scope like logins (issue 12): the video plays only inside the platform's player
+  [/\bdrm\b|drm.protected/i, "video.login_required"],
   [/private video|this video is private|content isn'?t available|is only available for registered users/i, "video.login_required"],
   [/log(?:ged)?[ -]?in|sign[ -]?in|cookies|authenticat|account/i, "video.login_required"],
   [/age[- ]?(?:restricted|gate|limit)|confirm your age|inappropriate for some users/i, "video.age_restricted"],

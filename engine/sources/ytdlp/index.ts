@@ -122,7 +122,12 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
   async function resolveMedia(link: Link, ctx: SourceContext): Promise<ResolvedMedia> {
     const info = await describe(link, ctx);
     const { streams, durationSeconds } = await streamsOf(info, ctx);
-    if (streams.length === 0) throw new EngineError("video.no_formats", { detail: `yt-dlp listed no format our engine can fetch (${platformNameOf(link)})` });
+    if (streams.length === 0) {
+      // every format behind DRM: out of scope like a login wall (issue 12), not "no formats"
+      const drm = formatsOf(info).some((f) => f.has_drm);
+      if (drm) throw new EngineError("video.login_required", { detail: `yt-dlp lists only DRM-protected formats (${platformNameOf(link)})` });
+      throw new EngineError("video.no_formats", { detail: `yt-dlp listed no format our engine can fetch (${platformNameOf(link)})` });
+    }
     return {
       platform: link.kind === "site" ? link.site : "generic",
       sourceUrl: link.url,

@@ -59,7 +59,11 @@ export function locateYtdlp(configured: string | undefined): Promise<YtdlpBinary
       const binary = configured ?? "yt-dlp";
       const version = await versionOf(binary);
       if (version) return { path: binary, version };
-      if (configured !== undefined) throw new EngineError("internal", { detail: `YTDLP_PATH ${configured} is not a working yt-dlp` });
+      if (configured !== undefined) {
+        // only the operator sees this (the server stops at start), so the message says what to do
+        const text = `YTDLP_PATH=${configured} is not a working yt-dlp (it gave no version for --version): fix the path, or set YTDLP_PATH=off to run without yt-dlp`;
+        throw new EngineError("internal", { detail: text, message: text });
+      }
       return null;
     })();
     located.set(key, hit);

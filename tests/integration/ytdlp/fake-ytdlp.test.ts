@@ -5,12 +5,11 @@
  * that tries to reach private addresses through the proxy. Needs no real yt-dlp.
  */
 import fs from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureMockMedia, type MockMediaSet } from "#tests/mocks/media.ts";
-import { facebookDocument, instagramDocument, writeFakeYtdlp, type FakeBehaviour, type FakeYtdlp } from "#tests/mocks/ytdlp.ts";
-import { ffprobeFile, MEDIA_CACHE_DIR } from "../media/helpers.ts";
-import { startMediaOrigin, type MediaOrigin } from "../media/origin.ts";
-import { ANONYMOUS, downloadToFile, startEngine, type EngineWithTools } from "./helpers.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { MockMediaSet } from "#tests/mocks/media.ts";
+import { facebookDocument, instagramDocument, type FakeBehaviour } from "#tests/mocks/ytdlp.ts";
+import { ffprobeFile } from "../media/helpers.ts";
+import { ANONYMOUS, downloadToFile, useFakeYtdlpBench } from "./helpers.ts";
 
 const FB_LINK = "https://www.facebook.com/watch/?v=1234567890";
 const IG_LINK = "https://www.instagram.com/reel/C1a2B3c4D5e/";
@@ -18,29 +17,12 @@ const IG_LINK = "https://www.instagram.com/reel/C1a2B3c4D5e/";
 const FB_CDN = "https://video.xx.fbcdn.test";
 const IG_CDN = "https://scontent.cdninstagram.test";
 
+const bench = useFakeYtdlpBench(["*.fbcdn.test", "*.cdninstagram.test"]);
+const engineWith = bench.engineWith;
 let media: MockMediaSet;
-let origin: MediaOrigin;
-const engines: EngineWithTools[] = [];
-
-beforeAll(async () => {
-  media = await ensureMockMedia(MEDIA_CACHE_DIR);
-  origin = await startMediaOrigin(media.dir);
-}, 120_000);
-afterAll(async () => {
-  await Promise.all(engines.map((e) => e.close()));
-  await origin?.close();
+beforeAll(() => {
+  media = bench.media();
 });
-
-async function engineWith(behaviour: FakeBehaviour, opts: { timeoutMs?: number } = {}): Promise<{ fixture: EngineWithTools; fake: FakeYtdlp }> {
-  const fake = await writeFakeYtdlp(behaviour);
-  const fixture = await startEngine({
-    hostMap: `*.fbcdn.test=${origin.origin},*.cdninstagram.test=${origin.origin}`,
-    ytdlpPath: fake.path,
-    ytdlpTimeoutMs: opts.timeoutMs ?? 15_000,
-  });
-  engines.push(fixture);
-  return { fixture, fake };
-}
 
 /** signal 0 only asks whether the process exists (ESRCH when it is gone) */
 const alive = (pid: number): boolean => {
@@ -153,7 +135,13 @@ describe("yt-dlp failing", () => {
   it.each([
     ["[facebook] 1234567890: This video is only available for registered users. Use --cookies, --cookies-from-browser, --username and --password", "video.login_required"],
     ["[Instagram] C1a2B3c4D5e: Requested content is not available, rate-limit reached or login required. Use --cookies", "video.login_required"],
-    ["[facebook] 1234567890: This video is DRM protected", "video.paid"],
+    ["[facebook] 1234567890: This video is DRM protected", "video.login_required"],
+    ["The requested site is known to use DRM protection. It will NOT be supported.", "video.login_required"],
+    ["[vimeo] 123456789: This video is private", "video.login_required"],
+    ["[facebook] 1234567890: This video is private. Use --cookies to access it", "video.login_required"],
+    ["[Instagram] C1a2B3c4D5e: Instagram sent an empty media response. Check if this post is accessible in your browser without being logged-in", "video.login_required"],
+    ["[twitter] 1720000000000000000: NSFW tweet requires authentication. Use --cookies, --cookies-from-browser, --username and --password", "video.login_required"],
+    ["[TikTok] 7301234567890123456: This post may not be comfortable for some audiences. Log in for access", "video.login_required"],
     ["[generic] page: Unable to download webpage: HTTP Error 404: Not Found", "video.not_found"],
     ["[facebook] 1234567890: Unable to download webpage: <urlopen error [Errno -3] Temporary failure in name resolution>", "upstream.fetch_failed"],
   ])("yt-dlp's %s → %s", async (line, code) => {
@@ -172,6 +160,16 @@ describe("yt-dlp failing", () => {
   ])("a run that tries to reach a private address through the proxy is refused: %o", async (behaviour) => {
     const { fixture } = await engineWith(behaviour);
     await expect(fixture.engine.resolve(FB_LINK, ANONYMOUS)).rejects.toMatchObject({ code: "link.blocked_address" });
+  });
+
+  it("a document whose every format is DRM-protected gets the login message, not 'no formats'", async () => {
+    const doc = facebookDocument(FB_CDN) as { formats: Array<Record<string, unknown>> };
+    const { fixture } = await engineWith({ type: "json", document: { ...doc, formats: doc.formats.map((f) => ({ ...f, has_drm: true })) } });
+    await expect(fixture.engine.resolve(FB_LINK, ANONYMOUS)).rejects.toMatchObject({
+      code: "video.login_required",
+      status: 403,
+      message: "This video needs a login on its platform, and we only download videos anyone can watch without one.",
+    });
   });
 
   it("a document whose media sits on a private address is refused before any byte is fetched", async () => {
