@@ -34,6 +34,10 @@ export function publicConfigFrom(matches: readonly (MatchLike | undefined)[]): P
 }
 
 export function absoluteUrl(publicUrl: string, pathOrUrl: string): string {
+  // A site path is joined to the site's origin. Resolved as a URL reference, a path such as
+  // "//x" or "/\\x" (any request path reaches the not-found page's canonical URL) would name a
+  // host, and an impossible one throws.
+  if (/^[/\\]/.test(pathOrUrl)) return new URL(new URL(publicUrl + "/").origin + pathOrUrl).toString();
   return new URL(pathOrUrl, publicUrl + "/").toString();
 }
 

@@ -56,6 +56,14 @@ describe("fuzzing the API, the forms and the pages", () => {
     expect(doc.servers[0]?.url).toBe(`${server.origin}/api/v1`);
   });
 
+  it("answers a page path that starts with a backslash with 404, not 500", async () => {
+    // a generated request found it: the not-found page's canonical URL read "/\\{…" as "//{…", a host
+    for (const target of ["/\\{%13", "/\\\\{%E1%A4%A9%CF%AE%0F", "/\\evil.example/x"]) {
+      const res = await rawRequest({ port: server.port, method: "GET", target, headers: [["Host", `127.0.0.1:${server.port}`]] });
+      expect(res.kind === "response" && res.status, target).toBe(404);
+    }
+  });
+
   it(
     `answers ${RUNS} generated requests without a 5xx or a hang, and gives its memory back`,
     async () => {
