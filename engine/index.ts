@@ -21,9 +21,10 @@ import type { EngineStateFactory } from "./state/types.ts";
 import { streamToResponse, type DownloadProgress } from "./stream/downloads.ts";
 import { requestKind } from "./stream/link-usage.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./stream/outbound-fetch.ts";
-import { runPlan } from "./stream/run-plan.ts";
+import { runPlan, segmentsInFlight } from "./stream/run-plan.ts";
+import { createSegmentPrefetch } from "./stream/segment-prefetch.ts";
 import { signDownload, verifyDownload } from "./stream/signed-links.ts";
-import type { Caller, FormatId, FormatOption, ResolvedMedia, UpstreamStream, VideoDetails } from "./types.ts";
+import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, UpstreamStream, VideoDetails } from "./types.ts";
 
 export type { DownloadProgress, DownloadState } from "./stream/downloads.ts";
 export type { EngineConfig } from "./config.ts";
@@ -134,6 +135,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
   const ytdlp = deps.sources ? null : await locateYtdlp(config.ytdlpPath);
   const registry = createSourceRegistry(deps.sources ?? defaultSources({ ytdlp, ytdlpTimeoutMs: config.ytdlpTimeoutMs }));
   const ctx: SourceContext = { fetch: outbound.fetch, config, logger, media: mediaTools };
+  const segmentPrefetch = createSegmentPrefetch({ open: outbound.open, logger });
   const engineState = (deps.state ?? memoryEngineState)({
     limits: {
       maxConcurrent: config.limits.maxConcurrentDownloads,
@@ -165,16 +167,46 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     return parsed.kind === "site" ? { kind: "site", site: parsed.site, url: parsed.url } : { kind: "generic", url: parsed.url };
   }
 
-  async function resolveFresh(link: ParsedLink): Promise<ResolvedMedia> {
+  async function resolveFresh(link: ParsedLink, forFormat?: FormatId): Promise<ResolvedMedia> {
     const adapter = registry.pick(link);
-    const result = await adapter.resolve(link, ctx);
+    // a resolve for a download being created: segments it will likely read are fetched while
+    // the adapter still probes (decision 025)
+    const resolveCtx: SourceContext = forFormat ? { ...ctx, streamsKnown: (streams) => prefetchLikelyInputs(link, forFormat, streams) } : ctx;
+    const result = await adapter.resolve(link, resolveCtx);
     if (!result.ok) throw failureToError(result as { code: EngineErrorCode; detail?: string; message?: string });
     return result.media;
   }
 
   /** Resolve results are reused briefly (shared by concurrent callers; see state/cached-resolve.ts). */
-  function resolveCached(link: ParsedLink, fresh = false): Promise<ResolvedMedia> {
-    return resolver.resolve(link.url, () => resolveFresh(link), fresh);
+  function resolveCached(link: ParsedLink, fresh = false, forFormat?: FormatId): Promise<ResolvedMedia> {
+    return resolver.resolve(link.url, () => resolveFresh(link, forFormat), fresh);
+  }
+
+  /** Starts fetching the first round of each segmented input of `plan` (decision 025). */
+  function prefetchInputs(plan: MediaPlan): void {
+    const inputs = plan.op === "remux" ? plan.inputs : plan.op === "transcode" || plan.op === "passthrough" ? [plan.input] : [];
+    for (const s of inputs) {
+      if (s.transport.type !== "segments") continue;
+      const { init, segments } = s.transport;
+      // what the segment reader asks for first: as many parts as it keeps in flight, init included
+      segmentPrefetch.start((init ? [init, ...segments] : segments).slice(0, segmentsInFlight(config.limits.segmentConcurrency, segments)));
+    }
+  }
+
+  /**
+   * Streams an adapter knows before it has finished describing them: the plan they would give
+   * (codecs unknown count as copyable, as in planFormat) names the inputs to prefetch. A guess:
+   * when the finished streams plan differently, what was fetched is dropped unused.
+   */
+  function prefetchLikelyInputs(link: ParsedLink, format: FormatId, streams: UpstreamStream[]): void {
+    const provisional = { platform: "generic", sourceUrl: link.url, details: { durationSeconds: 0 } as VideoDetails, streams, thumbnails: [], captions: [] } satisfies ResolvedMedia;
+    let plan: MediaPlan;
+    try {
+      plan = planFormat(provisional, format);
+    } catch {
+      return;
+    }
+    prefetchInputs(plan);
   }
 
   function sameStream(a: UpstreamStream, b: UpstreamStream): boolean {
@@ -205,8 +237,10 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       // Fair use is counted when the link streams; an IP already at its limit learns it here,
       // before the page navigates to a link that would be refused. Paid plans have no fair use.
       if (fairUseApplies(caller)) await admission.check(ip);
-      const media = await resolveCached(link);
+      const media = await resolveCached(link, false, format);
       const plan = planFormat(media, format);
+      // the client opens the link next: its first segments are on their way meanwhile
+      prefetchInputs(plan);
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
       const exp = Math.floor(now() / 1000) + config.limits.linkTtlSeconds;
       const token = signDownload(config.signingSecret, { id, url: link.url, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp });
@@ -271,6 +305,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
             signal: controller.signal,
             killGraceMs: deps.killGraceMs,
             spawnGate: deps.spawnGate,
+            prefetch: segmentPrefetch,
             refreshStream: async (stream) => {
               // Video and audio inputs usually expire together: one fresh resolve serves both.
               if (!refreshing || now() - refreshing.at > 5000) refreshing = { at: now(), media: resolveCached(link, true) };
@@ -381,6 +416,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       active.clear();
       await Promise.all(registry.adapters.map((a) => a.close?.()));
       await engineState.close();
+      segmentPrefetch.close();
       outbound.close();
     },
   };

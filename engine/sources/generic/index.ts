@@ -213,6 +213,7 @@ async function resolveHls(ctx: SourceContext, text: string, url: string): Promis
     transport: { type: "segments", protocol: "hls", ...(playlist.init ? { init: playlist.init } : {}), segments: playlist.segments },
     container: playlist.container,
   };
+  ctx.streamsKnown?.([stream]);
   return { streams: [await probeSegments(ctx, stream)], durationSeconds: playlist.durationSeconds };
 }
 

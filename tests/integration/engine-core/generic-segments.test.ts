@@ -91,6 +91,32 @@ describe("generic HLS and DASH through the segment reader", () => {
     expect(Math.abs(Number(info.format.duration) - media.durationSeconds)).toBeLessThan(1);
   });
 
+  it("HLS master: the segments fetched while the link was made are the download's, each asked for once", async () => {
+    const link = `https://media.example.com/hls/master.m3u8?prefetch=${Date.now()}`;
+    const mark = cdn.requests.length;
+    const d = await engine.createDownload({ url: link, format: "mp4-720", caller: { kind: "anonymous" }, ip: "192.0.2.51" });
+    const full = (prefix: string) => cdn.requests.slice(mark).filter((r) => r.url.startsWith(prefix) && r.url.endsWith(".ts") && !r.headers.range).map((r) => r.url);
+    // before the link is opened, the first segments of both inputs are on their way
+    const deadline = Date.now() + 10_000;
+    while ((full("/hls/ts-720/").length === 0 || full("/hls/audio/").length === 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const early = [...full("/hls/ts-720/"), ...full("/hls/audio/")];
+    expect(early.length).toBeGreaterThan(1);
+    const res = await get(origin + new URL(d.downloadUrl).pathname);
+    expect(res.status).toBe(200);
+    expect(res.outcome).toBe("end");
+    const file = path.join(tmp, "prefetched.mp4");
+    await writeFile(file, res.body);
+    const info = await probe(file);
+    expect(info.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", height: 720 });
+    expect(Math.abs(Number(info.format.duration) - media.durationSeconds)).toBeLessThan(1);
+    // no segment was fetched twice: the reader took what had been fetched before it opened
+    for (const prefix of ["/hls/ts-720/", "/hls/audio/"]) {
+      const urls = full(prefix);
+      expect(new Set(urls).size).toBe(urls.length);
+      expect(urls.length).toBeGreaterThan(1);
+    }
+  }, 20_000);
+
   it("DASH SegmentTemplate → MP3", async () => {
     const file = await download("https://media.example.com/dash/manifest.mpd", "mp3-128");
     const info = await probe(file);
