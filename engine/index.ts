@@ -167,29 +167,35 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     return parsed.kind === "site" ? { kind: "site", site: parsed.site, url: parsed.url } : { kind: "generic", url: parsed.url };
   }
 
-  async function resolveFresh(link: ParsedLink, forFormat?: FormatId): Promise<ResolvedMedia> {
+  /** a download being created: its id and format */
+  interface ForDownload {
+    id: string;
+    format: FormatId;
+  }
+
+  async function resolveFresh(link: ParsedLink, forDownload?: ForDownload): Promise<ResolvedMedia> {
     const adapter = registry.pick(link);
     // a resolve for a download being created: segments it will likely read are fetched while
     // the adapter still probes (decision 025)
-    const resolveCtx: SourceContext = forFormat ? { ...ctx, streamsKnown: (streams) => prefetchLikelyInputs(link, forFormat, streams) } : ctx;
+    const resolveCtx: SourceContext = forDownload ? { ...ctx, streamsKnown: (streams) => prefetchLikelyInputs(link, forDownload, streams) } : ctx;
     const result = await adapter.resolve(link, resolveCtx);
     if (!result.ok) throw failureToError(result as { code: EngineErrorCode; detail?: string; message?: string });
     return result.media;
   }
 
   /** Resolve results are reused briefly (shared by concurrent callers; see state/cached-resolve.ts). */
-  function resolveCached(link: ParsedLink, fresh = false, forFormat?: FormatId): Promise<ResolvedMedia> {
-    return resolver.resolve(link.url, () => resolveFresh(link, forFormat), fresh);
+  function resolveCached(link: ParsedLink, fresh = false, forDownload?: ForDownload): Promise<ResolvedMedia> {
+    return resolver.resolve(link.url, () => resolveFresh(link, forDownload), fresh);
   }
 
-  /** Starts fetching the first round of each segmented input of `plan` (decision 025). */
-  function prefetchInputs(plan: MediaPlan): void {
+  /** Starts fetching the first round of each segmented input of `plan` for download `id` (decision 025). */
+  function prefetchInputs(plan: MediaPlan, id: string): void {
     const inputs = plan.op === "remux" ? plan.inputs : plan.op === "transcode" || plan.op === "passthrough" ? [plan.input] : [];
     for (const s of inputs) {
       if (s.transport.type !== "segments") continue;
       const { init, segments } = s.transport;
       // what the segment reader asks for first: as many parts as it keeps in flight, init included
-      segmentPrefetch.start((init ? [init, ...segments] : segments).slice(0, segmentsInFlight(config.limits.segmentConcurrency, segments)));
+      segmentPrefetch.start((init ? [init, ...segments] : segments).slice(0, segmentsInFlight(config.limits.segmentConcurrency, segments)), id);
     }
   }
 
@@ -198,15 +204,15 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
    * (codecs unknown count as copyable, as in planFormat) names the inputs to prefetch. A guess:
    * when the finished streams plan differently, what was fetched is dropped unused.
    */
-  function prefetchLikelyInputs(link: ParsedLink, format: FormatId, streams: UpstreamStream[]): void {
+  function prefetchLikelyInputs(link: ParsedLink, forDownload: ForDownload, streams: UpstreamStream[]): void {
     const provisional = { platform: "generic", sourceUrl: link.url, details: { durationSeconds: 0 } as VideoDetails, streams, thumbnails: [], captions: [] } satisfies ResolvedMedia;
     let plan: MediaPlan;
     try {
-      plan = planFormat(provisional, format);
+      plan = planFormat(provisional, forDownload.format);
     } catch {
       return;
     }
-    prefetchInputs(plan);
+    prefetchInputs(plan, forDownload.id);
   }
 
   function sameStream(a: UpstreamStream, b: UpstreamStream): boolean {
@@ -237,11 +243,18 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       // Fair use is counted when the link streams; an IP already at its limit learns it here,
       // before the page navigates to a link that would be refused. Paid plans have no fair use.
       if (fairUseApplies(caller)) await admission.check(ip);
-      const media = await resolveCached(link, false, format);
-      const plan = planFormat(media, format);
-      // the client opens the link next: its first segments are on their way meanwhile
-      prefetchInputs(plan);
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
+      let media: ResolvedMedia;
+      let plan: MediaPlan;
+      try {
+        media = await resolveCached(link, false, { id, format });
+        plan = planFormat(media, format);
+      } catch (err) {
+        segmentPrefetch.release(id);
+        throw err;
+      }
+      // the client opens the link next: its first segments are on their way meanwhile
+      prefetchInputs(plan, id);
       const exp = Math.floor(now() / 1000) + config.limits.linkTtlSeconds;
       const token = signDownload(config.signingSecret, { id, url: link.url, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp });
       progress.create(id, plan.bytes);
@@ -317,6 +330,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
           },
           { range: rangeHeader },
         );
+        // the readers took what was fetched for them; anything else was a guess that missed
+        segmentPrefetch.release(id);
         if (controller.signal.aborted) {
           out.teardown();
           throw new EngineError("download.failed", { detail: "client left before the first byte" });
@@ -384,7 +399,11 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         // Stopped by close() while the client still waits: it may retry against the next process.
         const stoppedByClose = closing && controller.signal.aborted && !res.destroyed;
         const e = stoppedByClose ? shuttingDown() : isEngineError(err) ? err : new EngineError("download.failed", { cause: err, detail: (err as Error)?.message });
-        if (claimsId) progress.finish(claimsId, controller.signal.aborted ? "aborted" : "failed");
+        if (claimsId) {
+          progress.finish(claimsId, controller.signal.aborted ? "aborted" : "failed");
+          // a download that failed or was left before its readers opened: nothing of it is fetched on
+          segmentPrefetch.release(claimsId);
+        }
         // work had begun (resolve, upstream, ffmpeg) and failed: the user saw a failed download
         if (started) reportFinished({ ...started, bytes: null, complete: false });
         // The download id, never the token (a replayable link) or the visitor's link.

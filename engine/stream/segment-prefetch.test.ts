@@ -121,4 +121,23 @@ describe("segment prefetch", () => {
     prefetch.close();
     expect(rec.signals[1]!.aborted).toBe(true);
   });
+
+  it("release(owner) drops only that download's parts", async () => {
+    const { refs } = makeSegments("owner", 3, 300);
+    const rec = recordingOpen();
+    const prefetch = createSegmentPrefetch({ open: rec.open, logger: silentLogger });
+    prefetch.start(refs.slice(0, 2), "dl_a");
+    prefetch.start(refs.slice(2), "dl_b");
+    expect(prefetch.size).toBe(3);
+    prefetch.release("dl_a");
+    expect(prefetch.size).toBe(1);
+    expect(rec.signals.map((s) => s.aborted)).toEqual([true, true, false]);
+    expect(prefetch.take(refs[0]!, new AbortController().signal)).toBeNull();
+    const stop = new AbortController();
+    const kept = prefetch.take(refs[2]!, stop.signal);
+    expect(kept).not.toBeNull();
+    stop.abort();
+    await expect(kept).rejects.toThrow();
+    prefetch.close();
+  });
 });

@@ -18,13 +18,18 @@ import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
  * outbound `open` as the reader's (SSRF guard, per-host connection cap).
  */
 export interface SegmentPrefetch {
-  /** starts fetching these parts (those not already held, while the budget allows) */
-  start(refs: readonly SegmentRef[]): void;
+  /**
+   * Starts fetching these parts (those not already held, while the budget allows) for `owner`
+   * (a download id): `release(owner)` drops what that download did not take.
+   */
+  start(refs: readonly SegmentRef[], owner?: string): void;
   /**
    * The fetch of this part, when one was started and not taken yet: the caller owns it from now
    * on (`signal` aborts it). Null when nothing was prefetched for it.
    */
   take(ref: SegmentRef, signal: AbortSignal): Promise<Buffer> | null;
+  /** drops (aborts) the parts started for `owner` that were not taken */
+  release(owner: string): void;
   /** parts held now (for tests and logs) */
   readonly size: number;
   /** aborts and drops everything */
@@ -47,6 +52,7 @@ interface Entry {
   result: Promise<Buffer>;
   bytes: number;
   timer: NodeJS.Timeout;
+  owner?: string;
 }
 
 export const prefetchKey = (ref: SegmentRef): string => (ref.range ? `${ref.url}#${ref.range.start}-${ref.range.end}` : ref.url);
@@ -69,14 +75,14 @@ export function createSegmentPrefetch(opts: SegmentPrefetchOptions): SegmentPref
   };
 
   return {
-    start(refs) {
+    start(refs, owner) {
       for (const ref of refs) {
         const key = prefetchKey(ref);
         if (entries.has(key)) continue;
         if (entries.size >= maxParts || heldBytes >= maxBytes) return;
         const controller = new AbortController();
         setMaxListeners(8, controller.signal);
-        const entry: Entry = { controller, result: Promise.resolve(Buffer.alloc(0)), bytes: 0, timer: setTimeout(() => drop(key, entry), ttlMs) };
+        const entry: Entry = { controller, result: Promise.resolve(Buffer.alloc(0)), bytes: 0, timer: setTimeout(() => drop(key, entry), ttlMs), owner };
         entry.timer.unref();
         entry.result = fetchPart({
           open: opts.open,
@@ -116,6 +122,10 @@ export function createSegmentPrefetch(opts: SegmentPrefetchOptions): SegmentPref
       const onAbort = () => entry.controller.abort(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
       return entry.result.finally(() => signal.removeEventListener("abort", onAbort));
+    },
+
+    release(owner) {
+      for (const [key, entry] of [...entries]) if (entry.owner === owner) drop(key, entry);
     },
 
     get size() {
