@@ -24,6 +24,9 @@ let engine: Engine;
 let app: http.Server;
 let origin: string;
 let tmp: string;
+/** the same files as `cdn`, segment bodies paced (4 KiB every 100 ms: a segment takes seconds); responses not yet ended or closed */
+let slow: TestServer;
+let slowOpen = 0;
 
 beforeAll(async () => {
   media = await ensureMockMedia(path.join(os.tmpdir(), "vidfetch-test-media"));
@@ -50,7 +53,35 @@ beforeAll(async () => {
       () => res.writeHead(404).end(),
     );
   });
-  engine = await createEngine(testConfig({ hostMap: `media.example.com=${cdn.origin}` }), { media: tools });
+  slow = await startServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname).replace(/^\/+/, "");
+    const file = path.join(media.dir, rel);
+    if (!file.startsWith(media.dir)) return void res.writeHead(403).end();
+    readFile(file).then(
+      (data) => {
+        if (!file.endsWith(".ts")) return void res.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" }).end(data);
+        slowOpen++;
+        let done = false;
+        const finish = () => {
+          if (!done) slowOpen--;
+          done = true;
+        };
+        res.once("close", finish);
+        res.writeHead(200, { "content-type": "video/mp2t", "content-length": data.length });
+        let at = 0;
+        const pump = () => {
+          if (res.destroyed) return;
+          if (at >= data.length) return void res.end(finish);
+          res.write(data.subarray(at, at + 4 * 1024));
+          at += 4 * 1024;
+          setTimeout(pump, 100);
+        };
+        pump();
+      },
+      () => res.writeHead(404).end(),
+    );
+  });
+  engine = await createEngine(testConfig({ hostMap: `media.example.com=${cdn.origin},slow.example.com=${slow.origin}` }), { media: tools });
   app = http.createServer((req, res) => {
     const m = /^\/api\/v1\/dl\/([^/?]+)/.exec(req.url ?? "");
     if (m) void engine.handleDownload(m[1]!, req, res);
@@ -65,6 +96,7 @@ afterAll(async () => {
   await new Promise((r) => app?.close(r));
   await engine?.close();
   await cdn?.close();
+  await slow?.close();
 });
 
 async function download(link: string, format: string): Promise<string> {
@@ -116,6 +148,24 @@ describe("generic HLS and DASH through the segment reader", () => {
       expect(urls.length).toBeGreaterThan(1);
     }
   }, 20_000);
+
+  it("a client leaving a download whose first segments were prefetched leaves no ffmpeg and no upstream response open", async () => {
+    // (left alone, each open segment response would last seconds: longer than the polls below)
+    const d = await engine.createDownload({ url: `https://slow.example.com/hls/master.m3u8?leave=${Date.now()}`, format: "mp4-720", caller: { kind: "anonymous" }, ip: "192.0.2.52" });
+    // the prefetched segments are on their way before the link is opened
+    await expect.poll(() => slowOpen, { timeout: 10_000, interval: 10 }).toBeGreaterThan(0);
+    // the client opens the link and leaves while the segments are still arriving
+    const req = http.get(origin + new URL(d.downloadUrl).pathname, { agent: false });
+    req.on("error", () => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    req.destroy();
+    await expect.poll(() => slowOpen, { timeout: 5000 }).toBe(0);
+    const ffmpegs = async () => {
+      const { stdout } = await execFileAsync("ps", ["-o", "comm=", "--ppid", String(process.pid)]).catch(() => ({ stdout: "" }));
+      return stdout.split("\n").filter((l) => l.trim() === "ffmpeg").length;
+    };
+    await expect.poll(ffmpegs, { timeout: 5000 }).toBe(0);
+  }, 30_000);
 
   it("DASH SegmentTemplate → MP3", async () => {
     const file = await download("https://media.example.com/dash/manifest.mpd", "mp3-128");
