@@ -28,14 +28,20 @@ let tmp: string;
 let slow: TestServer;
 let slowOpen = 0;
 
+/** the mock media file a CDN request names, or null outside the media folder */
+function mediaFile(url: string | undefined): string | null {
+  const rel = decodeURIComponent(new URL(url ?? "/", "http://x").pathname).replace(/^\/+/, "");
+  const file = path.join(media.dir, rel);
+  return file.startsWith(media.dir) ? file : null;
+}
+
 beforeAll(async () => {
   media = await ensureMockMedia(path.join(os.tmpdir(), "vidfetch-test-media"));
   tools = await locateMediaTools({});
   tmp = await mkdtemp(path.join(os.tmpdir(), "engine-core-seg-"));
   cdn = await startServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname).replace(/^\/+/, "");
-    const file = path.join(media.dir, rel);
-    if (!file.startsWith(media.dir)) return void res.writeHead(403).end();
+    const file = mediaFile(req.url);
+    if (!file) return void res.writeHead(403).end();
     readFile(file).then(
       (data) => {
         const type = file.endsWith(".m3u8") ? "application/vnd.apple.mpegurl" : file.endsWith(".mpd") ? "application/dash+xml" : file.endsWith(".ts") ? "video/mp2t" : "video/mp4";
@@ -54,9 +60,8 @@ beforeAll(async () => {
     );
   });
   slow = await startServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname).replace(/^\/+/, "");
-    const file = path.join(media.dir, rel);
-    if (!file.startsWith(media.dir)) return void res.writeHead(403).end();
+    const file = mediaFile(req.url);
+    if (!file) return void res.writeHead(403).end();
     readFile(file).then(
       (data) => {
         if (!file.endsWith(".ts")) return void res.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" }).end(data);
