@@ -21,9 +21,10 @@ import type { EngineStateFactory } from "./state/types.ts";
 import { streamToResponse, type DownloadProgress } from "./stream/downloads.ts";
 import { requestKind } from "./stream/link-usage.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./stream/outbound-fetch.ts";
-import { runPlan } from "./stream/run-plan.ts";
+import { runPlan, segmentsInFlight } from "./stream/run-plan.ts";
+import { createSegmentPrefetch } from "./stream/segment-prefetch.ts";
 import { signDownload, verifyDownload } from "./stream/signed-links.ts";
-import type { Caller, FormatId, FormatOption, ResolvedMedia, UpstreamStream, VideoDetails } from "./types.ts";
+import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, UpstreamStream, VideoDetails } from "./types.ts";
 
 export type { DownloadProgress, DownloadState } from "./stream/downloads.ts";
 export type { EngineConfig } from "./config.ts";
@@ -134,6 +135,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
   const ytdlp = deps.sources ? null : await locateYtdlp(config.ytdlpPath);
   const registry = createSourceRegistry(deps.sources ?? defaultSources({ ytdlp, ytdlpTimeoutMs: config.ytdlpTimeoutMs }));
   const ctx: SourceContext = { fetch: outbound.fetch, config, logger, media: mediaTools };
+  const segmentPrefetch = createSegmentPrefetch({ open: outbound.open, logger });
   const engineState = (deps.state ?? memoryEngineState)({
     limits: {
       maxConcurrent: config.limits.maxConcurrentDownloads,
@@ -165,16 +167,52 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     return parsed.kind === "site" ? { kind: "site", site: parsed.site, url: parsed.url } : { kind: "generic", url: parsed.url };
   }
 
-  async function resolveFresh(link: ParsedLink): Promise<ResolvedMedia> {
+  /** a download being created: its id and format */
+  interface ForDownload {
+    id: string;
+    format: FormatId;
+  }
+
+  async function resolveFresh(link: ParsedLink, forDownload?: ForDownload): Promise<ResolvedMedia> {
     const adapter = registry.pick(link);
-    const result = await adapter.resolve(link, ctx);
+    // a resolve for a download being created: segments it will likely read are fetched while
+    // the adapter still probes (decision 025)
+    const resolveCtx: SourceContext = forDownload ? { ...ctx, streamsKnown: (streams) => prefetchLikelyInputs(link, forDownload, streams) } : ctx;
+    const result = await adapter.resolve(link, resolveCtx);
     if (!result.ok) throw failureToError(result as { code: EngineErrorCode; detail?: string; message?: string });
     return result.media;
   }
 
   /** Resolve results are reused briefly (shared by concurrent callers; see state/cached-resolve.ts). */
-  function resolveCached(link: ParsedLink, fresh = false): Promise<ResolvedMedia> {
-    return resolver.resolve(link.url, () => resolveFresh(link), fresh);
+  function resolveCached(link: ParsedLink, fresh = false, forDownload?: ForDownload): Promise<ResolvedMedia> {
+    return resolver.resolve(link.url, () => resolveFresh(link, forDownload), fresh);
+  }
+
+  /** Starts fetching the first round of each segmented input of `plan` for download `id` (decision 025). */
+  function prefetchInputs(plan: MediaPlan, id: string): void {
+    const inputs = plan.op === "remux" ? plan.inputs : plan.op === "transcode" || plan.op === "passthrough" ? [plan.input] : [];
+    for (const s of inputs) {
+      if (s.transport.type !== "segments") continue;
+      const { init, segments } = s.transport;
+      // what the segment reader asks for first: as many parts as it keeps in flight, init included
+      segmentPrefetch.start((init ? [init, ...segments] : segments).slice(0, segmentsInFlight(config.limits.segmentConcurrency, segments)), id);
+    }
+  }
+
+  /**
+   * Streams an adapter knows before it has finished describing them: the plan they would give
+   * (codecs unknown count as copyable, as in planFormat) names the inputs to prefetch. A guess:
+   * when the finished streams plan differently, what was fetched is dropped unused.
+   */
+  function prefetchLikelyInputs(link: ParsedLink, forDownload: ForDownload, streams: UpstreamStream[]): void {
+    const provisional = { platform: "generic", sourceUrl: link.url, details: { durationSeconds: 0 } as VideoDetails, streams, thumbnails: [], captions: [] } satisfies ResolvedMedia;
+    let plan: MediaPlan;
+    try {
+      plan = planFormat(provisional, forDownload.format);
+    } catch {
+      return;
+    }
+    prefetchInputs(plan, forDownload.id);
   }
 
   function sameStream(a: UpstreamStream, b: UpstreamStream): boolean {
@@ -205,9 +243,18 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       // Fair use is counted when the link streams; an IP already at its limit learns it here,
       // before the page navigates to a link that would be refused. Paid plans have no fair use.
       if (fairUseApplies(caller)) await admission.check(ip);
-      const media = await resolveCached(link);
-      const plan = planFormat(media, format);
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
+      let media: ResolvedMedia;
+      let plan: MediaPlan;
+      try {
+        media = await resolveCached(link, false, { id, format });
+        plan = planFormat(media, format);
+      } catch (err) {
+        segmentPrefetch.release(id);
+        throw err;
+      }
+      // the client opens the link next: its first segments are on their way meanwhile
+      prefetchInputs(plan, id);
       const exp = Math.floor(now() / 1000) + config.limits.linkTtlSeconds;
       const token = signDownload(config.signingSecret, { id, url: link.url, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp });
       progress.create(id, plan.bytes);
@@ -271,6 +318,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
             signal: controller.signal,
             killGraceMs: deps.killGraceMs,
             spawnGate: deps.spawnGate,
+            prefetch: segmentPrefetch,
             refreshStream: async (stream) => {
               // Video and audio inputs usually expire together: one fresh resolve serves both.
               if (!refreshing || now() - refreshing.at > 5000) refreshing = { at: now(), media: resolveCached(link, true) };
@@ -282,6 +330,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
           },
           { range: rangeHeader },
         );
+        // the readers took what was fetched for them; anything else was a guess that missed
+        segmentPrefetch.release(id);
         if (controller.signal.aborted) {
           out.teardown();
           throw new EngineError("download.failed", { detail: "client left before the first byte" });
@@ -349,7 +399,11 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         // Stopped by close() while the client still waits: it may retry against the next process.
         const stoppedByClose = closing && controller.signal.aborted && !res.destroyed;
         const e = stoppedByClose ? shuttingDown() : isEngineError(err) ? err : new EngineError("download.failed", { cause: err, detail: (err as Error)?.message });
-        if (claimsId) progress.finish(claimsId, controller.signal.aborted ? "aborted" : "failed");
+        if (claimsId) {
+          progress.finish(claimsId, controller.signal.aborted ? "aborted" : "failed");
+          // a download that failed or was left before its readers opened: nothing of it is fetched on
+          segmentPrefetch.release(claimsId);
+        }
         // work had begun (resolve, upstream, ffmpeg) and failed: the user saw a failed download
         if (started) reportFinished({ ...started, bytes: null, complete: false });
         // The download id, never the token (a replayable link) or the visitor's link.
@@ -381,6 +435,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       active.clear();
       await Promise.all(registry.adapters.map((a) => a.close?.()));
       await engineState.close();
+      segmentPrefetch.close();
       outbound.close();
     },
   };

@@ -8,7 +8,7 @@ import type { ParsedLink } from "../../common/links.ts";
 import type { EngineConfig } from "../config.ts";
 import type { MediaTools } from "../media/ffmpeg.ts";
 import type { OutboundFetch } from "../stream/outbound-fetch.ts";
-import type { Platform, ResolvedMedia, SourceResult } from "../types.ts";
+import type { Platform, ResolvedMedia, SourceResult, UpstreamStream } from "../types.ts";
 
 export type { ParsedLink };
 
@@ -17,6 +17,12 @@ export interface SourceContext {
   config: EngineConfig;
   logger: Logger;
   media: MediaTools;
+  /**
+   * Set when this resolve serves a download being created: an adapter that knows streams (and
+   * their segments) before it is done describing them (probing) says so here, and the engine
+   * starts fetching the segments that download will likely read (docs/decisions/025).
+   */
+  streamsKnown?: (streams: UpstreamStream[]) => void;
 }
 
 export interface SourceAdapter {

@@ -9,6 +9,7 @@ import { isAbortError } from "./abort-error.ts";
 import type { Outbound } from "./outbound-fetch.ts";
 import { readAll } from "./outbound-fetch.ts";
 import { DEFAULT_RANGE_CONCURRENCY, openRangedSource } from "./ranged-reader.ts";
+import type { SegmentPrefetch } from "./segment-prefetch.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 
 /**
@@ -29,6 +30,8 @@ export interface RunContext {
   killGraceMs?: number;
   /** one ffmpeg spawn per event-loop turn (default: the process-wide gate) */
   spawnGate?: SpawnGate;
+  /** segments fetched for this download before it opened (docs/decisions/025) */
+  prefetch?: Pick<SegmentPrefetch, "take">;
 }
 
 export interface PlanOutput {
@@ -96,6 +99,7 @@ async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { star
         : undefined,
       logger: ctx.logger,
       signal: ctx.signal,
+      prefetched: ctx.prefetch ? (ref, signal) => ctx.prefetch!.take(ref, signal) : undefined,
     });
     return { body, length: null, contentType: null };
   }

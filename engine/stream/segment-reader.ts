@@ -43,6 +43,11 @@ export interface SegmentReaderOptions {
   maxConcurrency?: number;
   /** label of one part in errors and logs (default "segment") */
   partName?: string;
+  /**
+   * A part fetched before this reader opened (`SegmentPrefetch.take`), or null: used in place of
+   * a request of its own; a prefetch that failed is fetched again as usual.
+   */
+  prefetched?: (ref: SegmentRef, signal: AbortSignal) => Promise<Buffer> | null;
 }
 
 const MAX_REFRESHES = 3;
@@ -82,20 +87,31 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
     { max: MAX_REFRESHES, onStart: (refreshes) => opts.logger?.info({ refreshes }, `${partName} refused (expired): re-resolving`) },
   );
 
-  const fetchSegment = (index: number): Promise<Buffer> =>
-    fetchPart({
-      open: opts.open,
-      signal: controller.signal,
-      ref: () => all[index]!,
-      label: `${partName} ${index}`,
-      refresher,
-      maxRetries,
-      retryDelayMs,
-      maxBytes,
-      urgent: index === delivered,
-      onBytes: parallelism ? (n) => parallelism.bytes(n, performance.now()) : undefined,
-      logger: opts.logger,
-    });
+  const fetchSegment = (index: number): Promise<Buffer> => {
+    const fetchOwn = () =>
+      fetchPart({
+        open: opts.open,
+        signal: controller.signal,
+        ref: () => all[index]!,
+        label: `${partName} ${index}`,
+        refresher,
+        maxRetries,
+        retryDelayMs,
+        maxBytes,
+        urgent: index === delivered,
+        onBytes: parallelism ? (n) => parallelism.bytes(n, performance.now()) : undefined,
+        logger: opts.logger,
+      });
+    const early = opts.prefetched?.(all[index]!, controller.signal);
+    if (!early) return fetchOwn();
+    return early.then(
+      (buf) => (buf.length > maxBytes ? Promise.reject(new EngineError("upstream.too_large", { detail: `${partName} ${index}: ${buf.length} bytes` })) : buf),
+      (err: unknown) => {
+        if (controller.signal.aborted) throw err;
+        return fetchOwn();
+      },
+    );
+  };
 
   /** segments fetched and waiting for their turn (a failure waits for its turn too) */
   const ready = new Map<number, Buffer | Error>();

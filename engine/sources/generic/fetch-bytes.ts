@@ -46,8 +46,16 @@ export type Enough = (received: Buffer) => number | null;
  * Reads at most `limit` bytes of a resource (a Range request; servers that ignore it are cut off).
  * With `enough`, stops as soon as it says the bytes so far suffice, but only for a resource
  * longer than `limit` (a shorter one is read whole, as without it, so `complete` still holds).
+ * With `onChunk`, each piece is also handed on as it arrives (never past `limit`), so a prober
+ * can read the bytes while the rest are still on their way.
  */
-export async function fetchHead(ctx: SourceContext, ref: SegmentRef | string, limit = PROBE_BYTES, enough?: Enough): Promise<Head> {
+export async function fetchHead(
+  ctx: SourceContext,
+  ref: SegmentRef | string,
+  limit = PROBE_BYTES,
+  enough?: Enough,
+  onChunk?: (bytes: Buffer) => void,
+): Promise<Head> {
   const url = typeof ref === "string" ? ref : ref.url;
   const range = typeof ref === "string" ? undefined : ref.range;
   const start = range?.start ?? 0;
@@ -80,8 +88,10 @@ export async function fetchHead(ctx: SourceContext, ref: SegmentRef | string, li
           ended = true;
           break;
         }
-        parts.push(Buffer.from(value));
-        received += value.byteLength;
+        const piece = Buffer.from(value);
+        if (onChunk && received < wanted) onChunk(piece.subarray(0, wanted - received));
+        parts.push(piece);
+        received += piece.byteLength;
         if (stopEarly) {
           const joined = parts.length > 1 ? Buffer.concat(parts) : parts[0]!;
           parts.length = 0;

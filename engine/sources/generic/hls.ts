@@ -186,14 +186,19 @@ export async function resolveHlsMaster(
   let durationSeconds = 0;
   // a stream's `finish` starts when its playlist is in and does not hold a playlist slot
   const finishing: Array<Promise<UpstreamStream>> = [];
+  const known: UpstreamStream[] = [];
   await mapLimit(jobs, PLAYLIST_CONCURRENCY, async (job, i) => {
     const playlist = await load(job.url);
     durationSeconds = Math.max(durationSeconds, playlist.durationSeconds);
-    const done = finish(job.build(playlist));
+    const stream = job.build(playlist);
+    known[i] = stream;
+    const done = finish(stream);
     // awaited below; until then (or if another playlist fails first) a failure is not "unhandled"
     done.catch(() => undefined);
     finishing[i] = done;
   });
+  // every playlist is in (segments known); the streams may still be probing for their codecs
+  ctx.streamsKnown?.(known);
   return { streams: await Promise.all(finishing), durationSeconds };
 }
 

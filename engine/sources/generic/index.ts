@@ -4,11 +4,11 @@
  * come from the manifest where it says them and from probing the first bytes where it does not.
  */
 import { createHash } from "node:crypto";
-import { Readable } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
 import { formatDuration, formatPublishedDate } from "../../details/format.ts";
 import { EngineError, isEngineError } from "../../errors.ts";
 import { probeStream, type ProbeResult } from "../../media/probe.ts";
-import type { ResolvedMedia, UpstreamStream, VideoDetails } from "../../types.ts";
+import type { ResolvedMedia, SegmentRef, UpstreamStream, VideoDetails } from "../../types.ts";
 import type { ParsedLink, SourceAdapter, SourceContext } from "../types.ts";
 import { normaliseProbeCodec } from "./codecs.ts";
 import { resolveDash } from "./dash.ts";
@@ -132,10 +132,54 @@ function probeAnswers(s: UpstreamStream, probe: ProbeResult): boolean {
   return Boolean(v || a);
 }
 
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+/**
+ * Fetches the init section (when there is one) and the first `limit` bytes of a segment, both at
+ * once, and probes them while they arrive: the prober is started with the requests, so its own
+ * start-up (tens of milliseconds) passes during the origin's latency, and it reads the segment's
+ * pieces as they come (the init section's bytes first, so pieces that come before it wait).
+ */
+async function probeWhileFetching(
+  ctx: SourceContext,
+  init: SegmentRef | undefined,
+  segment: SegmentRef,
+  limit: number,
+): Promise<{ initHead: Head | null; first: Head; probe: ProbeResult | Error }> {
+  const input = new PassThrough();
+  const probing = probeStream(ctx.media, input).catch(asError);
+  const write = (bytes: Buffer) => {
+    // the prober may stop reading once it knows enough
+    if (!input.destroyed && !input.writableEnded) input.write(bytes);
+  };
+  let held: Buffer[] | null = init ? [] : null;
+  const onChunk = (bytes: Buffer) => (held ? held.push(bytes) : write(bytes));
+  try {
+    const [initHead, first] = await Promise.all([
+      init
+        ? fetchHead(ctx, init).then((head) => {
+            write(head.bytes);
+            for (const bytes of held ?? []) write(bytes);
+            held = null;
+            return head;
+          })
+        : null,
+      fetchHead(ctx, segment, limit, undefined, onChunk),
+    ]);
+    input.end();
+    return { initHead, first, probe: await probing };
+  } catch (err) {
+    // an error (not a plain destroy) ends the prober's stdin: it exits before this one is thrown
+    input.destroy(asError(err));
+    await probing;
+    throw err;
+  }
+}
+
 /**
  * Probes the init section plus the first segment of a stream whose codecs the manifest left out:
  * both are fetched at once, the segment only in part (`SEGMENT_PROBE_BYTES`, then up to
- * `PROBE_BYTES` when that was not enough to tell).
+ * `PROBE_BYTES` when that was not enough to tell), and probed as they arrive.
  */
 async function probeSegments(ctx: SourceContext, s: UpstreamStream): Promise<UpstreamStream> {
   if (s.transport.type !== "segments") return s;
@@ -143,9 +187,8 @@ async function probeSegments(ctx: SourceContext, s: UpstreamStream): Promise<Ups
   const needAudio = s.kind !== "video" && !s.acodec;
   if (!needVideo && !needAudio) return s;
   const { init, segments } = s.transport;
-  const [initHead, first] = await Promise.all([init ? fetchHead(ctx, init) : null, fetchHead(ctx, segments[0]!, SEGMENT_PROBE_BYTES)]);
+  const { initHead, first, probe: short } = await probeWhileFetching(ctx, init, segments[0]!, SEGMENT_PROBE_BYTES);
   const bytes = (segment: Buffer) => (initHead ? Buffer.concat([initHead.bytes, segment]) : segment);
-  const short: ProbeResult | Error = await probeBuffer(ctx, bytes(first.bytes)).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
   if (!(short instanceof Error) && probeAnswers(s, short)) return applyProbe(s, short);
   // fewer bytes than asked: that was the whole segment, a longer read would add nothing
   if (first.bytes.length < SEGMENT_PROBE_BYTES) {
@@ -170,6 +213,7 @@ async function resolveHls(ctx: SourceContext, text: string, url: string): Promis
     transport: { type: "segments", protocol: "hls", ...(playlist.init ? { init: playlist.init } : {}), segments: playlist.segments },
     container: playlist.container,
   };
+  ctx.streamsKnown?.([stream]);
   return { streams: [await probeSegments(ctx, stream)], durationSeconds: playlist.durationSeconds };
 }
 

@@ -61,7 +61,11 @@ beforeAll(async () => {
       "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "1M", "-c:a", "aac", "-movflags", "+faststart", "direct.mp4",
     ]),
   ]);
-  for (const f of ["video.ts", "audio.ts", "direct.mp4"]) files.set(`/${f}`, await fs.readFile(path.join(dir, f)));
+  // the same video as fMP4: an init section (EXT-X-MAP) and one media segment
+  await ff(["-i", "video.ts", "-c", "copy", "-f", "hls", "-hls_segment_type", "fmp4", "-hls_time", "10", "-hls_fmp4_init_filename", "init.mp4", "-hls_segment_filename", "fseg-%d.m4s", "fmp4.m3u8"]);
+  for (const f of ["video.ts", "audio.ts", "direct.mp4", "init.mp4", "fseg-0.m4s"]) files.set(`/${f}`, await fs.readFile(path.join(dir, f)));
+  files.set("/fmp4/index.m3u8", Buffer.from(playlist("../fseg-0.m4s").replace("#EXTINF", '#EXT-X-MAP:URI="../init.mp4"\n#EXTINF')));
+  files.set("/missing/index.m3u8", Buffer.from(playlist("../gone.ts")));
   files.set("/codecs/master.m3u8", Buffer.from(
     [
       "#EXTM3U",
@@ -158,6 +162,29 @@ describe("generic resolve: overlapping the waits on the origin", () => {
     } finally {
       delay.clear();
     }
+  });
+
+  it("probes an fMP4 stream from its init section and first segment, whichever arrives first", async () => {
+    // the segment's bytes come in before the init section's: they wait, the init section goes first
+    delay.set("/init.mp4", 300);
+    try {
+      const media = await resolve(`${origin}/fmp4/index.m3u8`);
+      expect(media.streams[0]).toMatchObject({ vcodec: "h264", width: 320, height: 240, container: "mp4" });
+      const init = seen.find((s) => s.path === "/init.mp4")!;
+      const segment = seen.find((s) => s.path === "/fseg-0.m4s")!;
+      // asked for together, not one after the other; the first read was enough (the prober got the
+      // init section before the segment's bytes)
+      expect(segment.arrived).toBeLessThan(init.answered!);
+      expect(seen.filter((s) => s.path === "/fseg-0.m4s")).toHaveLength(1);
+    } finally {
+      delay.clear();
+    }
+  });
+
+  it("fails a probe whose segment is missing with the origin's answer, and leaves no prober running", async () => {
+    await expect(resolve(`${origin}/missing/index.m3u8`)).rejects.toThrow(/video\.not_found/);
+    const { stdout } = await run("ps", ["-o", "comm=", "--ppid", String(process.pid)]).catch(() => ({ stdout: "" }));
+    expect(stdout).not.toMatch(/ffprobe|ffmpeg/);
   });
 
   it("reads a faststart MP4 only as far as its index, and describes it as a megabyte would", async () => {

@@ -24,15 +24,24 @@ let engine: Engine;
 let app: http.Server;
 let origin: string;
 let tmp: string;
+/** the same files as `cdn`, segment bodies paced (4 KiB every 100 ms: a segment takes seconds); responses not yet ended or closed */
+let slow: TestServer;
+let slowOpen = 0;
+
+/** the mock media file a CDN request names, or null outside the media folder */
+function mediaFile(url: string | undefined): string | null {
+  const rel = decodeURIComponent(new URL(url ?? "/", "http://x").pathname).replace(/^\/+/, "");
+  const file = path.join(media.dir, rel);
+  return file.startsWith(media.dir) ? file : null;
+}
 
 beforeAll(async () => {
   media = await ensureMockMedia(path.join(os.tmpdir(), "vidfetch-test-media"));
   tools = await locateMediaTools({});
   tmp = await mkdtemp(path.join(os.tmpdir(), "engine-core-seg-"));
   cdn = await startServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname).replace(/^\/+/, "");
-    const file = path.join(media.dir, rel);
-    if (!file.startsWith(media.dir)) return void res.writeHead(403).end();
+    const file = mediaFile(req.url);
+    if (!file) return void res.writeHead(403).end();
     readFile(file).then(
       (data) => {
         const type = file.endsWith(".m3u8") ? "application/vnd.apple.mpegurl" : file.endsWith(".mpd") ? "application/dash+xml" : file.endsWith(".ts") ? "video/mp2t" : "video/mp4";
@@ -50,7 +59,34 @@ beforeAll(async () => {
       () => res.writeHead(404).end(),
     );
   });
-  engine = await createEngine(testConfig({ hostMap: `media.example.com=${cdn.origin}` }), { media: tools });
+  slow = await startServer((req, res) => {
+    const file = mediaFile(req.url);
+    if (!file) return void res.writeHead(403).end();
+    readFile(file).then(
+      (data) => {
+        if (!file.endsWith(".ts")) return void res.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" }).end(data);
+        slowOpen++;
+        let done = false;
+        const finish = () => {
+          if (!done) slowOpen--;
+          done = true;
+        };
+        res.once("close", finish);
+        res.writeHead(200, { "content-type": "video/mp2t", "content-length": data.length });
+        let at = 0;
+        const pump = () => {
+          if (res.destroyed) return;
+          if (at >= data.length) return void res.end(finish);
+          res.write(data.subarray(at, at + 4 * 1024));
+          at += 4 * 1024;
+          setTimeout(pump, 100);
+        };
+        pump();
+      },
+      () => res.writeHead(404).end(),
+    );
+  });
+  engine = await createEngine(testConfig({ hostMap: `media.example.com=${cdn.origin},slow.example.com=${slow.origin}` }), { media: tools });
   app = http.createServer((req, res) => {
     const m = /^\/api\/v1\/dl\/([^/?]+)/.exec(req.url ?? "");
     if (m) void engine.handleDownload(m[1]!, req, res);
@@ -65,6 +101,7 @@ afterAll(async () => {
   await new Promise((r) => app?.close(r));
   await engine?.close();
   await cdn?.close();
+  await slow?.close();
 });
 
 async function download(link: string, format: string): Promise<string> {
@@ -90,6 +127,50 @@ describe("generic HLS and DASH through the segment reader", () => {
     expect(info.streams.find((s) => s.codec_type === "audio")?.codec_name).toBe("aac");
     expect(Math.abs(Number(info.format.duration) - media.durationSeconds)).toBeLessThan(1);
   });
+
+  it("HLS master: the segments fetched while the link was made are the download's, each asked for once", async () => {
+    const link = `https://media.example.com/hls/master.m3u8?prefetch=${Date.now()}`;
+    const mark = cdn.requests.length;
+    const d = await engine.createDownload({ url: link, format: "mp4-720", caller: { kind: "anonymous" }, ip: "192.0.2.51" });
+    const full = (prefix: string) => cdn.requests.slice(mark).filter((r) => r.url.startsWith(prefix) && r.url.endsWith(".ts") && !r.headers.range).map((r) => r.url);
+    // before the link is opened, the first segments of both inputs are on their way
+    const deadline = Date.now() + 10_000;
+    while ((full("/hls/ts-720/").length === 0 || full("/hls/audio/").length === 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const early = [...full("/hls/ts-720/"), ...full("/hls/audio/")];
+    expect(early.length).toBeGreaterThan(1);
+    const res = await get(origin + new URL(d.downloadUrl).pathname);
+    expect(res.status).toBe(200);
+    expect(res.outcome).toBe("end");
+    const file = path.join(tmp, "prefetched.mp4");
+    await writeFile(file, res.body);
+    const info = await probe(file);
+    expect(info.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", height: 720 });
+    expect(Math.abs(Number(info.format.duration) - media.durationSeconds)).toBeLessThan(1);
+    // no segment was fetched twice: the reader took what had been fetched before it opened
+    for (const prefix of ["/hls/ts-720/", "/hls/audio/"]) {
+      const urls = full(prefix);
+      expect(new Set(urls).size).toBe(urls.length);
+      expect(urls.length).toBeGreaterThan(1);
+    }
+  }, 20_000);
+
+  it("a client leaving a download whose first segments were prefetched leaves no ffmpeg and no upstream response open", async () => {
+    // (left alone, each open segment response would last seconds: longer than the polls below)
+    const d = await engine.createDownload({ url: `https://slow.example.com/hls/master.m3u8?leave=${Date.now()}`, format: "mp4-720", caller: { kind: "anonymous" }, ip: "192.0.2.52" });
+    // the prefetched segments are on their way before the link is opened
+    await expect.poll(() => slowOpen, { timeout: 10_000, interval: 10 }).toBeGreaterThan(0);
+    // the client opens the link and leaves while the segments are still arriving
+    const req = http.get(origin + new URL(d.downloadUrl).pathname, { agent: false });
+    req.on("error", () => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    req.destroy();
+    await expect.poll(() => slowOpen, { timeout: 5000 }).toBe(0);
+    const ffmpegs = async () => {
+      const { stdout } = await execFileAsync("ps", ["-o", "comm=", "--ppid", String(process.pid)]).catch(() => ({ stdout: "" }));
+      return stdout.split("\n").filter((l) => l.trim() === "ffmpeg").length;
+    };
+    await expect.poll(ffmpegs, { timeout: 5000 }).toBe(0);
+  }, 30_000);
 
   it("DASH SegmentTemplate → MP3", async () => {
     const file = await download("https://media.example.com/dash/manifest.mpd", "mp3-128");

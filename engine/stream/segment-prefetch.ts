@@ -1,0 +1,139 @@
+import { setMaxListeners } from "node:events";
+import type { Logger } from "pino";
+import { EngineError } from "../errors.ts";
+import type { SegmentRef } from "../types.ts";
+import { fetchPart } from "./fetch-part.ts";
+import type { OutboundOpen } from "./outbound-fetch.ts";
+import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
+
+/**
+ * Segments fetched for a download before its stream opens (docs/decisions/025): while a link
+ * made for a download is still being resolved (ffprobe reads the first segment of a stream the
+ * manifest named no codecs for), the first round of the segments that download will likely read
+ * is fetched already, and the segment reader takes them instead of asking the origin again.
+ *
+ * Bounded: at most `maxParts` parts and `maxBytes` bytes held at once for the whole engine (a
+ * part that would pass the byte budget is dropped, not waited for), and a part nobody takes
+ * within `ttlMs` is dropped (its request aborted). Every request goes through the same guarded
+ * outbound `open` as the reader's (SSRF guard, per-host connection cap).
+ */
+export interface SegmentPrefetch {
+  /**
+   * Starts fetching these parts (those not already held, while the budget allows) for `owner`
+   * (a download id): `release(owner)` drops what that download did not take.
+   */
+  start(refs: readonly SegmentRef[], owner?: string): void;
+  /**
+   * The fetch of this part, when one was started and not taken yet: the caller owns it from now
+   * on (`signal` aborts it). Null when nothing was prefetched for it.
+   */
+  take(ref: SegmentRef, signal: AbortSignal): Promise<Buffer> | null;
+  /** drops (aborts) the parts started for `owner` that were not taken */
+  release(owner: string): void;
+  /** parts held now (for tests and logs) */
+  readonly size: number;
+  /** aborts and drops everything */
+  close(): void;
+}
+
+export interface SegmentPrefetchOptions {
+  open: OutboundOpen;
+  /** parts held at once, engine-wide (default 48) */
+  maxParts?: number;
+  /** bytes held at once, engine-wide (default 64 MiB) */
+  maxBytes?: number;
+  /** a part not taken within this long is dropped (default 15 s) */
+  ttlMs?: number;
+  logger?: Logger;
+}
+
+interface Entry {
+  controller: AbortController;
+  result: Promise<Buffer>;
+  bytes: number;
+  timer: NodeJS.Timeout;
+  owner?: string;
+}
+
+export const prefetchKey = (ref: SegmentRef): string => (ref.range ? `${ref.url}#${ref.range.start}-${ref.range.end}` : ref.url);
+
+const noRefresh = createSingleFlightRefresh(undefined, { max: 0 });
+
+export function createSegmentPrefetch(opts: SegmentPrefetchOptions): SegmentPrefetch {
+  const maxParts = opts.maxParts ?? 48;
+  const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
+  const ttlMs = opts.ttlMs ?? 15_000;
+  const entries = new Map<string, Entry>();
+  let heldBytes = 0;
+
+  const drop = (key: string, entry: Entry) => {
+    if (entries.get(key) !== entry) return;
+    entries.delete(key);
+    heldBytes -= entry.bytes;
+    clearTimeout(entry.timer);
+    entry.controller.abort();
+  };
+
+  return {
+    start(refs, owner) {
+      for (const ref of refs) {
+        const key = prefetchKey(ref);
+        if (entries.has(key)) continue;
+        if (entries.size >= maxParts || heldBytes >= maxBytes) return;
+        const controller = new AbortController();
+        setMaxListeners(8, controller.signal);
+        const entry: Entry = { controller, result: Promise.resolve(Buffer.alloc(0)), bytes: 0, timer: setTimeout(() => drop(key, entry), ttlMs), owner };
+        entry.timer.unref();
+        entry.result = fetchPart({
+          open: opts.open,
+          signal: controller.signal,
+          ref: () => ref,
+          label: "prefetched segment",
+          refresher: noRefresh,
+          // the reader fetches again, with its own retries, whatever failed here
+          maxRetries: 0,
+          retryDelayMs: 0,
+          maxBytes: Math.max(1, maxBytes - heldBytes),
+          onBytes: (n) => {
+            if (entries.get(key) !== entry) return;
+            entry.bytes += n;
+            heldBytes += n;
+            if (heldBytes > maxBytes) drop(key, entry);
+          },
+          logger: opts.logger,
+        });
+        // a part dropped or never taken must not surface as an unhandled rejection
+        entry.result.catch(() => undefined);
+        entries.set(key, entry);
+      }
+    },
+
+    take(ref, signal) {
+      const key = prefetchKey(ref);
+      const entry = entries.get(key);
+      if (!entry) return null;
+      entries.delete(key);
+      heldBytes -= entry.bytes;
+      clearTimeout(entry.timer);
+      if (signal.aborted) {
+        entry.controller.abort();
+        return Promise.reject(new EngineError("download.failed", { detail: "aborted" }));
+      }
+      const onAbort = () => entry.controller.abort(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      return entry.result.finally(() => signal.removeEventListener("abort", onAbort));
+    },
+
+    release(owner) {
+      for (const [key, entry] of [...entries]) if (entry.owner === owner) drop(key, entry);
+    },
+
+    get size() {
+      return entries.size;
+    },
+
+    close() {
+      for (const [key, entry] of [...entries]) drop(key, entry);
+    },
+  };
+}
