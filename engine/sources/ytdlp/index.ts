@@ -13,7 +13,7 @@ import { platformNameOf } from "../platform-name.ts";
 import type { ParsedLink, SourceAdapter, SourceContext } from "../types.ts";
 import { classifyFailure, errorLine } from "./classify.ts";
 import type { YtdlpBinary } from "./locate.ts";
-import { detailsOf, formatsOf, parseInfo, routeFormat, thumbnailsOf, type YtdlpInfo } from "./map-info.ts";
+import { capToPlatform, detailsOf, formatsOf, parseInfo, routeFormat, thumbnailsOf, type YtdlpInfo } from "./map-info.ts";
 import { startForwardingProxy, type ForwardingProxy, type ProxyRun } from "./proxy.ts";
 import { createRunSlots } from "./run-slots.ts";
 import { runYtdlp, stderrOf } from "./run.ts";
@@ -121,7 +121,9 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
 
   async function resolveMedia(link: Link, ctx: SourceContext): Promise<ResolvedMedia> {
     const info = await describe(link, ctx);
-    const { streams, durationSeconds } = await streamsOf(info, ctx);
+    const found = await streamsOf(info, ctx);
+    const { durationSeconds } = found;
+    const streams = capToPlatform(link.kind === "site" ? link.site : undefined, found.streams);
     if (streams.length === 0) {
       // every format behind DRM: out of scope like a login wall (issue 12), not "no formats"
       const drm = formatsOf(info).some((f) => f.has_drm);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyFailure, errorLine } from "./classify.ts";
-import { formatsOf, parseInfo, routeFormat, type YtdlpFormat } from "./map-info.ts";
+import { capToPlatform, formatsOf, parseInfo, routeFormat, type YtdlpFormat } from "./map-info.ts";
 
 const format = (f: Partial<YtdlpFormat> & Record<string, unknown>): YtdlpFormat => formatsOf(parseInfo(JSON.stringify({ formats: [{ format_id: "f", ...f }] })))[0]!;
 
@@ -53,5 +53,22 @@ describe("yt-dlp's documents", () => {
     expect(classifyFailure(stderr)).toBe("video.login_required");
     expect(classifyFailure("ERROR: Unsupported URL: https://example.com/")).toBe("link.unsupported");
     expect(classifyFailure("Traceback (most recent call last):")).toBe("upstream.fetch_failed");
+  });
+});
+
+describe("a platform's quality cap", () => {
+  const v = (height: number | undefined) => ({ kind: "video", height, id: `v${height}` });
+  const a = { kind: "audio", id: "a" };
+
+  it("offers Facebook up to 720p, as its card says, and other platforms as served", () => {
+    const streams = [v(360), v(720), v(1080), a];
+    expect(capToPlatform("facebook", streams).map((s) => s.id)).toEqual(["v360", "v720", "a"]);
+    expect(capToPlatform("instagram", streams)).toEqual(streams);
+    expect(capToPlatform(undefined, streams)).toEqual(streams);
+  });
+
+  it("keeps a rendition of unknown height, and a video served only above the cap", () => {
+    expect(capToPlatform("facebook", [v(undefined), v(1080), a]).map((s) => s.id)).toEqual(["vundefined", "a"]);
+    expect(capToPlatform("facebook", [v(1080), a]).map((s) => s.id)).toEqual(["v1080", "a"]);
   });
 });

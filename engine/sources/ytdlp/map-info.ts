@@ -234,3 +234,18 @@ export function detailsOf(info: YtdlpInfo, link: { kind: string; url: string; si
     embedUrl: null,
   };
 }
+
+/** The most a platform is offered at, as the spec describes its support (§4: Facebook MP4, 720p). */
+const PLATFORM_MAX_HEIGHT: Partial<Record<SitePlatform, number>> = { facebook: 720 };
+
+/**
+ * Leaves out the video renditions above the platform's cap, so the format list matches its
+ * card on /supported-sites. A video served only above the cap keeps what it has: offering it
+ * beats offering nothing.
+ */
+export function capToPlatform<S extends { kind: string; height?: number }>(site: SitePlatform | undefined, streams: S[]): S[] {
+  const max = site ? PLATFORM_MAX_HEIGHT[site] : undefined;
+  if (!max) return streams;
+  const within = streams.filter((s) => s.kind === "audio" || !s.height || s.height <= max);
+  return within.some((s) => s.kind !== "audio") ? within : streams;
+}

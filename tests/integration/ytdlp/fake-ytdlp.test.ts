@@ -172,6 +172,16 @@ describe("yt-dlp failing", () => {
     });
   });
 
+  it("offers a Facebook video up to 720p, as the supported-sites card says, even when 1080p is served", async () => {
+    const doc = facebookDocument(FB_CDN) as { formats: Array<Record<string, unknown>> };
+    const hd = { format_id: "1234v-hd", url: `${FB_CDN}/video-1080.mp4?_nc_dash=1`, ext: "mp4", protocol: "https", vcodec: "avc1.640028", acodec: "none", width: 1920, height: 1080, tbr: 3000 };
+    const { fixture } = await engineWith({ type: "json", document: { ...doc, formats: [...doc.formats, hd] } });
+    const { formats } = await fixture.engine.resolve(FB_LINK, ANONYMOUS);
+    const byId = Object.fromEntries(formats.map((f) => [f.id, f]));
+    expect(byId["mp4-720"]?.available).toBe(true);
+    expect(byId["mp4-1080"]?.available).toBe(false);
+  });
+
   it("a document whose media sits on a private address is refused before any byte is fetched", async () => {
     const { fixture } = await engineWith({ type: "json", document: facebookDocument("http://127.0.0.1:9") });
     await expect(fixture.engine.resolve(FB_LINK, ANONYMOUS)).rejects.toMatchObject({ code: "link.blocked_address" });
