@@ -9,10 +9,10 @@ export default function ToolsConverters() {
   return (
     <ToolPage
       title="Video Converters"
-      intro="Turn a video or audio file into MP4, WEBM, MP3, M4A, WAV or an animated GIF, at the resolution and quality you choose."
+      intro="Turn a video or audio file into MP4, WEBM, MP3, M4A, WAV or an animated GIF or WebP, at the resolution and quality you choose."
       howTo={[
         "Choose or drop a video or audio file.",
-        "Pick the format, then the resolution and quality (or, for a GIF, the size and frame rate).",
+        "Pick the format, then the resolution and quality (or, for an animated GIF or WebP, the range, width and frame rate).",
         "Optionally enter a range to convert only part of the file.",
         "Press Convert, watch the progress (you can cancel), then save the result.",
       ]}
@@ -20,7 +20,8 @@ export default function ToolsConverters() {
         <>
           <p>
             Conversion runs in your browser with its built-in WebCodecs encoders, so your file is never uploaded. Streams that are already in the
-            right codec are copied without re-encoding. MP3 uses the LAME encoder compiled to WebAssembly when the browser has no MP3 encoder.
+            right codec are copied without re-encoding. MP3 uses the LAME encoder compiled to WebAssembly when the browser has no MP3 encoder. An animated WebP is made
+            of frames compressed by your browser's own WebP image encoder.
           </p>
           <p>
             Which encoders exist depends on your browser: WEBM (VP9 + Opus) and WAV work wherever WebCodecs does; H.264 and AAC for MP4 and M4A

@@ -11,7 +11,7 @@ import { TimeField } from "../shared/time-field.tsx";
 import { ToolAlert, ToolCard } from "../shared/tool-page.tsx";
 import { TOOL_ERROR_MESSAGES } from "../shared/tool-errors.ts";
 import { useToolTask } from "../shared/use-tool-task.ts";
-import { GIF_FRAME_RATES, GIF_WIDTHS, HEIGHTS, MAX_GIF_SECONDS, QUALITIES, TARGETS, findTarget, type HeightChoice, type QualityChoice, type TargetId } from "./convert-targets.ts";
+import { GIF_FRAME_RATES, GIF_WIDTHS, HEIGHTS, MAX_ANIMATION_SECONDS, QUALITIES, TARGETS, findTarget, type HeightChoice, type QualityChoice, type TargetId } from "./convert-targets.ts";
 
 
 const selectClass = "mt-1 h-10 w-full rounded-md border border-slate-300 bg-white px-2 text-sm";
@@ -51,7 +51,7 @@ export function ConverterTool() {
     setResult(null);
     const blob = await task.run((opts) => callMedia("convert", { file, target, settings: { height, quality, start: s, end: e, gifFps, gifWidth } }, opts));
     if (blob) {
-      const suffix = spec.video && target !== "gif" && height !== "source" ? ` (${height}p)` : "";
+      const suffix = spec.video && !spec.needsRange && height !== "source" ? ` (${height}p)` : "";
       setResult({ blob, name: outputFileName(file.name, suffix, spec.extension) });
     }
   };
@@ -83,7 +83,7 @@ export function ConverterTool() {
               ))}
             </select>
           </div>
-          {spec.video && target !== "gif" ? (
+          {spec.video && !spec.needsRange ? (
             <div>
               <Label htmlFor={ids.height}>Resolution</Label>
               <select id={ids.height} value={height} onChange={(ev) => setHeight(ev.target.value as HeightChoice)} className={selectClass}>
@@ -95,7 +95,7 @@ export function ConverterTool() {
               </select>
             </div>
           ) : null}
-          {target === "gif" ? (
+          {spec.needsRange ? (
             <>
               <div>
                 <Label htmlFor={ids.width}>Width</Label>
@@ -118,7 +118,8 @@ export function ConverterTool() {
                 </select>
               </div>
             </>
-          ) : (
+          ) : null}
+          {target !== "gif" ? (
             <div>
               <Label htmlFor={ids.quality}>Quality</Label>
               <select id={ids.quality} value={quality} onChange={(ev) => setQuality(ev.target.value as QualityChoice)} className={selectClass}>
@@ -129,10 +130,10 @@ export function ConverterTool() {
                 ))}
               </select>
             </div>
-          )}
+          ) : null}
           <fieldset className="sm:col-span-2">
             <legend className="text-sm font-medium text-slate-800">
-              Range {target === "gif" ? `(at most ${MAX_GIF_SECONDS} seconds; empty = from the start)` : "(optional; empty = the whole file)"}
+              Range {spec.needsRange ? `(at most ${MAX_ANIMATION_SECONDS} seconds; empty = from the start)` : "(optional; empty = the whole file)"}
             </legend>
             <div className="mt-1 grid grid-cols-2 gap-3">
               <TimeField label="From" value={start} onChange={setStart} />
@@ -151,7 +152,7 @@ export function ConverterTool() {
 
       {result ? (
         <ToolCard id="convert-result" title="3. Save the result">
-          <ResultDownload result={result} preview={target === "gif" ? "image" : spec.video ? "video" : "audio"} />
+          <ResultDownload result={result} preview={spec.needsRange ? "image" : spec.video ? "video" : "audio"} />
         </ToolCard>
       ) : null}
     </div>
