@@ -9,7 +9,7 @@ import { ProgressPanel } from "../shared/progress-panel.tsx";
 import { ResultDownload, type ToolResult } from "../shared/result-download.tsx";
 import { TimeField } from "../shared/time-field.tsx";
 import { ToolAlert, ToolCard } from "../shared/tool-page.tsx";
-import { TOOL_ERROR_MESSAGES } from "../shared/tool-errors.ts";
+import { MAX_OUTPUT_SOURCE_BYTES, TOO_LARGE_TO_WRITE, TOOL_ERROR_MESSAGES } from "../shared/tool-errors.ts";
 import { useToolTask } from "../shared/use-tool-task.ts";
 import { GIF_FRAME_RATES, GIF_WIDTHS, HEIGHTS, MAX_ANIMATION_SECONDS, QUALITIES, TARGETS, findTarget, type HeightChoice, type QualityChoice, type TargetId } from "./convert-targets.ts";
 
@@ -36,8 +36,11 @@ export function ConverterTool() {
     setFile(f);
     setResult(null);
     setDuration(null);
+    task.fail(null);
     const info = await probe.run(() => callMedia("info", { file: f }));
     if (info) setDuration(info.durationSeconds);
+    // say it now rather than after the visitor has picked a format (the worker refuses it too)
+    if (info && f.size > MAX_OUTPUT_SOURCE_BYTES) task.fail(TOO_LARGE_TO_WRITE);
   };
 
   const convert = async () => {

@@ -26,14 +26,8 @@ import {
   type InputVideoTrack,
   type OutputFormat,
 } from "mediabunny";
-import { TOOL_ERROR_MESSAGES, ToolError } from "../shared/tool-errors.ts";
+import { MAX_OUTPUT_SOURCE_BYTES, TOO_LARGE_TO_WRITE, TOOL_ERROR_MESSAGES, ToolError } from "../shared/tool-errors.ts";
 import { formatTime, sheetTimes } from "./media-format.ts";
-
-/**
- * Largest file the tools turn into a new file: the result is assembled in memory before the
- * browser saves it, so past this a tab would run out of memory. Reading (media info) has no limit.
- */
-export const MAX_OUTPUT_SOURCE_BYTES = 2 * 1024 ** 3;
 
 export function assertWebCodecs(): void {
   if (typeof VideoDecoder === "undefined" || typeof AudioDecoder === "undefined") throw new ToolError("tool.no_webcodecs");
@@ -41,10 +35,7 @@ export function assertWebCodecs(): void {
 
 export function assertWritableSize(file: File): void {
   if (file.size > MAX_OUTPUT_SOURCE_BYTES) {
-    throw new ToolError(
-      "tool.too_large",
-      "This file is over 2 GB. The browser keeps the result in memory until you save it, so files this large cannot be converted or cut here. Media info works on files of any size.",
-    );
+    throw new ToolError("tool.too_large", TOO_LARGE_TO_WRITE);
   }
 }
 
@@ -186,14 +177,10 @@ export async function runConversion(options: Omit<ConversionOptions, "output"> &
   const { format, ...rest } = options;
   const output = new Output({ format, target: new BufferTarget() });
   const conversion = await Conversion.init({ ...rest, output, showWarnings: false });
-  if (!conversion.isValid) {
-    const reasons = conversion.discardedTracks.map((d) => d.reason);
-    if (reasons.includes("undecodable_source_codec") || reasons.includes("unknown_source_codec")) throw new ToolError("tool.cannot_decode");
-    if (reasons.includes("no_encodable_target_codec")) throw new ToolError("tool.cannot_encode");
-    throw new ToolError("tool.failed");
-  }
-  // a stream the visitor expects must not vanish silently (e.g. the audio of a video)
+  // a stream the visitor expects must not vanish silently (e.g. the audio of a video); when it
+  // was the only one, the conversion is invalid for the same reason: say which stream and why
   const lost = conversion.discardedTracks.find((d) => d.reason !== "discarded_by_user");
+  if (!conversion.isValid && !lost) throw new ToolError("tool.failed");
   if (lost) {
     const what = `${lost.track.type} stream (${lost.track.codec ?? "unknown codec"})`;
     if (lost.reason === "undecodable_source_codec" || lost.reason === "unknown_source_codec")

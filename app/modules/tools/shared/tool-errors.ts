@@ -29,6 +29,16 @@ export const TOOL_ERROR_MESSAGES: Record<ToolErrorCode, string> = {
   "tool.failed": "Something went wrong while processing this file.",
 };
 
+/**
+ * Largest file the tools turn into a new file (convert, cut): the result is assembled in memory
+ * before the browser saves it, so past this a tab would run out of memory. Reading (media info,
+ * frame grabs) has no limit: the file is read slice by slice.
+ */
+export const MAX_OUTPUT_SOURCE_BYTES = 2 * 1024 ** 3;
+
+export const TOO_LARGE_TO_WRITE =
+  "This file is over 2 GB. The browser keeps the result in memory until you save it, so files this large cannot be converted or cut here. Media info and frame grabs work on files of any size.";
+
 export class ToolError extends Error {
   readonly code: ToolErrorCode;
   constructor(code: ToolErrorCode, message: string = TOOL_ERROR_MESSAGES[code]) {
