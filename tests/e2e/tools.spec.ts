@@ -281,6 +281,8 @@ test.describe("tools pages", () => {
     await expect(general).toContainText("Duration");
     await expect(general).toContainText("clip.mp4");
     await expect(general.getByRole("row", { name: /^Duration/ })).toContainText(/0:04\.0\d\d/);
+    await expect(general.getByRole("row", { name: /^Container/ })).toContainText("MP4 (video/mp4");
+    await expect(general.getByRole("row", { name: /^Overall bitrate/ })).toContainText(/^Overall bitrate\s*\d+ kb\/s$/);
     const video = page.getByTestId("media-info-video");
     await expect(video.getByRole("row", { name: /^Codec/ })).toContainText("H.264 (AVC)");
     await expect(video.getByRole("row", { name: /^Resolution/ })).toContainText("640 × 360");
@@ -289,6 +291,9 @@ test.describe("tools pages", () => {
     await expect(audio.getByRole("row", { name: /^Codec/ })).toContainText("AAC");
     await expect(audio.getByRole("row", { name: /^Channels/ })).toContainText("2");
     await expect(audio.getByRole("row", { name: /^Sample rate/ })).toContainText("48000 Hz");
+    // made at 128 kb/s by ffmpeg; the container's own figure, within a few kb/s
+    await expect(audio.getByRole("row", { name: /^Bitrate/ })).toContainText(/^Bitrate\s*1(2\d|3[0-5]) kb\/s$/);
+    await expect(video.getByRole("row", { name: /^Bitrate/ })).toContainText(/^Bitrate\s*\d+ kb\/s$/);
     await expect(page.getByTestId("media-info-tags")).toContainText("Tools Test Clip");
 
     // cut 1 s to 3 s without re-encoding
@@ -302,6 +307,12 @@ test.describe("tools pages", () => {
     expect(stream(cutProbe, "video")).toMatchObject({ codec_name: "h264", width: 640, height: 360 });
     expect(stream(cutProbe, "audio")?.codec_name).toBe("aac");
     expect(Math.abs(duration(cutProbe) - 2)).toBeLessThanOrEqual(0.2);
+    // not re-encoded: the cut's video packets are the source's, byte-size for byte-size, from the key frame at 1 s
+    const packetSizes = async (file: string) =>
+      (await run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=size", "-of", "csv=p=0", file])).stdout.trim().split("\n").map(Number);
+    const cutPackets = await packetSizes(cut.file);
+    expect(cutPackets.length).toBeGreaterThanOrEqual(60);
+    expect(cutPackets).toEqual((await packetSizes(fixture("clip.mp4"))).slice(30, 30 + cutPackets.length));
 
     // a frame at 2 s as PNG
     const frame = page.getByRole("region", { name: "Frame grab" });
@@ -310,6 +321,11 @@ test.describe("tools pages", () => {
     await expect(frame).toContainText("Frame at 0:02.000, 640 × 360");
     const png = await saveResult(page, /^Save clip \(frame 0-02\.000\)\.png/);
     expect(stream(await probe(png.file), "video")).toMatchObject({ codec_name: "png", width: 640, height: 360 });
+    await frame.getByLabel("Image format").selectOption("image/jpeg");
+    await frame.getByLabel("Time").fill("3");
+    await frame.getByRole("button", { name: "Grab frame" }).click();
+    const jpeg = await saveResult(page, /^Save clip \(frame 0-03\.000\)\.jpg/);
+    expect(stream(await probe(jpeg.file), "video")).toMatchObject({ codec_name: "mjpeg", width: 640, height: 360 });
 
     // a sheet of 4 frames: 2 × 2 tiles of 320 × 180 with 4 px gaps
     const sheet = page.getByRole("region", { name: "Thumbnail sheet" });
@@ -500,6 +516,11 @@ test.describe("tools pages", () => {
     await page.getByRole("button", { name: "Convert", exact: true }).click();
     const out = await saveResult(page, /^Save clip\.webp/);
     expect(out.suggested).toBe("clip.webp");
+    // the quality setting reaches the encoder: the same frames at low quality make a smaller file
+    await page.getByLabel("Quality").selectOption("low");
+    await page.getByRole("button", { name: "Convert", exact: true }).click();
+    const low = await saveResult(page, /^Save clip\.webp/);
+    expect(readFileSync(low.file).length).toBeLessThan(readFileSync(out.file).length * 0.8);
 
     // the container, read here byte by byte: 2 s at 5 fps = 10 frames of 320 × 180, 200 ms each
     const file = readFileSync(out.file);
@@ -670,5 +691,21 @@ test.describe("tools pages", () => {
     const box = (await canvas.boundingBox())!;
     await canvas.click({ position: { x: box.width * 0.75, y: box.height / 2 } });
     await expect(page.getByTestId("color-hex")).toHaveText("#ff8000");
+    // the loupe magnifies the pixels around the pointer: its centre is the picked pixel
+    const loupe = page.getByRole("region", { name: "Pick from an image" }).locator("canvas[aria-hidden]");
+    const centre = await loupe.evaluate((c: HTMLCanvasElement) => Array.from(c.getContext("2d")!.getImageData(c.width / 2, c.height / 2, 1, 1).data));
+    expect(centre).toEqual([0xff, 0x80, 0x00, 0xff]);
+  });
+
+  test("converters: a file dropped on the page is read like a picked one", async ({ page }) => {
+    await page.goto("/tools/converters");
+    const clip = readFileSync(fixture("clip.mp4")).toString("base64");
+    await page.getByText("Choose a file or drop it here.").evaluate((hint, b64) => {
+      const data = new DataTransfer();
+      data.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], "dropped.mp4", { type: "video/mp4" }));
+      hint.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, clip);
+    await expect(page.getByText("Selected: dropped.mp4")).toBeVisible();
+    await expect(page.getByText("Duration: 0:04.0")).toBeVisible();
   });
 });
