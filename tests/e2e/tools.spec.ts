@@ -708,4 +708,25 @@ test.describe("tools pages", () => {
     await expect(page.getByText("Selected: dropped.mp4")).toBeVisible();
     await expect(page.getByText("Duration: 0:04.0")).toBeVisible();
   });
+
+  test("tool code loads only on its own page, and the media engine only once a file is picked", async ({ page }) => {
+    const scripts: string[] = [];
+    page.on("request", (req) => {
+      if (/\.js(\?|$)/.test(req.url())) scripts.push(new URL(req.url()).pathname);
+    });
+    const toolCode = /\/assets\/(tools-|media-tools|media\.worker|replace\.worker|copy-button|file-picker|tool-meta)/;
+    await page.goto("/");
+    await page.waitForLoadState("networkidle");
+    expect(scripts.length).toBeGreaterThan(5);
+    expect(scripts.filter((s) => toolCode.test(s))).toEqual([]);
+
+    scripts.length = 0;
+    await page.goto("/tools/converters");
+    await page.waitForLoadState("networkidle");
+    expect(scripts.some((s) => s.includes("/assets/tools-converters"))).toBe(true);
+    expect(scripts.filter((s) => s.includes("media.worker"))).toEqual([]);
+    await page.getByLabel("Video or audio file").setInputFiles(fixture("clip.mp4"));
+    await expect(page.getByText("Duration: 0:04.0")).toBeVisible();
+    expect(scripts.filter((s) => s.includes("media.worker"))).toHaveLength(1);
+  });
 });
