@@ -24,7 +24,7 @@ import {
   type OutputFormat,
 } from "mediabunny";
 import { ToolError } from "../shared/tool-errors.ts";
-import { assertWebCodecs, assertWritableSize, openMedia, runConversion, type RunOptions } from "../media/media-io.ts";
+import { assertWebCodecs, assertWritableSize, openMedia, runConversion, writeResult, type RunOptions, type Written } from "../media/media-io.ts";
 import { animatedWebp, frameDurations, type WebpFrame } from "./animated-webp.ts";
 import { AUDIO_BITRATES, MAX_ANIMATION_SECONDS, WEBP_QUALITY, cannotEncodeMessage, outputSize, type HeightChoice, type QualityChoice, type TargetSpec } from "./convert-targets.ts";
 
@@ -50,11 +50,17 @@ async function ensureMp3Encoder(): Promise<void> {
   mp3Registered = true;
 }
 
-export async function convertMedia(file: File, target: TargetSpec, settings: ConvertSettings, run: RunOptions = {}): Promise<Blob> {
+/**
+ * Converts `file`. Without `saveTo` the result is made in memory (files up to 2 GB); with a file
+ * the visitor picked, it is streamed into that file as it is made, so any size works.
+ */
+export async function convertMedia(file: File, target: TargetSpec, settings: ConvertSettings, run: RunOptions = {}, saveTo?: FileSystemFileHandle): Promise<Written> {
   assertWebCodecs();
-  assertWritableSize(file);
-  if (target.needsRange) return makeAnimation(file, target, settings, run);
+  if (!saveTo) assertWritableSize(file);
+  if (target.needsRange) return writeResult(await makeAnimation(file, target, settings, run), saveTo);
   const input = await openMedia(file);
+  // MP4 on disk: the index goes at the end (written once, at the finish); in memory it goes first
+  const fastStart = saveTo ? false : "in-memory";
   try {
     const duration = await input.computeDuration();
     const start = settings.start ?? 0;
@@ -69,7 +75,7 @@ export async function convertMedia(file: File, target: TargetSpec, settings: Con
     let audioCodec: AudioCodec;
     switch (target.id) {
       case "mp4":
-        format = new Mp4OutputFormat({ fastStart: "in-memory" });
+        format = new Mp4OutputFormat({ fastStart });
         videoCodec = "avc";
         audioCodec = "aac";
         break;
@@ -84,7 +90,7 @@ export async function convertMedia(file: File, target: TargetSpec, settings: Con
         audioCodec = "mp3";
         break;
       case "m4a":
-        format = new Mp4OutputFormat({ fastStart: "in-memory" });
+        format = new Mp4OutputFormat({ fastStart });
         audioCodec = "aac";
         break;
       default:
@@ -115,7 +121,7 @@ export async function convertMedia(file: File, target: TargetSpec, settings: Con
       audio = { codec: audioCodec, ...(copyable || audioCodec.startsWith("pcm") ? {} : { quality: new Quality({ bitrate: AUDIO_BITRATES[settings.quality] }) }) };
     }
     const whole = settings.start === null && settings.end === null;
-    const buffer = await runConversion(
+    return await runConversion(
       {
         input,
         format,
@@ -127,8 +133,8 @@ export async function convertMedia(file: File, target: TargetSpec, settings: Con
         copy: { mode: "preferred", shiftTolerance: COPY_SHIFT_TOLERANCE_SECONDS },
       },
       run,
+      saveTo,
     );
-    return new Blob([buffer], { type: format.mimeType });
   } finally {
     input.dispose();
   }
