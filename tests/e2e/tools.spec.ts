@@ -41,6 +41,8 @@ test.beforeAll(async () => {
   ]);
   // 60 s at 1280x720, long enough to cancel mid-way
   await ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=60", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", fixture("long.mp4")]);
+  // 2 min of Opus audio: its WAV (23 MB) is written to disk in several pieces, and its header last
+  await ffmpeg(["-f", "lavfi", "-i", "sine=frequency=500:sample_rate=48000:duration=120", "-ac", "2", "-c:a", "libopus", "-b:a", "32k", fixture("long-tone.webm")]);
   // 3 s of PCM audio
   await ffmpeg(["-f", "lavfi", "-i", "sine=frequency=660:sample_rate=44100:duration=3", "-ac", "2", "-c:a", "pcm_s16le", fixture("tone.wav")]);
   // an image: left half #3366cc, right half #ff8000, from raw RGB bytes (ffmpeg's colour
@@ -125,6 +127,65 @@ async function saveResult(page: Page, name: RegExp): Promise<{ file: string; sug
   const file = path.join(dir, `out-${Date.now()}-${download.suggestedFilename()}`);
   await download.saveAs(file);
   return { file, suggested: download.suggestedFilename() };
+}
+
+/**
+ * Stands in for the browser's save dialog (which a test cannot click): `showSaveFilePicker`
+ * answers with a file in the origin's private file system (OPFS), a real FileSystemFileHandle
+ * the converter writes through `createWritable()` exactly as it would a file on disk; or, for
+ * "dismiss", fails as a dialog closed without choosing does. Each call's suggested name is kept.
+ */
+async function stubSavePicker(page: Page, mode: "opfs" | "dismiss" | "absent"): Promise<void> {
+  await page.addInitScript((how) => {
+    const w = window as unknown as { showSaveFilePicker?: unknown; savePicks: string[] };
+    w.savePicks = [];
+    if (how === "absent") {
+      delete (window as unknown as Record<string, unknown>).showSaveFilePicker;
+      return;
+    }
+    w.showSaveFilePicker = async (options: { suggestedName: string }) => {
+      w.savePicks.push(options.suggestedName);
+      if (how === "dismiss") throw new DOMException("The user aborted a request.", "AbortError");
+      const root = await navigator.storage.getDirectory();
+      return root.getFileHandle(options.suggestedName, { create: true });
+    };
+  }, mode);
+}
+
+/** The names of the files in the page's private file system. */
+async function opfsNames(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const names: string[] = [];
+    const root = (await navigator.storage.getDirectory()) as FileSystemDirectoryHandle & { keys(): AsyncIterable<string> };
+    for await (const name of root.keys()) names.push(name);
+    return names.sort();
+  });
+}
+
+/** The size of a file in the page's private file system, or null if there is none. */
+async function opfsSize(page: Page, name: string): Promise<number | null> {
+  return page.evaluate(async (n) => {
+    const root = await navigator.storage.getDirectory();
+    const handle = await root.getFileHandle(n).catch(() => null);
+    return handle ? (await handle.getFile()).size : null;
+  }, name);
+}
+
+/** Copies a file from the page's private file system to the test's folder, for ffprobe. */
+async function readOpfs(page: Page, name: string): Promise<string> {
+  const b64 = await page.evaluate(async (n) => {
+    const file = await (await (await navigator.storage.getDirectory()).getFileHandle(n)).getFile();
+    const url = await new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result as string);
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(file);
+    });
+    return url.slice(url.indexOf(",") + 1);
+  }, name);
+  const out = path.join(dir, `opfs-${Date.now()}-${name}`);
+  writeFileSync(out, Buffer.from(b64, "base64"));
+  return out;
 }
 
 const duration = (p: Probe) => Number(p.format.duration);
@@ -573,8 +634,12 @@ test.describe("tools pages", () => {
     test.setTimeout(120_000);
     const checkErrors = watchErrors(page);
     const { check: checkUploads } = watchForUploads(page, []);
-    const tooLarge = /^This file is over 2 GB\. The browser keeps the result in memory until you save it, so files this large cannot be converted or cut here\./;
+    const tooLarge = /^This file is over 2 GB\. This browser keeps the result in memory until you save it, so files this large cannot be converted or cut here\. Chrome and Edge can convert them on this page by writing the result straight to your disk\./;
+    // as in Firefox or Safari: no save dialog, so the result could only be made in memory
+    await stubSavePicker(page, "absent");
     await page.goto("/tools/converters");
+    await expect(page.getByRole("button", { name: "Convert", exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Convert and save to a file/ })).toHaveCount(0);
     await page.getByLabel("Video or audio file").setInputFiles(fixture("huge.mp4"));
     await expect(page.getByText("Selected: huge.mp4 (5.37 GB)")).toBeVisible();
     await expect(page.getByText("Duration: 0:04.0")).toBeVisible({ timeout: 30_000 });
@@ -604,6 +669,139 @@ test.describe("tools pages", () => {
     await expect(frame).toContainText("Frame at 0:02.000, 640 × 360");
     checkUploads();
     checkErrors();
+  });
+
+  test("converters: saved to a file, the result streams into the picked file (OPFS stand-in), checked with ffprobe", async ({ page }) => {
+    test.setTimeout(180_000);
+    const { check: checkUploads } = watchForUploads(page, [fixture("clip.mp4"), fixture("long-tone.webm")]);
+    const checkErrors = watchErrors(page);
+    await stubSavePicker(page, "opfs");
+    let downloads = 0;
+    page.on("download", () => downloads++);
+    await page.goto("/tools/converters");
+    const picker = page.getByLabel("Video or audio file");
+    const target = page.getByLabel("Convert to");
+    const toFile = page.getByRole("button", { name: "Convert and save to a file…" });
+    const saved = page.getByTestId("tool-saved");
+
+    // WEBM at 240p: VP9 and Opus re-encoded, written through the StreamTarget
+    await picker.setInputFiles(fixture("clip.mp4"));
+    await expect(page.getByText("Duration: 0:04.0")).toBeVisible();
+    await target.selectOption("webm");
+    await page.getByLabel("Resolution").selectOption("240");
+    await toFile.click();
+    await expect(saved).toHaveText(/^Saved clip \(240p\)\.webm \(\d+(\.\d+)? (KB|MB)\) where you chose\.$/, { timeout: 60_000 });
+    expect(await page.evaluate(() => (window as unknown as { savePicks: string[] }).savePicks)).toEqual(["clip (240p).webm"]);
+    await expect(page.getByRole("link", { name: /^Save / })).toHaveCount(0);
+    const webm = await probe(await readOpfs(page, "clip (240p).webm"));
+    expect(stream(webm, "video")).toMatchObject({ codec_name: "vp9", width: 426, height: 240 });
+    expect(stream(webm, "audio")?.codec_name).toBe("opus");
+    expect(Math.abs(duration(webm) - 4)).toBeLessThanOrEqual(0.2);
+
+    // MP4 at the source size: H.264 and AAC copied, the index written at the end (no fast start in memory)
+    await target.selectOption("mp4");
+    await page.getByLabel("Resolution").selectOption("source");
+    await toFile.click();
+    await expect(saved).toHaveText(/^Saved clip\.mp4 /, { timeout: 60_000 });
+    const mp4File = await readOpfs(page, "clip.mp4");
+    const mp4 = await probe(mp4File);
+    expect(stream(mp4, "video")).toMatchObject({ codec_name: "h264", width: 640, height: 360 });
+    expect(stream(mp4, "audio")?.codec_name).toBe("aac");
+    expect(Math.abs(duration(mp4) - 4)).toBeLessThanOrEqual(0.2);
+    // a whole, playable file: every frame decodes to the end
+    const frames = (await run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", mp4File])).stdout.trim();
+    expect(Number(frames)).toBe(120);
+
+    // 2 min of Opus to WAV: 23 MB, more than two of the 8 MB pieces, and the RIFF sizes patched at the start at the end
+    await picker.setInputFiles(fixture("long-tone.webm"));
+    await expect(page.getByText("Duration: 2:00.0")).toBeVisible();
+    await target.selectOption("wav");
+    await toFile.click();
+    await expect(saved).toHaveText(/^Saved long-tone\.wav \(2[23](\.\d+)? MB\) where you chose\.$/, { timeout: 90_000 });
+    const wavFile = await readOpfs(page, "long-tone.wav");
+    const wav = await probe(wavFile);
+    expect(stream(wav, "audio")).toMatchObject({ codec_name: "pcm_s16le", channels: 2, sample_rate: "48000" });
+    expect(Math.abs(duration(wav) - 120)).toBeLessThanOrEqual(0.2);
+    const riff = readFileSync(wavFile);
+    expect(riff.readUInt32LE(4)).toBe(riff.length - 8);
+
+    expect(downloads).toBe(0);
+    checkUploads();
+    checkErrors();
+  });
+
+  test("converters: a 5 GB file converts when saved to a file, and the in-memory button says why it is off", async ({ page }) => {
+    test.setTimeout(120_000);
+    const { check: checkUploads } = watchForUploads(page, []);
+    const checkErrors = watchErrors(page);
+    await stubSavePicker(page, "opfs");
+    await page.goto("/tools/converters");
+    await page.getByLabel("Video or audio file").setInputFiles(fixture("huge.mp4"));
+    await expect(page.getByText("Selected: huge.mp4 (5.37 GB)")).toBeVisible();
+    await expect(page.getByText("Duration: 0:04.0")).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    await expect(page.getByRole("status").filter({ hasText: "over 2 GB" })).toHaveText(
+      'This file is over 2 GB, too large to convert in memory. Use "Convert and save to a file": the result is written straight to your disk as it is made.',
+    );
+    await expect(page.getByRole("button", { name: "Convert", exact: true })).toBeDisabled();
+    await page.getByLabel("Convert to").selectOption("webm");
+    await page.getByLabel("Resolution").selectOption("240");
+    await page.getByRole("button", { name: "Convert and save to a file…" }).click();
+    await expect(page.getByTestId("tool-saved")).toHaveText(/^Saved huge \(240p\)\.webm /, { timeout: 60_000 });
+    const webm = await probe(await readOpfs(page, "huge (240p).webm"));
+    expect(stream(webm, "video")).toMatchObject({ codec_name: "vp9", width: 426, height: 240 });
+    expect(stream(webm, "audio")?.codec_name).toBe("opus");
+    expect(Math.abs(duration(webm) - 4)).toBeLessThanOrEqual(0.2);
+    checkUploads();
+    checkErrors();
+  });
+
+  test("converters: a dismissed save dialog says so and converts nothing", async ({ page }) => {
+    await stubSavePicker(page, "dismiss");
+    let downloads = 0;
+    page.on("download", () => downloads++);
+    await page.goto("/tools/converters");
+    await page.getByLabel("Video or audio file").setInputFiles(fixture("clip.mp4"));
+    await expect(page.getByText("Duration: 0:04.0")).toBeVisible();
+    await page.getByLabel("Convert to").selectOption("wav");
+    await page.getByRole("button", { name: "Convert and save to a file…" }).click();
+    await expect(page.getByRole("alert")).toHaveText(
+      'No file was chosen, so nothing was converted. Choose "Convert and save to a file" again and pick where to save the result.',
+    );
+    expect(await page.evaluate(() => (window as unknown as { savePicks: string[] }).savePicks)).toEqual(["clip.wav"]);
+    await expect(page.getByRole("progressbar")).toHaveCount(0);
+    await expect(page.getByTestId("tool-saved")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: /^Save / })).toHaveCount(0);
+    expect(downloads).toBe(0);
+    // the in-memory path still works afterwards
+    await page.getByRole("button", { name: "Convert", exact: true }).click();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: /^Save clip\.wav/ })).toBeVisible({ timeout: 45_000 });
+  });
+
+  test("converters: canceling a conversion to a file leaves no file and no success", async ({ page }) => {
+    test.setTimeout(180_000);
+    await stubSavePicker(page, "opfs");
+    await page.goto("/tools/converters");
+    await page.getByLabel("Video or audio file").setInputFiles(fixture("long.mp4"));
+    await expect(page.getByText("Duration: 1:00.000")).toBeVisible();
+    await page.getByLabel("Convert to").selectOption("webm");
+    await page.getByRole("button", { name: "Convert and save to a file…" }).click();
+    await expect(page.getByRole("progressbar")).toBeVisible();
+    // Chromium writes to a temporary copy beside the file ("….crswap") and replaces the file only
+    // when the stream is closed: wait until the first 8 MB piece has reached the copy (the result
+    // streams to disk while it is made) and the picked file itself is still empty
+    await expect.poll(() => opfsSize(page, "long.webm.crswap"), { timeout: 100_000, intervals: [500] }).toBeGreaterThanOrEqual(8 * 1024 ** 2);
+    await expect(page.getByRole("progressbar")).toBeVisible();
+    expect(await opfsSize(page, "long.webm")).toBe(0);
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByRole("progressbar")).toBeHidden();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    await expect(page.getByTestId("tool-saved")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: /^Save / })).toHaveCount(0);
+    // the writes are dropped (never committed) and the empty file the dialog made is removed;
+    // had the partial result been committed, the file would stay with its bytes
+    await expect.poll(() => opfsNames(page), { timeout: 15_000 }).toEqual([]);
   });
 
   test("converters: a codec this browser cannot decode gets a message naming it", async ({ page }) => {

@@ -47,7 +47,8 @@ export function ConverterTool() {
     // say it now rather than after the visitor has picked a format (the worker refuses it too)
     if (info && f.size > MAX_OUTPUT_SOURCE_BYTES && !canSaveToDisk()) task.fail(TOO_LARGE_TO_WRITE);
   };
-  const tooLargeForMemory = file !== null && file.size > MAX_OUTPUT_SOURCE_BYTES;
+  // where a save dialog exists, a file too large for memory is converted only through it
+  const tooLargeForMemory = diskSave && file !== null && file.size > MAX_OUTPUT_SOURCE_BYTES;
 
   /** In memory (a download link at the end), or, in browsers that can, straight into a file the visitor picks first. */
   const convert = async (toDisk: boolean) => {
@@ -175,7 +176,7 @@ export function ConverterTool() {
               &ldquo;Convert and save to a file&rdquo; asks where to save first, then writes the result straight to your disk as it is made: it works for files of any size.
             </p>
           ) : null}
-          {diskSave && tooLargeForMemory ? (
+          {tooLargeForMemory ? (
             <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 sm:col-span-2">
               {TOO_LARGE_FOR_MEMORY_NOTE}
             </p>
