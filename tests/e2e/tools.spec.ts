@@ -634,7 +634,7 @@ test.describe("tools pages", () => {
     test.setTimeout(120_000);
     const checkErrors = watchErrors(page);
     const { check: checkUploads } = watchForUploads(page, []);
-    const tooLarge = /^This file is over 2 GB\. This browser keeps the result in memory until you save it, so files this large cannot be converted or cut here\. Chrome and Edge can convert them on this page by writing the result straight to your disk\./;
+    const tooLarge = /^This file is over 2 GB\. This browser keeps the result in memory until you save it, so files this large cannot be converted or cut here\. In Chrome or Edge, the Video Converters page can convert them by writing the result straight to your disk\./;
     // as in Firefox or Safari: no save dialog, so the result could only be made in memory
     await stubSavePicker(page, "absent");
     await page.goto("/tools/converters");

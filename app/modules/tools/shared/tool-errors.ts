@@ -42,7 +42,7 @@ export const TOOL_ERROR_MESSAGES: Record<ToolErrorCode, string> = {
 export const MAX_OUTPUT_SOURCE_BYTES = 2 * 1024 ** 3;
 
 export const TOO_LARGE_TO_WRITE =
-  "This file is over 2 GB. This browser keeps the result in memory until you save it, so files this large cannot be converted or cut here. Chrome and Edge can convert them on this page by writing the result straight to your disk. Media info and frame grabs work on files of any size.";
+  "This file is over 2 GB. This browser keeps the result in memory until you save it, so files this large cannot be converted or cut here. In Chrome or Edge, the Video Converters page can convert them by writing the result straight to your disk. Media info and frame grabs work on files of any size.";
 
 /** Shown on the converter, in a browser that can write to disk, when the file is over the in-memory limit. */
 export const TOO_LARGE_FOR_MEMORY_NOTE =
