@@ -74,6 +74,18 @@ test.describe("offline and installable", () => {
     await page.goto("/tools/media");
     await page.getByLabel("Video or audio file").setInputFiles(path.join(dir, "clip.mp4"));
     await expect(page.getByTestId("media-info-video").getByRole("row", { name: /^Resolution/ })).toContainText("320 × 240");
+    // so do the converter (an animated WebP, made and offered for saving) and the colour picker
+    await page.goto("/tools/converters");
+    await page.getByLabel("Video or audio file").setInputFiles(path.join(dir, "clip.mp4"));
+    await expect(page.getByText("Duration: 0:02.0")).toBeVisible();
+    await page.getByLabel("Convert to").selectOption("webp");
+    await page.getByLabel("Width").selectOption("240");
+    await page.getByRole("button", { name: "Convert", exact: true }).click();
+    await expect(page.getByRole("link", { name: /^Save clip\.webp/ })).toBeVisible({ timeout: 45_000 });
+    await page.goto("/tools/colors");
+    await page.getByLabel("Any CSS colour").fill("tomato");
+    await page.getByRole("button", { name: "Use", exact: true }).click();
+    await expect(page.getByTestId("color-rgb")).toHaveText("rgb(255 99 71)");
 
     // a page never visited: the offline page, not the browser's error
     await page.goto("/faq");

@@ -73,8 +73,8 @@ export const SITE_PAGES: SitePage[] = [
     path: "/tools/converters",
     title: "Video Converter: MP4, WEBM, MP3, M4A, WAV and GIF in Your Browser",
     description:
-      "Convert a video or audio file to MP4, WEBM, MP3, M4A, WAV or an animated GIF, pick the resolution and quality, and save it. Runs in your browser: your file never leaves your device.",
-    keywords: ["converter", "convert video", "mp4", "webm", "mp3", "m4a", "wav", "gif", "resolution", "tools"],
+      "Convert a video or audio file to MP4, WEBM, MP3, M4A, WAV or an animated GIF or WebP, pick the resolution and quality, and save it. Runs in your browser: your file never leaves your device.",
+    keywords: ["converter", "convert video", "mp4", "webm", "mp3", "m4a", "wav", "gif", "webp", "resolution", "tools"],
     group: "tools",
     changefreq: "monthly",
     priority: 0.7,

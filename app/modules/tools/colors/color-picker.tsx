@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEve
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
+import { formatFileSize } from "../media/media-format.ts";
 import { CopyButton } from "../shared/copy-button.tsx";
 import { FilePicker } from "../shared/file-picker.tsx";
 import { ToolAlert, ToolCard } from "../shared/tool-page.tsx";
@@ -139,6 +140,25 @@ function PalettePicker({ color, onPick }: { color: Hex; onPick: (c: Hex) => void
 
 /** Largest image drawn for picking (pixels); bigger images are scaled down to fit. */
 const MAX_IMAGE_PIXELS = 16_000_000;
+/**
+ * Largest image opened at all. Decoding needs 4 bytes a pixel before it can be scaled down, so a
+ * 100-megapixel image already takes 400 MB; a bigger one (or a file past 256 MB) is refused
+ * before decoding rather than freezing or crashing the tab.
+ */
+const MAX_DECODED_PIXELS = 100_000_000;
+const MAX_IMAGE_FILE_BYTES = 256_000_000;
+const NOT_AN_IMAGE = "This file is not an image your browser can open. Try a PNG, JPEG, WebP, GIF or AVIF image.";
+
+/** An image's pixel size from its header: the browser reads it on load and decodes only when drawn. */
+function imageSize(file: File): Promise<{ width: number; height: number }> {
+  const url = URL.createObjectURL(file);
+  return new Promise<{ width: number; height: number }>((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => resolve({ width: img.naturalWidth, height: img.naturalHeight });
+    img.onerror = () => reject(new Error(NOT_AN_IMAGE));
+    img.src = url;
+  }).finally(() => URL.revokeObjectURL(url));
+}
 const LOUPE_RADIUS = 5;
 const LOUPE_SCALE = 12;
 
@@ -154,7 +174,20 @@ function ImagePicker({ onPick }: { onPick: (c: Hex) => void }) {
     setFile(f);
     setError(null);
     setCursor(null);
+    if (f.size > MAX_IMAGE_FILE_BYTES) {
+      setError(`This file is ${formatFileSize(f.size)}. The colour picker opens image files up to ${MAX_IMAGE_FILE_BYTES / 1e6} MB; save a smaller copy and try that.`);
+      setFile(null);
+      return;
+    }
     try {
+      const { width, height } = await imageSize(f);
+      if (width * height > MAX_DECODED_PIXELS) {
+        setError(
+          `This image is ${width} × ${height} pixels (${Math.round((width * height) / 1e6)} megapixels). The colour picker opens images up to ${MAX_DECODED_PIXELS / 1e6} megapixels, so your browser does not run out of memory; save a smaller copy and try that.`,
+        );
+        setFile(null);
+        return;
+      }
       const bitmap = await createImageBitmap(f);
       const scale = Math.min(1, Math.sqrt(MAX_IMAGE_PIXELS / (bitmap.width * bitmap.height)));
       const c = canvas.current!;
@@ -164,7 +197,7 @@ function ImagePicker({ onPick }: { onPick: (c: Hex) => void }) {
       bitmap.close();
       setCursor({ x: Math.floor(c.width / 2), y: Math.floor(c.height / 2) });
     } catch {
-      setError("This file is not an image your browser can open. Try a PNG, JPEG, WebP, GIF or AVIF image.");
+      setError(NOT_AN_IMAGE);
       setFile(null);
     }
   };

@@ -1,6 +1,7 @@
 /**
  * The converter's engine: mediabunny (WebCodecs) for MP4, WEBM, MP3, M4A and WAV, the LAME
- * extension for MP3 where the browser has no MP3 encoder, gifenc for animated GIF frames.
+ * extension for MP3 where the browser has no MP3 encoder, gifenc for animated GIF frames, and
+ * the browser's own WebP encoder for animated WebP frames (animated-webp.ts writes the container).
  * Everything runs in this tab; the file is read slice by slice and never sent anywhere.
  */
 import { registerMp3Encoder } from "@mediabunny/mp3-encoder";
@@ -23,8 +24,9 @@ import {
   type OutputFormat,
 } from "mediabunny";
 import { ToolError } from "../shared/tool-errors.ts";
-import { assertWebCodecs, assertWritableSize, openMedia, runConversion, type RunOptions } from "../media/media-io.ts";
-import { AUDIO_BITRATES, MAX_GIF_SECONDS, cannotEncodeMessage, outputSize, type HeightChoice, type QualityChoice, type TargetSpec } from "./convert-targets.ts";
+import { assertWebCodecs, assertWritableSize, openMedia, runConversion, writeResult, type RunOptions, type Written } from "../media/media-io.ts";
+import { animatedWebp, frameDurations, type WebpFrame } from "./animated-webp.ts";
+import { AUDIO_BITRATES, MAX_ANIMATION_SECONDS, WEBP_QUALITY, cannotEncodeMessage, outputSize, type HeightChoice, type QualityChoice, type TargetSpec } from "./convert-targets.ts";
 
 export interface ConvertSettings {
   height: HeightChoice;
@@ -48,11 +50,17 @@ async function ensureMp3Encoder(): Promise<void> {
   mp3Registered = true;
 }
 
-export async function convertMedia(file: File, target: TargetSpec, settings: ConvertSettings, run: RunOptions = {}): Promise<Blob> {
+/**
+ * Converts `file`. Without `saveTo` the result is made in memory (files up to 2 GB); with a file
+ * the visitor picked, it is streamed into that file as it is made, so any size works.
+ */
+export async function convertMedia(file: File, target: TargetSpec, settings: ConvertSettings, run: RunOptions = {}, saveTo?: FileSystemFileHandle): Promise<Written> {
   assertWebCodecs();
-  assertWritableSize(file);
-  if (target.id === "gif") return makeGif(file, settings, run);
+  if (!saveTo) assertWritableSize(file);
+  if (target.needsRange) return writeResult(await makeAnimation(file, target, settings, run), saveTo);
   const input = await openMedia(file);
+  // MP4 on disk: the index goes at the end (written once, at the finish); in memory it goes first
+  const fastStart = saveTo ? false : "in-memory";
   try {
     const duration = await input.computeDuration();
     const start = settings.start ?? 0;
@@ -67,7 +75,7 @@ export async function convertMedia(file: File, target: TargetSpec, settings: Con
     let audioCodec: AudioCodec;
     switch (target.id) {
       case "mp4":
-        format = new Mp4OutputFormat({ fastStart: "in-memory" });
+        format = new Mp4OutputFormat({ fastStart });
         videoCodec = "avc";
         audioCodec = "aac";
         break;
@@ -82,7 +90,7 @@ export async function convertMedia(file: File, target: TargetSpec, settings: Con
         audioCodec = "mp3";
         break;
       case "m4a":
-        format = new Mp4OutputFormat({ fastStart: "in-memory" });
+        format = new Mp4OutputFormat({ fastStart });
         audioCodec = "aac";
         break;
       default:
@@ -113,7 +121,7 @@ export async function convertMedia(file: File, target: TargetSpec, settings: Con
       audio = { codec: audioCodec, ...(copyable || audioCodec.startsWith("pcm") ? {} : { quality: new Quality({ bitrate: AUDIO_BITRATES[settings.quality] }) }) };
     }
     const whole = settings.start === null && settings.end === null;
-    const buffer = await runConversion(
+    return await runConversion(
       {
         input,
         format,
@@ -125,15 +133,18 @@ export async function convertMedia(file: File, target: TargetSpec, settings: Con
         copy: { mode: "preferred", shiftTolerance: COPY_SHIFT_TOLERANCE_SECONDS },
       },
       run,
+      saveTo,
     );
-    return new Blob([buffer], { type: format.mimeType });
   } finally {
     input.dispose();
   }
 }
 
-/** An animated GIF of [start, end): frames sampled at the chosen rate, one palette per frame. */
-async function makeGif(file: File, settings: ConvertSettings, run: RunOptions): Promise<Blob> {
+/**
+ * An animated GIF or WebP of [start, end): frames sampled at the chosen rate. GIF: one palette
+ * per frame (gifenc). WebP: each frame compressed by the browser's WebP encoder.
+ */
+async function makeAnimation(file: File, target: TargetSpec, settings: ConvertSettings, run: RunOptions): Promise<Blob> {
   const input = await openMedia(file);
   try {
     const track = await input.getPrimaryVideoTrack();
@@ -142,34 +153,58 @@ async function makeGif(file: File, settings: ConvertSettings, run: RunOptions): 
     const first = await track.getFirstTimestamp();
     const duration = await input.computeDuration();
     const start = settings.start ?? first;
-    const end = Math.min(settings.end ?? Math.min(duration, start + MAX_GIF_SECONDS), duration);
+    const end = Math.min(settings.end ?? Math.min(duration, start + MAX_ANIMATION_SECONDS), duration);
     if (!(start >= 0 && end > start && start < duration)) throw new ToolError("tool.bad_time");
-    if (end - start > MAX_GIF_SECONDS) throw new ToolError("tool.bad_time", `An animated GIF can be at most ${MAX_GIF_SECONDS} seconds long. Choose a shorter range.`);
+    if (end - start > MAX_ANIMATION_SECONDS) throw new ToolError("tool.bad_time", `An animated ${target.id === "gif" ? "GIF" : "WebP"} can be at most ${MAX_ANIMATION_SECONDS} seconds long. Choose a shorter range.`);
     const width = Math.min(settings.gifWidth, track.displayWidth);
     const height = Math.max(2, Math.round((width * track.displayHeight) / track.displayWidth));
     const count = Math.max(1, Math.round((end - start) * settings.gifFps));
     const times = Array.from({ length: count }, (_, i) => start + i / settings.gifFps);
-    const delay = Math.round(1000 / settings.gifFps);
+    const durations = frameDurations(count, settings.gifFps);
     const sink = new CanvasSink(track, { width, height, fit: "fill", poolSize: 1 });
-    const gif = GIFEncoder();
-    const scratch = new OffscreenCanvas(width, height).getContext("2d", { willReadFrequently: true })!;
+    const scratchCanvas = new OffscreenCanvas(width, height);
+    const scratch = scratchCanvas.getContext("2d", { willReadFrequently: target.id === "gif" })!;
+    const gif = target.id === "gif" ? GIFEncoder() : null;
+    const webpFrames: WebpFrame[] = [];
+    if (!gif && !(await canEncodeWebp())) throw new ToolError("tool.cannot_encode", cannotEncodeMessage(target));
     let i = 0;
     for await (const frame of sink.canvasesAtTimestamps(times)) {
       if (run.signal?.aborted) throw new ToolError("tool.canceled");
       if (frame) {
         scratch.drawImage(frame.canvas, 0, 0, width, height);
-        const { data } = scratch.getImageData(0, 0, width, height);
-        const palette = quantize(data, 256);
-        gif.writeFrame(applyPalette(data, palette), width, height, { palette, delay });
+        if (gif) {
+          const { data } = scratch.getImageData(0, 0, width, height);
+          const palette = quantize(data, 256);
+          gif.writeFrame(applyPalette(data, palette), width, height, { palette, delay: durations[i] });
+        } else {
+          const still = await scratchCanvas.convertToBlob({ type: "image/webp", quality: WEBP_QUALITY[settings.quality] });
+          webpFrames.push({ webp: new Uint8Array(await still.arrayBuffer()), durationMs: durations[i]! });
+        }
+      } else if (webpFrames.length > 0) {
+        // no frame at this time (past the last one): the previous frame stays on screen longer
+        webpFrames[webpFrames.length - 1]!.durationMs += durations[i]!;
       }
       i++;
       run.onProgress?.(i / count);
       // the quantizer runs on this thread: let the page paint and take input between frames
       await new Promise((r) => setTimeout(r, 0));
     }
-    gif.finish();
-    return new Blob([gif.bytes().slice()], { type: "image/gif" });
+    if (gif) {
+      gif.finish();
+      return new Blob([gif.bytes().slice()], { type: "image/gif" });
+    }
+    if (webpFrames.length === 0) throw new ToolError("tool.bad_time");
+    return new Blob([animatedWebp(webpFrames, { width, height }).slice()], { type: "image/webp" });
   } finally {
     input.dispose();
   }
+}
+
+/** Whether this browser's canvas encodes WebP (Safari answers with a PNG instead). */
+async function canEncodeWebp(): Promise<boolean> {
+  const canvas = new OffscreenCanvas(2, 2);
+  // a canvas without a context cannot be encoded at all
+  canvas.getContext("2d")!.fillRect(0, 0, 2, 2);
+  const probe = await canvas.convertToBlob({ type: "image/webp" }).catch(() => null);
+  return probe?.type === "image/webp";
 }

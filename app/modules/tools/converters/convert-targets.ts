@@ -1,6 +1,6 @@
 /** The converter's output formats and settings: pure data, shared by the page and the worker code. */
 
-export type TargetId = "mp4" | "webm" | "mp3" | "m4a" | "wav" | "gif";
+export type TargetId = "mp4" | "webm" | "mp3" | "m4a" | "wav" | "gif" | "webp";
 
 export interface TargetSpec {
   id: TargetId;
@@ -21,6 +21,7 @@ export const TARGETS: TargetSpec[] = [
   { id: "m4a", label: "M4A audio (AAC)", extension: "m4a", codecs: "AAC audio", video: false, needsRange: false },
   { id: "wav", label: "WAV audio (PCM)", extension: "wav", codecs: "PCM audio", video: false, needsRange: false },
   { id: "gif", label: "Animated GIF", extension: "gif", codecs: "GIF frames", video: true, needsRange: true },
+  { id: "webp", label: "Animated WebP", extension: "webp", codecs: "WebP images", video: true, needsRange: true },
 ];
 
 export function findTarget(id: string): TargetSpec | undefined {
@@ -37,10 +38,13 @@ export type QualityChoice = (typeof QUALITIES)[number];
 /** MP3 and AAC bitrates per quality choice (bits per second). */
 export const AUDIO_BITRATES: Record<QualityChoice, number> = { low: 96_000, medium: 160_000, high: 256_000 };
 
-/** Longest animated GIF: every frame is kept in memory and a GIF grows fast. */
-export const MAX_GIF_SECONDS = 30;
+/** Longest animated GIF or WebP: every frame is kept in memory and a GIF grows fast. */
+export const MAX_ANIMATION_SECONDS = 30;
 export const GIF_FRAME_RATES = [5, 10, 15] as const;
 export const GIF_WIDTHS = [240, 320, 480, 640] as const;
+
+/** The browser's WebP encoder quality (0 to 1) for each quality choice of an animated WebP. */
+export const WEBP_QUALITY: Record<QualityChoice, number> = { low: 0.5, medium: 0.75, high: 0.9 };
 
 /** The message for a format this browser cannot encode, naming what it lacks. */
 export function cannotEncodeMessage(target: TargetSpec): string {

@@ -1,18 +1,18 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { callMedia } from "../media/media-client.ts";
-import { formatTime, outputFileName, parseTime } from "../media/media-format.ts";
+import { formatFileSize, formatTime, outputFileName, parseTime } from "../media/media-format.ts";
 import { MEDIA_ACCEPT } from "../media/media-tools.tsx";
 import { FilePicker } from "../shared/file-picker.tsx";
 import { ProgressPanel } from "../shared/progress-panel.tsx";
 import { ResultDownload, type ToolResult } from "../shared/result-download.tsx";
 import { TimeField } from "../shared/time-field.tsx";
 import { ToolAlert, ToolCard } from "../shared/tool-page.tsx";
-import { TOOL_ERROR_MESSAGES } from "../shared/tool-errors.ts";
+import { MAX_OUTPUT_SOURCE_BYTES, TOO_LARGE_FOR_MEMORY_NOTE, TOO_LARGE_TO_WRITE, TOOL_ERROR_MESSAGES, toolErrorMessage } from "../shared/tool-errors.ts";
 import { useToolTask } from "../shared/use-tool-task.ts";
-import { GIF_FRAME_RATES, GIF_WIDTHS, HEIGHTS, MAX_GIF_SECONDS, QUALITIES, TARGETS, findTarget, type HeightChoice, type QualityChoice, type TargetId } from "./convert-targets.ts";
-
+import { GIF_FRAME_RATES, GIF_WIDTHS, HEIGHTS, MAX_ANIMATION_SECONDS, QUALITIES, TARGETS, findTarget, type HeightChoice, type QualityChoice, type TargetId } from "./convert-targets.ts";
+import { canSaveToDisk, pickSaveFile } from "./save-to-disk.ts";
 
 const selectClass = "mt-1 h-10 w-full rounded-md border border-slate-300 bg-white px-2 text-sm";
 
@@ -27,6 +27,10 @@ export function ConverterTool() {
   const [gifFps, setGifFps] = useState(10);
   const [gifWidth, setGifWidth] = useState(480);
   const [result, setResult] = useState<ToolResult | null>(null);
+  const [saved, setSaved] = useState<{ name: string; size: number } | null>(null);
+  // known only in the browser (not during server rendering)
+  const [diskSave, setDiskSave] = useState(false);
+  useEffect(() => setDiskSave(canSaveToDisk()), []);
   const probe = useToolTask();
   const task = useToolTask();
   const ids = { target: useId(), height: useId(), quality: useId(), fps: useId(), width: useId() };
@@ -35,12 +39,19 @@ export function ConverterTool() {
   const pick = async (f: File) => {
     setFile(f);
     setResult(null);
+    setSaved(null);
     setDuration(null);
+    task.fail(null);
     const info = await probe.run(() => callMedia("info", { file: f }));
     if (info) setDuration(info.durationSeconds);
+    // say it now rather than after the visitor has picked a format (the worker refuses it too)
+    if (info && f.size > MAX_OUTPUT_SOURCE_BYTES && !canSaveToDisk()) task.fail(TOO_LARGE_TO_WRITE);
   };
+  // where a save dialog exists, a file too large for memory is converted only through it
+  const tooLargeForMemory = diskSave && file !== null && file.size > MAX_OUTPUT_SOURCE_BYTES;
 
-  const convert = async () => {
+  /** In memory (a download link at the end), or, in browsers that can, straight into a file the visitor picks first. */
+  const convert = async (toDisk: boolean) => {
     if (!file || duration === null) return;
     const s = start.trim() === "" ? null : parseTime(start);
     const e = end.trim() === "" ? null : parseTime(end);
@@ -49,11 +60,21 @@ export function ConverterTool() {
       return;
     }
     setResult(null);
-    const blob = await task.run((opts) => callMedia("convert", { file, target, settings: { height, quality, start: s, end: e, gifFps, gifWidth } }, opts));
-    if (blob) {
-      const suffix = spec.video && target !== "gif" && height !== "source" ? ` (${height}p)` : "";
-      setResult({ blob, name: outputFileName(file.name, suffix, spec.extension) });
+    setSaved(null);
+    const suffix = spec.video && !spec.needsRange && height !== "source" ? ` (${height}p)` : "";
+    const name = outputFileName(file.name, suffix, spec.extension);
+    let saveTo: FileSystemFileHandle | undefined;
+    if (toDisk) {
+      try {
+        saveTo = await pickSaveFile(name, spec);
+      } catch (err) {
+        task.fail(toolErrorMessage(err));
+        return;
+      }
     }
+    const written = await task.run((opts) => callMedia("convert", { file, target, settings: { height, quality, start: s, end: e, gifFps, gifWidth }, saveTo }, opts));
+    if (written?.kind === "blob") setResult({ blob: written.blob, name });
+    if (written?.kind === "file") setSaved({ name: written.name, size: written.size });
   };
 
   return (
@@ -70,7 +91,7 @@ export function ConverterTool() {
           className="grid gap-4 sm:grid-cols-2"
           onSubmit={(ev) => {
             ev.preventDefault();
-            void convert();
+            if (!tooLargeForMemory) void convert(false);
           }}
         >
           <div>
@@ -83,7 +104,7 @@ export function ConverterTool() {
               ))}
             </select>
           </div>
-          {spec.video && target !== "gif" ? (
+          {spec.video && !spec.needsRange ? (
             <div>
               <Label htmlFor={ids.height}>Resolution</Label>
               <select id={ids.height} value={height} onChange={(ev) => setHeight(ev.target.value as HeightChoice)} className={selectClass}>
@@ -95,7 +116,7 @@ export function ConverterTool() {
               </select>
             </div>
           ) : null}
-          {target === "gif" ? (
+          {spec.needsRange ? (
             <>
               <div>
                 <Label htmlFor={ids.width}>Width</Label>
@@ -118,7 +139,8 @@ export function ConverterTool() {
                 </select>
               </div>
             </>
-          ) : (
+          ) : null}
+          {target !== "gif" ? (
             <div>
               <Label htmlFor={ids.quality}>Quality</Label>
               <select id={ids.quality} value={quality} onChange={(ev) => setQuality(ev.target.value as QualityChoice)} className={selectClass}>
@@ -129,29 +151,51 @@ export function ConverterTool() {
                 ))}
               </select>
             </div>
-          )}
+          ) : null}
           <fieldset className="sm:col-span-2">
             <legend className="text-sm font-medium text-slate-800">
-              Range {target === "gif" ? `(at most ${MAX_GIF_SECONDS} seconds; empty = from the start)` : "(optional; empty = the whole file)"}
+              Range {spec.needsRange ? `(at most ${MAX_ANIMATION_SECONDS} seconds; empty = from the start)` : "(optional; empty = the whole file)"}
             </legend>
             <div className="mt-1 grid grid-cols-2 gap-3">
               <TimeField label="From" value={start} onChange={setStart} />
               <TimeField label="To" value={end} onChange={setEnd} />
             </div>
           </fieldset>
-          <div className="sm:col-span-2">
-            <Button type="submit" disabled={!file || duration === null || task.running}>
+          <div className="flex flex-wrap gap-3 sm:col-span-2">
+            <Button type="submit" disabled={!file || duration === null || task.running || tooLargeForMemory}>
               Convert
             </Button>
+            {diskSave ? (
+              <Button type="button" variant="outline" disabled={!file || duration === null || task.running} onClick={() => void convert(true)}>
+                Convert and save to a file…
+              </Button>
+            ) : null}
           </div>
+          {diskSave ? (
+            <p className="text-sm text-slate-600 sm:col-span-2">
+              &ldquo;Convert and save to a file&rdquo; asks where to save first, then writes the result straight to your disk as it is made: it works for files of any size.
+            </p>
+          ) : null}
+          {tooLargeForMemory ? (
+            <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 sm:col-span-2">
+              {TOO_LARGE_FOR_MEMORY_NOTE}
+            </p>
+          ) : null}
         </form>
         {task.running ? <ProgressPanel label={`Converting to ${spec.label}`} progress={task.progress} startedAt={task.startedAt} onCancel={task.cancel} /> : null}
         <ToolAlert>{task.error}</ToolAlert>
       </ToolCard>
 
+      {saved ? (
+        <ToolCard id="convert-result" title="3. Saved">
+          <p role="status" data-testid="tool-saved" className="text-sm text-slate-800">
+            Saved {saved.name} ({formatFileSize(saved.size)}) where you chose.
+          </p>
+        </ToolCard>
+      ) : null}
       {result ? (
         <ToolCard id="convert-result" title="3. Save the result">
-          <ResultDownload result={result} preview={target === "gif" ? "image" : spec.video ? "video" : "audio"} />
+          <ResultDownload result={result} preview={spec.needsRange ? "image" : spec.video ? "video" : "audio"} />
         </ToolCard>
       ) : null}
     </div>

@@ -18,6 +18,7 @@ import {
   Mp4OutputFormat,
   OggOutputFormat,
   Output,
+  StreamTarget,
   UnsupportedInputFormatError,
   WavOutputFormat,
   WebMOutputFormat,
@@ -25,15 +26,10 @@ import {
   type ConversionOptions,
   type InputVideoTrack,
   type OutputFormat,
+  type StreamTargetChunk,
 } from "mediabunny";
-import { TOOL_ERROR_MESSAGES, ToolError } from "../shared/tool-errors.ts";
+import { MAX_OUTPUT_SOURCE_BYTES, TOO_LARGE_TO_WRITE, TOOL_ERROR_MESSAGES, ToolError } from "../shared/tool-errors.ts";
 import { formatTime, sheetTimes } from "./media-format.ts";
-
-/**
- * Largest file the tools turn into a new file: the result is assembled in memory before the
- * browser saves it, so past this a tab would run out of memory. Reading (media info) has no limit.
- */
-export const MAX_OUTPUT_SOURCE_BYTES = 2 * 1024 ** 3;
 
 export function assertWebCodecs(): void {
   if (typeof VideoDecoder === "undefined" || typeof AudioDecoder === "undefined") throw new ToolError("tool.no_webcodecs");
@@ -41,10 +37,7 @@ export function assertWebCodecs(): void {
 
 export function assertWritableSize(file: File): void {
   if (file.size > MAX_OUTPUT_SOURCE_BYTES) {
-    throw new ToolError(
-      "tool.too_large",
-      "This file is over 2 GB. The browser keeps the result in memory until you save it, so files this large cannot be converted or cut here. Media info works on files of any size.",
-    );
+    throw new ToolError("tool.too_large", TOO_LARGE_TO_WRITE);
   }
 }
 
@@ -181,39 +174,115 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** Runs a mediabunny conversion into memory, with progress, cancel and our error codes. */
-export async function runConversion(options: Omit<ConversionOptions, "output"> & { format: OutputFormat }, run: RunOptions): Promise<ArrayBuffer> {
-  const { format, ...rest } = options;
-  const output = new Output({ format, target: new BufferTarget() });
-  const conversion = await Conversion.init({ ...rest, output, showWarnings: false });
-  if (!conversion.isValid) {
-    const reasons = conversion.discardedTracks.map((d) => d.reason);
-    if (reasons.includes("undecodable_source_codec") || reasons.includes("unknown_source_codec")) throw new ToolError("tool.cannot_decode");
-    if (reasons.includes("no_encodable_target_codec")) throw new ToolError("tool.cannot_encode");
-    throw new ToolError("tool.failed");
-  }
-  // a stream the visitor expects must not vanish silently (e.g. the audio of a video)
-  const lost = conversion.discardedTracks.find((d) => d.reason !== "discarded_by_user");
-  if (lost) {
-    const what = `${lost.track.type} stream (${lost.track.codec ?? "unknown codec"})`;
-    if (lost.reason === "undecodable_source_codec" || lost.reason === "unknown_source_codec")
-      throw new ToolError("tool.cannot_decode", `This browser cannot decode the file's ${what}. Try a recent Chrome or Edge, or another file.`);
-    if (lost.reason === "no_encodable_target_codec") throw new ToolError("tool.cannot_encode", `This browser cannot encode the ${what} into the chosen format. Pick another format.`);
-    throw new ToolError("tool.failed", `${TOOL_ERROR_MESSAGES["tool.failed"]} (the ${what} could not be kept: ${lost.reason})`);
-  }
-  if (run.signal?.aborted) throw new ToolError("tool.canceled");
-  const onAbort = () => void conversion.cancel();
-  run.signal?.addEventListener("abort", onAbort, { once: true });
-  if (run.onProgress) conversion.onProgress = (p) => run.onProgress?.(p);
+/** What a tool wrote: a file in memory for the page to save, or a file on the visitor's disk. */
+export type Written = { kind: "blob"; blob: Blob } | { kind: "file"; name: string; size: number };
+
+/** Size of the pieces a conversion writes to disk: memory stays near two of these, whatever the file's size. */
+const DISK_CHUNK_BYTES = 8 * 1024 ** 2;
+
+/**
+ * A file the visitor picked (showSaveFilePicker), opened for writing. The browser writes to a
+ * temporary copy and replaces the file only on `commit`; `discard` drops the copy, so a canceled
+ * or failed conversion never leaves a half-written file that looks finished.
+ */
+export async function openDiskFile(handle: FileSystemFileHandle) {
+  let file: FileSystemWritableFileStream;
   try {
-    await conversion.execute();
+    file = await handle.createWritable();
   } catch (e) {
-    if (e instanceof ConversionCanceledError || run.signal?.aborted) throw new ToolError("tool.canceled");
-    throw e instanceof ToolError ? e : new ToolError("tool.corrupt");
-  } finally {
-    run.signal?.removeEventListener("abort", onAbort);
+    throw new ToolError("tool.save_failed", `${TOOL_ERROR_MESSAGES["tool.save_failed"]} (${e instanceof Error ? e.message : String(e)})`);
   }
-  return output.target.buffer!;
+  const writer = file.getWriter();
+  return {
+    writer,
+    /** A stream for mediabunny's StreamTarget. mediabunny closes it when it finishes and also when it is canceled, so closing it only waits for the writes: `commit` decides. */
+    stream: new WritableStream<StreamTargetChunk>({ write: (chunk) => writer.write(chunk), close: () => writer.ready }),
+    async commit(): Promise<Written> {
+      try {
+        await writer.close();
+      } catch (e) {
+        throw new ToolError("tool.save_failed", `${TOOL_ERROR_MESSAGES["tool.save_failed"]} (${e instanceof Error ? e.message : String(e)})`);
+      }
+      return { kind: "file", name: handle.name, size: (await handle.getFile()).size };
+    },
+    async discard(): Promise<void> {
+      await writer.abort().catch(() => undefined);
+      await removeIfEmpty(handle);
+    },
+  };
+}
+
+/**
+ * The save dialog creates an empty file; a conversion that failed or was canceled leaves it
+ * empty (its writes were dropped), so it is removed (`remove()` exists in Chromium). A file that
+ * already had content keeps it.
+ */
+export async function removeIfEmpty(handle: FileSystemFileHandle): Promise<void> {
+  const left = await handle.getFile().catch(() => null);
+  const removable = handle as FileSystemFileHandle & { remove?: () => Promise<void> };
+  if (left?.size === 0) await removable.remove?.().catch(() => undefined);
+}
+
+/** Writes a finished in-memory result (an animated image) to the picked file, or returns it. */
+export async function writeResult(blob: Blob, saveTo: FileSystemFileHandle | undefined): Promise<Written> {
+  if (!saveTo) return { kind: "blob", blob };
+  const disk = await openDiskFile(saveTo);
+  try {
+    await disk.writer.write(blob);
+  } catch (e) {
+    await disk.discard();
+    throw new ToolError("tool.save_failed", `${TOOL_ERROR_MESSAGES["tool.save_failed"]} (${e instanceof Error ? e.message : String(e)})`);
+  }
+  return disk.commit();
+}
+
+/**
+ * Runs a mediabunny conversion with progress, cancel and our error codes, into memory, or, given
+ * a picked file, streamed into it piece by piece (nothing but the pieces in flight is in memory).
+ */
+export async function runConversion(
+  options: Omit<ConversionOptions, "output"> & { format: OutputFormat },
+  run: RunOptions,
+  saveTo?: FileSystemFileHandle,
+): Promise<Written> {
+  const { format, ...rest } = options;
+  const disk = saveTo ? await openDiskFile(saveTo) : null;
+  try {
+    const output = new Output({ format, target: disk ? new StreamTarget(disk.stream, { chunked: true, chunkSize: DISK_CHUNK_BYTES }) : new BufferTarget() });
+    const conversion = await Conversion.init({ ...rest, output, showWarnings: false });
+    // a stream the visitor expects must not vanish silently (e.g. the audio of a video); when it
+    // was the only one, the conversion is invalid for the same reason: say which stream and why
+    const lost = conversion.discardedTracks.find((d) => d.reason !== "discarded_by_user");
+    if (!conversion.isValid && !lost) throw new ToolError("tool.failed");
+    if (lost) {
+      const what = `${lost.track.type} stream (${lost.track.codec ?? "unknown codec"})`;
+      if (lost.reason === "undecodable_source_codec" || lost.reason === "unknown_source_codec")
+        throw new ToolError("tool.cannot_decode", `This browser cannot decode the file's ${what}. Try a recent Chrome or Edge, or another file.`);
+      if (lost.reason === "no_encodable_target_codec") throw new ToolError("tool.cannot_encode", `This browser cannot encode the ${what} into the chosen format. Pick another format.`);
+      throw new ToolError("tool.failed", `${TOOL_ERROR_MESSAGES["tool.failed"]} (the ${what} could not be kept: ${lost.reason})`);
+    }
+    if (run.signal?.aborted) throw new ToolError("tool.canceled");
+    const onAbort = () => void conversion.cancel();
+    run.signal?.addEventListener("abort", onAbort, { once: true });
+    if (run.onProgress) conversion.onProgress = (p) => run.onProgress?.(p);
+    try {
+      await conversion.execute();
+    } catch (e) {
+      if (e instanceof ConversionCanceledError || run.signal?.aborted) throw new ToolError("tool.canceled");
+      if (e instanceof ToolError) throw e;
+      // a failed write to disk is not a damaged input
+      if (disk && e instanceof DOMException) throw new ToolError("tool.save_failed", `${TOOL_ERROR_MESSAGES["tool.save_failed"]} (${e.message})`);
+      throw new ToolError("tool.corrupt");
+    } finally {
+      run.signal?.removeEventListener("abort", onAbort);
+    }
+    if (disk) return await disk.commit();
+    const target = output.target as BufferTarget;
+    return { kind: "blob", blob: new Blob([target.buffer!], { type: format.mimeType }) };
+  } catch (e) {
+    await disk?.discard();
+    throw e;
+  }
 }
 
 export interface TrimResult {
@@ -233,7 +302,7 @@ export async function trimMedia(file: File, start: number, end: number, exact: b
     if (!(start >= 0 && end > start && start < duration)) throw new ToolError("tool.bad_time");
     const mime = await input.getMimeType().catch(async () => (await input.getFormat()).mimeType);
     const { format, extension } = sameContainer(mime);
-    const buffer = await runConversion(
+    const written = await runConversion(
       {
         input,
         format,
@@ -242,7 +311,8 @@ export async function trimMedia(file: File, start: number, end: number, exact: b
       },
       run,
     );
-    return { blob: new Blob([buffer], { type: format.mimeType }), extension };
+    if (written.kind !== "blob") throw new ToolError("tool.failed");
+    return { blob: written.blob, extension };
   } finally {
     input.dispose();
   }

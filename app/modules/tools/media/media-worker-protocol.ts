@@ -2,14 +2,15 @@
 import type { ConvertSettings } from "../converters/convert-media.ts";
 import type { TargetId } from "../converters/convert-targets.ts";
 import type { ToolErrorCode } from "../shared/tool-errors.ts";
-import type { FrameResult, MediaInfo, SheetOptions, TrimResult } from "./media-io.ts";
+import type { FrameResult, MediaInfo, SheetOptions, TrimResult, Written } from "./media-io.ts";
 
 export interface MediaOps {
   info: { args: { file: File }; result: MediaInfo };
   trim: { args: { file: File; start: number; end: number; exact: boolean }; result: TrimResult };
   frame: { args: { file: File; time: number; type: "image/png" | "image/jpeg" }; result: FrameResult };
   sheet: { args: { file: File; opts: SheetOptions }; result: FrameResult };
-  convert: { args: { file: File; target: TargetId; settings: ConvertSettings }; result: Blob };
+  /** `saveTo`: a file the visitor picked (a handle, not bytes); the result is streamed into it */
+  convert: { args: { file: File; target: TargetId; settings: ConvertSettings; saveTo?: FileSystemFileHandle }; result: Written };
 }
 
 export type MediaOp = keyof MediaOps;

@@ -7,7 +7,7 @@
 import { convertMedia } from "../converters/convert-media.ts";
 import { findTarget } from "../converters/convert-targets.ts";
 import { ToolError } from "../shared/tool-errors.ts";
-import { grabFrame, readMediaInfo, thumbnailSheet, trimMedia, type RunOptions } from "./media-io.ts";
+import { grabFrame, readMediaInfo, removeIfEmpty, thumbnailSheet, trimMedia, type RunOptions } from "./media-io.ts";
 import type { WorkerRequest, WorkerResponse } from "./media-worker-protocol.ts";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -26,8 +26,15 @@ async function handle(req: Exclude<WorkerRequest, { op: "cancel" }>, run: RunOpt
       return thumbnailSheet(req.args.file, req.args.opts, run);
     case "convert": {
       const target = findTarget(req.args.target);
-      if (!target) throw new ToolError("tool.failed");
-      return convertMedia(req.args.file, target, req.args.settings, run);
+      const { saveTo } = req.args;
+      try {
+        if (!target) throw new ToolError("tool.failed");
+        return await convertMedia(req.args.file, target, req.args.settings, run, saveTo);
+      } catch (e) {
+        // refused before a byte was written (a codec, a time): the picked file stays empty, remove it
+        if (saveTo) await removeIfEmpty(saveTo);
+        throw e;
+      }
     }
   }
 }
