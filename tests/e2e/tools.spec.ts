@@ -8,9 +8,9 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFil
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { crc32, deflateSync } from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { blackPng } from "../support/png.ts";
 
 const run = promisify(execFile);
 let dir = "";
@@ -62,30 +62,10 @@ test.beforeAll(async () => {
   // an image file of 300 MB (sparse) and a small PNG of 20000 × 10000 pixels (200 megapixels)
   writeFileSync(fixture("heavy.png"), readFileSync(fixture("halves.png")));
   truncateSync(fixture("heavy.png"), 300_000_000);
-  writeFileSync(fixture("giant.png"), blackPng(20_000, 10_000));
+  writeFileSync(fixture("giant.png"), blackPng(20_000, 10_000, 1));
   // H.265 video, which this Chromium may not be able to decode
   await ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=2", "-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1", "-pix_fmt", "yuv420p", fixture("hevc.mp4")]);
 });
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
-/** A valid 1-bit black PNG of any size: its rows of zeros compress to almost nothing. */
-function blackPng(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, no filter, no interlace
-  const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height);
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, pngChunk("IHDR", ihdr), pngChunk("IDAT", deflateSync(rows)), pngChunk("IEND", Buffer.alloc(0))]);
-}
 
 test.afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });

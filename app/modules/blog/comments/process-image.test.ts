@@ -2,8 +2,9 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { crc32, deflateSync } from "node:zlib";
+import { crc32 } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blackPng, pngChunk } from "#tests/support/png.ts";
 import { imageRefusalMessage } from "./comments.server.ts";
 import { messageText } from "./messages.ts";
 import { imageDimensions, processCommentImage, readImageHeader, sniffImageKind } from "./process-image.server.ts";
@@ -14,25 +15,6 @@ const ffmpegPath = "ffmpeg";
 /** A real tiny image made by ffmpeg. */
 function makeImage(codec: "png" | "mjpeg" | "gif" | "bmp" | "libwebp", size = "20x10", extra: string[] = []): Buffer {
   return execFileSync(ffmpegPath, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", `testsrc=size=${size}:rate=1`, "-frames:v", "1", "-c:v", codec, ...extra, "-f", "image2pipe", "pipe:1"]);
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
-/** A real, decodable 8-bit grey PNG of any size: all-black rows compress to almost nothing. */
-function blackPng(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 0, 0, 0, 0], 8);
-  const raw = Buffer.alloc((width + 1) * height);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk("IHDR", ihdr), pngChunk("IDAT", deflateSync(raw, { level: 9 })), pngChunk("IEND", Buffer.alloc(0))]);
 }
 
 /**
