@@ -112,7 +112,7 @@ export function createApp(deps: AppDeps): Express {
     passOnStoreError: true,
     // Stripe's webhook deliveries come in bursts from a few addresses and are signed; a 429
     // would only delay a subscription update until Stripe retries.
-    skip: (req) => req.method !== "POST" || req.path === STRIPE_WEBHOOK_PATH,
+    skip: (req) => req.path === STRIPE_WEBHOOK_PATH,
     handler: (req: Request, res: Response, _next, options) => {
       res.setHeader("Retry-After", String(Math.ceil(options.windowMs / 1000)));
       if (req.path.startsWith("/api/") || req.accepts(["html", "json"]) === "json") {
