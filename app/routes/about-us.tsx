@@ -1,4 +1,4 @@
-import { Ban, Eye, Gauge, HardDriveDownload, Heart, Lock, Server, Scale, ShieldCheck, Users } from "lucide-react";
+import { Ban, Eye, Gauge, HardDriveDownload, Heart, Lock, Server, Scale, ShieldCheck, Users } from "#app/components/icons.ts";
 import { Link } from "react-router";
 import type { Route } from "./+types/about-us";
 import { Button } from "#app/components/ui/button.tsx";

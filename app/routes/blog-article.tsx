@@ -1,4 +1,4 @@
-import { ArrowLeft, CalendarDays, ChevronLeft, ChevronRight, Clock, User } from "lucide-react";
+import { ArrowLeft, CalendarDays, ChevronLeft, ChevronRight, Clock, User } from "#app/components/icons.ts";
 import { useEffect } from "react";
 import { data, Link, redirect, useNavigate, useNavigation } from "react-router";
 import { toast } from "sonner";

@@ -1,4 +1,4 @@
-import { ArrowLeft, CheckCircle2, Loader2, RefreshCw, Wifi, WifiOff, XCircle } from "lucide-react";
+import { ArrowLeft, CheckCircle2, Loader2, RefreshCw, Wifi, WifiOff, XCircle } from "#app/components/icons.ts";
 import { useCallback, useEffect, useState } from "react";
 import type { Route } from "./+types/connection-status";
 import { Button } from "#app/components/ui/button.tsx";

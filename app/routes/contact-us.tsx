@@ -1,4 +1,4 @@
-import { Clock, Mail, MessageSquareText } from "lucide-react";
+import { Clock, Mail, MessageSquareText } from "#app/components/icons.ts";
 import { data, Link, useActionData } from "react-router";
 import type { Route } from "./+types/contact-us";
 import { AdSlot } from "#app/components/layout/ad-slot.tsx";

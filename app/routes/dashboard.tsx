@@ -1,4 +1,4 @@
-import { LogOut } from "lucide-react";
+import { LogOut } from "#app/components/icons.ts";
 import { useEffect } from "react";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigate, useNavigation } from "react-router";
 import { toast } from "sonner";

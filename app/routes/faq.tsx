@@ -1,4 +1,4 @@
-import { Mail } from "lucide-react";
+import { Mail } from "#app/components/icons.ts";
 import { Link } from "react-router";
 import type { Route } from "./+types/faq";
 import { AdSlot } from "#app/components/layout/ad-slot.tsx";

@@ -1,4 +1,4 @@
-import { ArrowRight, CheckCircle2, HelpCircle, Lightbulb, Wrench } from "lucide-react";
+import { ArrowRight, CheckCircle2, HelpCircle, Lightbulb, Wrench } from "#app/components/icons.ts";
 import { Link } from "react-router";
 import type { Route } from "./+types/how-to-download";
 import { AdSlot } from "#app/components/layout/ad-slot.tsx";

@@ -1,4 +1,4 @@
-import { ArrowLeft, BookOpen, Globe, Home, LifeBuoy, Wrench } from "lucide-react";
+import { ArrowLeft, BookOpen, Globe, Home, LifeBuoy, Wrench } from "#app/components/icons.ts";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/not-found";
 import { Button } from "#app/components/ui/button.tsx";

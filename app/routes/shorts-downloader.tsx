@@ -1,4 +1,4 @@
-import { Info } from "lucide-react";
+import { Info } from "#app/components/icons.ts";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tabs.tsx";
 import { seo } from "#app/lib/seo.ts";
 import { Downloader } from "#app/modules/downloader/components/downloader.tsx";

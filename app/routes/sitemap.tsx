@@ -1,4 +1,4 @@
-import { FileText } from "lucide-react";
+import { FileText } from "#app/components/icons.ts";
 import { Link } from "react-router";
 import type { Route } from "./+types/sitemap";
 import type { RouteHandle } from "../root";

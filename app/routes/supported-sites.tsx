@@ -1,4 +1,4 @@
-import { CheckCircle2, Clock3, Layers } from "lucide-react";
+import { CheckCircle2, Clock3, Layers } from "#app/components/icons.ts";
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/supported-sites";
 import { AdSlot } from "#app/components/layout/ad-slot.tsx";

@@ -1,4 +1,4 @@
-import { WifiOff } from "lucide-react";
+import { WifiOff } from "#app/components/icons.ts";
 import { Link } from "react-router";
 import { useOnlineStatus } from "#app/lib/hooks/use-online-status.ts";
 

@@ -1,4 +1,4 @@
-import { Info } from "lucide-react";
+import { Info } from "#app/components/icons.ts";
 
 /** The banner area at the very top (message from BANNER_MESSAGE). */
 export function SiteBanner({ message }: { message: string }) {

@@ -1,4 +1,4 @@
-import { Download, Menu, X } from "lucide-react";
+import { Download, Menu, X } from "#app/components/icons.ts";
 import { useEffect, useId, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { cn } from "#app/lib/cn.ts";

@@ -1,5 +1,5 @@
 import { Accordion as AccordionPrimitive } from "radix-ui";
-import { ChevronDown } from "lucide-react";
+import { ChevronDown } from "#app/components/icons.ts";
 import type { ComponentProps } from "react";
 import { cn } from "#app/lib/cn.ts";
 

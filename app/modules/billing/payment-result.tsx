@@ -1,4 +1,4 @@
-import { CheckCircle2, CircleAlert, Loader2, WifiOff } from "lucide-react";
+import { CheckCircle2, CircleAlert, Loader2, WifiOff } from "#app/components/icons.ts";
 import { useEffect } from "react";
 import { Link, useNavigation, useRevalidator } from "react-router";
 import { toast } from "sonner";

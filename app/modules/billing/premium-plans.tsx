@@ -1,4 +1,4 @@
-import { Check, Crown } from "lucide-react";
+import { Check, Crown } from "#app/components/icons.ts";
 import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";

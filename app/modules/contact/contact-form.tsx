@@ -1,4 +1,4 @@
-import { Send } from "lucide-react";
+import { Send } from "#app/components/icons.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input, Textarea } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";

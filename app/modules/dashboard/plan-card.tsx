@@ -1,4 +1,4 @@
-import { Crown, User } from "lucide-react";
+import { Crown, User } from "#app/components/icons.ts";
 import { Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { shortDate, type PlanSummary } from "./dashboard-data.ts";

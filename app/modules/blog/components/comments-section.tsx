@@ -1,4 +1,4 @@
-import { Flag, ImagePlus, MessageSquare, Reply, ThumbsUp, X } from "lucide-react";
+import { Flag, ImagePlus, MessageSquare, Reply, ThumbsUp, X } from "#app/components/icons.ts";
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";

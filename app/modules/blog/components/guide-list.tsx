@@ -1,4 +1,4 @@
-import { CalendarDays, Clock } from "lucide-react";
+import { CalendarDays, Clock } from "#app/components/icons.ts";
 import { Link } from "react-router";
 import { articlePath, type ArticleSummary } from "../types.ts";
 

@@ -1,4 +1,4 @@
-import { Mail } from "lucide-react";
+import { Mail } from "#app/components/icons.ts";
 import { useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";

@@ -1,4 +1,4 @@
-import { Link2, Share2 } from "lucide-react";
+import { Link2, Share2 } from "#app/components/icons.ts";
 import type { MouseEvent } from "react";
 import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";

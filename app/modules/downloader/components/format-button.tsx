@@ -1,4 +1,4 @@
-import { Check, CircleX, Download, LoaderCircle } from "lucide-react";
+import { Check, CircleX, Download, LoaderCircle } from "#app/components/icons.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/cn.ts";
 import { MAX_ATTEMPTS } from "../retry.ts";

@@ -1,4 +1,4 @@
-import { FileText, Film, Image as ImageIcon, Lock, Music } from "lucide-react";
+import { FileText, Film, ImageIcon, Lock, Music } from "#app/components/icons.ts";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tabs.tsx";

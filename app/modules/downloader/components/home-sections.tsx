@@ -1,4 +1,4 @@
-import { ArrowRight, ClipboardPaste, Crown, Download, FileText, Gauge, Infinity as InfinityIcon, Link2, ListChecks, ShieldCheck, Smartphone, Sparkles } from "lucide-react";
+import { ArrowRight, ClipboardPaste, Crown, Download, FileText, Gauge, InfinityIcon, Link2, ListChecks, ShieldCheck, Smartphone, Sparkles } from "#app/components/icons.ts";
 import { Link, useNavigate, useRouteLoaderData } from "react-router";
 import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";

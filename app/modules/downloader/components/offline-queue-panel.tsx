@@ -1,4 +1,4 @@
-import { ListChecks, Trash2, Wifi, X } from "lucide-react";
+import { ListChecks, Trash2, Wifi, X } from "#app/components/icons.ts";
 import { useId } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { useOfflinePreviews } from "#app/modules/offline/offline-previews.ts";

@@ -1,4 +1,4 @@
-import { Download, LoaderCircle, X } from "lucide-react";
+import { Download, LoaderCircle, X } from "#app/components/icons.ts";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";

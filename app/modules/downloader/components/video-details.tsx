@@ -1,4 +1,4 @@
-import { BadgeDollarSign, Calendar, Clock, Eye, ThumbsUp } from "lucide-react";
+import { BadgeDollarSign, Calendar, Clock, Eye, ThumbsUp } from "#app/components/icons.ts";
 import { useState } from "react";
 import type { VideoDetails as Details } from "#engine/types.ts";
 

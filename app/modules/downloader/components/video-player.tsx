@@ -1,4 +1,4 @@
-import { ImageOff } from "lucide-react";
+import { ImageOff } from "#app/components/icons.ts";
 import { useEffect, useState } from "react";
 import type { VideoDetails } from "#engine/types.ts";
 

@@ -1,4 +1,4 @@
-import { CheckCircle2, CircleAlert } from "lucide-react";
+import { CheckCircle2, CircleAlert } from "#app/components/icons.ts";
 import type { FormResult } from "./form-problem.ts";
 
 /**

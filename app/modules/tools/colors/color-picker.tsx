@@ -1,4 +1,4 @@
-import { Pipette } from "lucide-react";
+import { Pipette } from "#app/components/icons.ts";
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";

@@ -1,4 +1,4 @@
-import { Check, Copy } from "lucide-react";
+import { Check, Copy } from "#app/components/icons.ts";
 import { useState } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 

@@ -1,4 +1,4 @@
-import { Upload } from "lucide-react";
+import { Upload } from "#app/components/icons.ts";
 import { useId, useState, type DragEvent } from "react";
 import { cn } from "#app/lib/cn.ts";
 import { formatFileSize } from "../media/media-format.ts";

@@ -1,4 +1,4 @@
-import { Download } from "lucide-react";
+import { Download } from "#app/components/icons.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { formatFileSize } from "../media/media-format.ts";
 import { useObjectUrl } from "./use-object-url.ts";

@@ -1,4 +1,4 @@
-import { ShieldCheck } from "lucide-react";
+import { ShieldCheck } from "#app/components/icons.ts";
 import type { ReactNode } from "react";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 

@@ -1,0 +1,4 @@
+import * as lucide from "lucide-react/icons/share-2";
+import { svgIcon, type LucideIconModule } from "./svg-icon.ts";
+
+export const Share2 = /* @__PURE__ */ svgIcon((lucide as unknown as LucideIconModule).__iconData);
