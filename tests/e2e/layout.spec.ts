@@ -109,3 +109,26 @@ test("footer: every listed link and six social links in a new tab", async ({ pag
   await expect(social).toHaveCount(6);
   for (const rel of await social.evaluateAll((els) => els.map((e) => e.getAttribute("rel") ?? ""))) expect(rel).toContain("noopener");
 });
+
+test("header and footer links navigate in the page, without reloading the document", async ({ page }) => {
+  await page.goto("/faq");
+  await page.waitForLoadState("networkidle");
+  // a value on the window survives a client-side navigation and is lost on a document load
+  await page.evaluate(() => ((window as unknown as { vidfetchMarker: number }).vidfetchMarker = 7));
+  const marker = () => page.evaluate(() => (window as unknown as { vidfetchMarker?: number }).vidfetchMarker);
+  await page.locator('footer a[href="/dmca"]').first().click();
+  await expect(page).toHaveURL(/\/dmca$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("DMCA");
+  expect(await marker()).toBe(7);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Supported Sites", exact: true }).click();
+  await expect(page).toHaveURL(/\/supported-sites$/);
+  expect(await marker()).toBe(7);
+  // a link to the page already shown replaces its history entry rather than adding one
+  const entries = await page.evaluate(() => history.length);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Supported Sites", exact: true }).click();
+  await expect(page).toHaveURL(/\/supported-sites$/);
+  expect(await page.evaluate(() => history.length)).toBe(entries);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dmca$/);
+  expect(await marker()).toBe(7);
+});

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { SiteLink } from "#app/components/ui/site-link.tsx";
 import { TOOLS_LINKS } from "./nav-links.ts";
 
 /** Six social links, opened in a new tab (spec §2 "Footer"). */
@@ -11,7 +11,7 @@ export const SOCIAL_LINKS = [
   { href: "https://www.reddit.com/r/vidfetch", label: "Reddit" },
 ] as const;
 
-const GROUPS: { heading: string; links: readonly { to: string; label: string }[] }[] = [
+const GROUPS: { heading: string; links: readonly { to: `/${string}`; label: string }[] }[] = [
   {
     heading: "Company",
     links: [
@@ -56,9 +56,9 @@ export function SiteFooter({ siteName }: { siteName: string }) {
             <ul className="mt-3 space-y-2">
               {g.links.map((l) => (
                 <li key={l.to}>
-                  <Link to={l.to} className="text-sm text-slate-600 hover:text-brand-700">
+                  <SiteLink to={l.to} className="text-sm text-slate-600 hover:text-brand-700">
                     {l.label}
-                  </Link>
+                  </SiteLink>
                 </li>
               ))}
             </ul>

@@ -1,6 +1,7 @@
 import { Download, Menu, X } from "#app/components/icons.ts";
 import { useEffect, useId, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { SiteLink } from "#app/components/ui/site-link.tsx";
 import { cn } from "#app/lib/cn.ts";
 import { HEADER_LINKS, TOOLS_LINKS, isActivePath } from "./nav-links.ts";
 import { ToolsMenu } from "./tools-menu.tsx";
@@ -27,13 +28,13 @@ const linkClass = (active: boolean) =>
 /** Signed in: a link to the dashboard; otherwise "Log in". Plain links, no account code here. */
 function AccountLink({ user, className }: { user: { name: string } | null; className?: string }) {
   return user ? (
-    <Link to="/dashboard" className={cn("inline-flex items-center rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700", className)}>
+    <SiteLink to="/dashboard" className={cn("inline-flex items-center rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700", className)}>
       Dashboard
-    </Link>
+    </SiteLink>
   ) : (
-    <Link to="/login" className={cn("inline-flex items-center rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100", className)}>
+    <SiteLink to="/login" className={cn("inline-flex items-center rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100", className)}>
       Log in
-    </Link>
+    </SiteLink>
   );
 }
 
@@ -56,18 +57,18 @@ export function SiteHeader({ siteName, user = null }: { siteName: string; user?:
       )}
     >
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link to="/" className="flex items-center gap-2 text-lg font-bold text-slate-900" aria-label={`${siteName} home`}>
+        <SiteLink to="/" className="flex items-center gap-2 text-lg font-bold text-slate-900" aria-label={`${siteName} home`}>
           <span className="grid size-8 place-items-center rounded-lg bg-brand-600 text-white">
             <Download aria-hidden className="size-5" />
           </span>
           {siteName}
-        </Link>
+        </SiteLink>
 
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
           {HEADER_LINKS.map((l) => (
-            <NavLink key={l.to} to={l.to} className={() => linkClass(isActivePath(pathname, l.to))} aria-current={isActivePath(pathname, l.to) ? "page" : undefined}>
+            <SiteLink key={l.to} to={l.to} className={linkClass(isActivePath(pathname, l.to))} aria-current={isActivePath(pathname, l.to) ? "page" : undefined}>
               {l.label}
-            </NavLink>
+            </SiteLink>
           ))}
           <ToolsMenu className={linkClass(toolsActive)} active={toolsActive} />
           <AccountLink user={user} className="ml-2" />
@@ -89,9 +90,9 @@ export function SiteHeader({ siteName, user = null }: { siteName: string; user?:
         <ul className="flex flex-col gap-1 pt-2">
           {HEADER_LINKS.map((l) => (
             <li key={l.to}>
-              <NavLink to={l.to} className={() => cn(linkClass(isActivePath(pathname, l.to)), "block")} aria-current={isActivePath(pathname, l.to) ? "page" : undefined}>
+              <SiteLink to={l.to} className={cn(linkClass(isActivePath(pathname, l.to)), "block")} aria-current={isActivePath(pathname, l.to) ? "page" : undefined}>
                 {l.label}
-              </NavLink>
+              </SiteLink>
             </li>
           ))}
         </ul>
@@ -99,9 +100,9 @@ export function SiteHeader({ siteName, user = null }: { siteName: string; user?:
         <ul className="flex flex-col gap-1">
           {TOOLS_LINKS.map((t) => (
             <li key={t.to}>
-              <NavLink to={t.to} className={() => cn(linkClass(isActivePath(pathname, t.to)), "block")}>
+              <SiteLink to={t.to} className={cn(linkClass(isActivePath(pathname, t.to)), "block")} aria-current={isActivePath(pathname, t.to) ? "page" : undefined}>
                 {t.label}
-              </NavLink>
+              </SiteLink>
             </li>
           ))}
           <li className="px-3 py-2 text-xs text-slate-500">More tools coming soon</li>

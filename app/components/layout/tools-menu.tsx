@@ -1,6 +1,7 @@
 import { ChevronDown } from "#app/components/icons.ts";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { SiteLink } from "#app/components/ui/site-link.tsx";
 import { cn } from "#app/lib/cn.ts";
 import { TOOLS_LINKS } from "./nav-links.ts";
 
@@ -101,7 +102,7 @@ export function ToolsMenu({ className, active }: { className: string; active: bo
         >
           {TOOLS_LINKS.map((t, i) => (
             <li key={t.to} role="none">
-              <Link
+              <SiteLink
                 ref={(el) => {
                   itemRefs.current[i] = el;
                 }}
@@ -112,7 +113,7 @@ export function ToolsMenu({ className, active }: { className: string; active: bo
                 className="flex items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none hover:bg-brand-50 hover:text-brand-900 focus:bg-brand-50 focus:text-brand-900"
               >
                 {t.label}
-              </Link>
+              </SiteLink>
             </li>
           ))}
           <li role="none" className="mt-1 border-t border-slate-200 px-3 py-2 text-xs text-slate-500">

@@ -1,5 +1,6 @@
 import { ArrowRight, ClipboardPaste, Crown, Download, FileText, Gauge, InfinityIcon, Link2, ListChecks, ShieldCheck, Smartphone, Sparkles } from "#app/components/icons.ts";
-import { Link, useNavigate, useRouteLoaderData } from "react-router";
+import { useNavigate, useRouteLoaderData } from "react-router";
+import { SiteLink } from "#app/components/ui/site-link.tsx";
 import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";
 
@@ -90,9 +91,9 @@ export function HowToSteps() {
           ))}
         </ol>
         <p className="mt-6 text-center text-sm">
-          <Link to="/how-to-download" className="font-medium text-brand-700 underline underline-offset-2">
+          <SiteLink to="/how-to-download" className="font-medium text-brand-700 underline underline-offset-2">
             Read the full guide
-          </Link>
+          </SiteLink>
         </p>
       </div>
     </section>
@@ -134,9 +135,9 @@ export function PremiumBlock() {
           <Button type="button" size="lg" variant="accent" onClick={upgrade}>
             <Crown aria-hidden /> Upgrade to Premium
           </Button>
-          <Link to="/premium" className="inline-flex items-center gap-1 font-medium text-white underline underline-offset-4">
+          <SiteLink to="/premium" className="inline-flex items-center gap-1 font-medium text-white underline underline-offset-4">
             View all premium plans <ArrowRight aria-hidden className="size-4" />
-          </Link>
+          </SiteLink>
         </div>
       </div>
     </section>
@@ -156,9 +157,9 @@ export function FaqTeaser() {
         ))}
       </dl>
       <p className="mt-6 text-center">
-        <Link to="/faq" className="inline-flex items-center gap-1 font-medium text-brand-700 underline underline-offset-2">
+        <SiteLink to="/faq" className="inline-flex items-center gap-1 font-medium text-brand-700 underline underline-offset-2">
           See all questions <ArrowRight aria-hidden className="size-4" />
-        </Link>
+        </SiteLink>
       </p>
     </section>
   );
