@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -13,6 +14,8 @@ import autocannon from "autocannon";
 import { QUIET_GC_DELAY_MS } from "../server/quiet-gc.ts";
 import pg from "pg";
 import { ensureBenchMedia } from "./media.ts";
+import { nginxConfigFor } from "../tests/scale/support/cluster.ts";
+import { dropPrefix, testRedis } from "../tests/support/redis.ts";
 // type only: erased at run time, so importing it does not start the benchmark
 import type { Row as PageBenchRow } from "./run.ts";
 
@@ -239,6 +242,7 @@ export async function pageServingRows(opts: { repoRoot: string; buildDir: string
     await Promise.all([stop(cached.child), stop(uncached.child), nginx ? stop(nginx.child) : null]);
     if (nginx) await fs.rm(nginx.dir, { recursive: true, force: true });
   }
+  rows.push(await twoInstanceRow(repoRoot, buildDir, log));
   return rows;
 }
 
@@ -403,22 +407,76 @@ export async function footprintRows(opts: { repoRoot: string; buildDir: string; 
       return rows;
     }
     log("footprint: PostgreSQL, a fresh database…");
-    const name = `vidfetch_bench_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    try {
-      const url = new URL(base);
-      url.pathname = `/${name}`;
-      rows.push(...rowsFor("PostgreSQL", 150, await footprint(repoRoot, buildDir, { DATABASE_URL: url.toString() }, gbUrl, warmUrl)));
-    } finally {
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    }
+    rows.push(...(await withFreshDatabase(base, async (url) => rowsFor("PostgreSQL", 150, await footprint(repoRoot, buildDir, { DATABASE_URL: url }, gbUrl, warmUrl)))));
   } finally {
     await stop(origin.child);
   }
   return rows;
+}
+
+/** A fresh PostgreSQL database on the server of `base` for the duration of `work`, dropped after. */
+async function withFreshDatabase<T>(base: string, work: (url: string) => Promise<T>): Promise<T> {
+  const name = `vidfetch_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  try {
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    return await work(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+/**
+ * The home page rendered on every request by two instances behind nginx, the topology of
+ * docs/deploy.md (deploy/nginx.conf, one PostgreSQL database, Redis, the same secrets), on the
+ * same machine: what an operator gets from this box's two cores. Needs TEST_DATABASE_URL.
+ */
+async function twoInstanceRow(repoRoot: string, buildDir: string, log: (line: string) => void): Promise<PageBenchRow> {
+  const row = `Page home (\`/\`), rendered on every request, two instances behind nginx (docs/deploy.md), ${CONNECTIONS} connections`;
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return { row, baseline: "—", measured: "not measured (TEST_DATABASE_URL unset)", ratio: "—", target: "≥ 300 req/s", pass: null };
+  log("pages: home, uncached, two instances behind nginx…");
+  return withFreshDatabase(base, async (databaseUrl) => {
+    const listenPort = await freePort();
+    const origin = `http://127.0.0.1:${listenPort}`;
+    const prefix = `vidfetch-bench-${Date.now()}:`;
+    const env = {
+      PAGE_CACHE_MB: "0",
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+      REDIS_KEY_PREFIX: prefix,
+      AUTH_SECRET: randomBytes(32).toString("hex"),
+      DOWNLOAD_SIGNING_SECRET: randomBytes(32).toString("hex"),
+      PUBLIC_URL: origin,
+      TRUST_PROXY: "1",
+    };
+    // one after the other: the first applies the migrations
+    const first = await startServer(repoRoot, buildDir, env);
+    const second = await startServer(repoRoot, buildDir, env).catch(async (err: unknown) => {
+      await stop(first.child);
+      throw err;
+    });
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "vidfetch-bench-nginx2-"));
+    const instancePort = (s: Server) => Number(new URL(s.origin).port);
+    const conf = path.join(dir, "nginx.conf");
+    await fs.writeFile(conf, nginxConfigFor({ dir, listenPort, upstreamPorts: [instancePort(first), instancePort(second)] }));
+    const nginx = spawn(NGINX, ["-p", dir, "-e", path.join(dir, "error.log"), "-c", conf, "-g", "daemon off;"], { stdio: ["ignore", "ignore", "inherit"] });
+    try {
+      await waitFor(`${origin}/healthz`, nginx, 20_000);
+      const home = await throughput(`${origin}/`);
+      return { row, baseline: "—", measured: `${fmt(home, 0)} req/s`, ratio: "—", target: "≥ 300 req/s", pass: home >= 300 };
+    } finally {
+      await Promise.all([stop(nginx), stop(first.child), stop(second.child)]);
+      await fs.rm(dir, { recursive: true, force: true });
+      const redis = await testRedis(prefix);
+      await dropPrefix(redis, prefix);
+      await redis.close();
+    }
+  });
 }
 
 export const PAGE_ROW_NOTES = `- **Pages**: \`npm start\`'s production server (its own process, default settings, request log
@@ -427,8 +485,11 @@ export const PAGE_ROW_NOTES = `- **Pages**: \`npm start\`'s production server (i
   keep-alive connections for ${SECONDS} s each, no compression asked; a non-2xx answer fails the
   run. "Cached" is the in-process page cache (docs/decisions/018-cacheable-pages.md); TTFB is
   the median time to the response headers over 200 sequential requests. "Uncached" is a second
-  server with \`PAGE_CACHE_MB=0\`, rendering every request. Load generator, nginx and the
-  servers share the two cores, so the ratios are noisy.
+  server with \`PAGE_CACHE_MB=0\`, rendering every request. "Two instances" starts two such
+  servers on one fresh PostgreSQL database (TEST_DATABASE_URL) and Redis, with the same
+  secrets, behind nginx running \`deploy/nginx.conf\` (ports and paths substituted,
+  \`worker_processes 1\`), and loads nginx's address. Load generator, nginx and the servers
+  share the two cores, so the ratios are noisy.
 - **RSS**: \`/proc/<pid>/status\` VmRSS of the server process started by \`scripts/start.mjs\` on a
   fresh data folder (PGlite's first start creates and migrates its database), 10 s after
   \`/healthz\` first answers, then after 100 sequential page views (home, FAQ, blog, articles,
