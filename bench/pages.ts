@@ -5,7 +5,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
-import { randomBytes } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -14,7 +13,7 @@ import autocannon from "autocannon";
 import { QUIET_GC_DELAY_MS } from "../server/quiet-gc.ts";
 import pg from "pg";
 import { ensureBenchMedia } from "./media.ts";
-import { nginxConfigFor } from "../tests/scale/support/cluster.ts";
+import { nginxConfigFor, sharedInstanceEnv } from "../tests/scale/support/cluster.ts";
 import { dropPrefix, testRedis } from "../tests/support/redis.ts";
 // type only: erased at run time, so importing it does not start the benchmark
 import type { Row as PageBenchRow } from "./run.ts";
@@ -444,16 +443,7 @@ async function twoInstanceRow(repoRoot: string, buildDir: string, log: (line: st
     const listenPort = await freePort();
     const origin = `http://127.0.0.1:${listenPort}`;
     const prefix = `vidfetch-bench-${Date.now()}:`;
-    const env = {
-      PAGE_CACHE_MB: "0",
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
-      REDIS_KEY_PREFIX: prefix,
-      AUTH_SECRET: randomBytes(32).toString("hex"),
-      DOWNLOAD_SIGNING_SECRET: randomBytes(32).toString("hex"),
-      PUBLIC_URL: origin,
-      TRUST_PROXY: "1",
-    };
+    const env = { ...sharedInstanceEnv(origin, prefix), PAGE_CACHE_MB: "0", DATABASE_URL: databaseUrl };
     // one after the other: the first applies the migrations
     const first = await startServer(repoRoot, buildDir, env);
     const second = await startServer(repoRoot, buildDir, env).catch(async (err: unknown) => {

@@ -100,20 +100,24 @@ async function startNginx(dir: string, conf: string, port: number): Promise<{ st
   };
 }
 
+/** What every instance behind one nginx shares: Redis (under one key prefix), the secrets, the public address and the trusted proxy. */
+export function sharedInstanceEnv(origin: string, redisKeyPrefix: string): Record<string, string> {
+  return {
+    REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+    REDIS_KEY_PREFIX: redisKeyPrefix,
+    AUTH_SECRET: randomBytes(32).toString("hex"),
+    DOWNLOAD_SIGNING_SECRET: randomBytes(32).toString("hex"),
+    PUBLIC_URL: origin,
+    TRUST_PROXY: "1",
+  };
+}
+
 export async function startCluster(opts: { nginxPort: number; instancePorts: [number, number]; env: Record<string, string> }): Promise<Cluster> {
   const db = await createPostgresDatabase("vidfetch_scale");
   const prefix = freshPrefix();
   const dir = mkdtempSync(path.join(tmpdir(), "vidfetch-nginx-"));
   const origin = `http://127.0.0.1:${opts.nginxPort}`;
-  const env = {
-    REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
-    REDIS_KEY_PREFIX: prefix,
-    AUTH_SECRET: randomBytes(32).toString("hex"),
-    DOWNLOAD_SIGNING_SECRET: randomBytes(32).toString("hex"),
-    PUBLIC_URL: origin,
-    TRUST_PROXY: "1",
-    ...opts.env,
-  };
+  const env = { ...sharedInstanceEnv(origin, prefix), ...opts.env };
   const started: AttackServer[] = [];
   let nginx: Awaited<ReturnType<typeof startNginx>> | null = null;
   const stop = async () => {
