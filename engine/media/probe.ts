@@ -3,11 +3,12 @@
  * JSON when ffprobe exists, else parses the banner of `ffmpeg -i` (the bundled ffmpeg has no
  * ffprobe).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { EngineError } from "../errors.ts";
 import type { MediaTools } from "./ffmpeg.ts";
 import { processSpawnGate } from "./spawn-gate.ts";
+import { processProbers } from "./warm-processes.ts";
 
 export interface ProbedStream {
   kind: "video" | "audio" | "subtitle" | "data";
@@ -130,19 +131,40 @@ export function parseFfmpegBanner(text: string): ProbeResult {
   };
 }
 
+/** Every probe runs this command line and reads from stdin, which is what lets probers start ahead. */
+function proberCommand(tools: MediaTools): { useFfprobe: boolean; binary: string; args: string[] } {
+  const useFfprobe = tools.probeWith === "ffprobe" && tools.ffprobe !== "";
+  return {
+    useFfprobe,
+    binary: useFfprobe ? tools.ffprobe : tools.ffmpeg,
+    args: useFfprobe ? ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "-i", "pipe:0"] : ["-hide_banner", "-nostats", "-i", "pipe:0"],
+  };
+}
+
+/** Starts probers for the next probes now (they otherwise start after a probe); returns how many are ready. */
+export function warmProbers(tools: MediaTools): number {
+  const { binary, args } = proberCommand(tools);
+  processProbers.fill(binary, args);
+  return processProbers.idle(binary, args);
+}
+
 /**
  * Probes the bytes arriving on `input` (often just the first part of a stream: duration may then
  * be unknown). Rejects with `EngineError("video.no_formats")` when the bytes are not media.
  */
 export async function probeStream(tools: MediaTools, input: Readable, opts: { timeoutMs?: number } = {}): Promise<ProbeResult> {
-  const useFfprobe = tools.probeWith === "ffprobe" && tools.ffprobe !== "";
-  const binary = useFfprobe ? tools.ffprobe : tools.ffmpeg;
-  const args = useFfprobe
-    ? ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "-i", "pipe:0"]
-    : ["-hide_banner", "-nostats", "-i", "pipe:0"];
-  // spawning blocks the event loop until the prober has exec'd: one spawn per loop turn
-  await processSpawnGate.turn();
-  const child = spawn(binary, args, { stdio: ["pipe", "pipe", "pipe"] });
+  const { useFfprobe, binary, args } = proberCommand(tools);
+  // a prober started ahead (warm-processes.ts) has already paid its start-up
+  const warm = processProbers.take(binary, args);
+  let child: ChildProcess;
+  if (warm) child = warm;
+  else {
+    // spawning blocks the event loop until the prober has exec'd: one spawn per loop turn
+    await processSpawnGate.turn();
+    child = spawn(binary, args, { stdio: ["pipe", "pipe", "pipe"] });
+  }
+  // the next probe gets a started prober too, started a while after this one is done (warm-processes.ts)
+  child.once("close", () => processProbers.fillLater(binary, args));
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (c: string) => {

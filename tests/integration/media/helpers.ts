@@ -3,6 +3,7 @@ import { execFile } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { processProbers } from "#engine/media/warm-processes.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -32,5 +33,7 @@ export async function decodesCleanly(file: string): Promise<string> {
 /** ffmpeg processes that are children of this test process. */
 export async function childFfmpegCount(): Promise<number> {
   const { stdout } = await execFileAsync("ps", ["-o", "pid=,comm=", "--ppid", String(process.pid)]).catch(() => ({ stdout: "" }));
-  return stdout.split("\n").filter((l) => /\bff(mpeg|probe)\b/.test(l)).length;
+  // probers started ahead of need wait idle on purpose (engine/media/warm-processes.ts)
+  const idle = new Set(processProbers.idlePids());
+  return stdout.split("\n").filter((l) => /\bff(mpeg|probe)\b/.test(l) && !idle.has(Number(l.trim().split(/\s+/)[0]))).length;
 }

@@ -3,7 +3,7 @@ import { createReadStream } from "node:fs";
 import { PassThrough, Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ffmpegArgsForPlan, locateMediaTools, runFfmpeg, type MediaTools } from "#engine/media/ffmpeg.ts";
-import { probeStream } from "#engine/media/probe.ts";
+import { probeStream, warmProbers } from "#engine/media/probe.ts";
 import type { UpstreamStream } from "#engine/types.ts";
 import { ensureMockMedia, type MockMediaSet } from "#tests/mocks/media.ts";
 import { MEDIA_CACHE_DIR, childFfmpegCount } from "./helpers.ts";
@@ -123,6 +123,15 @@ describe("probeStream", () => {
     const probe = await probeStream({ ...tools, ffprobe: "", probeWith: "ffmpeg" }, createReadStream(media.audioWebm));
     expect(probe.streams).toEqual([expect.objectContaining({ kind: "audio", codec: "opus", sampleRate: 48000 })]);
     expect(probe.durationSeconds).toBeCloseTo(media.durationSeconds, 0);
+  });
+
+  it("probes with a prober started ahead, with the same result", async () => {
+    for (let i = 0; i < 300 && warmProbers(tools) < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(warmProbers(tools)).toBe(2);
+    const probe = await probeStream(tools, createReadStream(media.video[720], { end: 256 * 1024 }));
+    expect(probe.streams[0]).toMatchObject({ kind: "video", codec: "h264", width: 1280, height: 720 });
+    // it took one of the two (the next is started a while later)
+    expect(warmProbers(tools)).toBeLessThan(2);
   });
 
   it("rejects bytes that are not media", async () => {

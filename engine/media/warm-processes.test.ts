@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSpawnGate } from "./spawn-gate.ts";
+import { createWarmPool, type WarmPool } from "./warm-processes.ts";
+
+let pool: WarmPool | null = null;
+afterEach(() => {
+  pool?.close();
+  pool = null;
+});
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(check()).toBe(true);
+}
+
+function output(child: ChildProcess): Promise<string> {
+  return new Promise((resolve) => {
+    let text = "";
+    child.stdout!.setEncoding("utf8").on("data", (c: string) => (text += c));
+    child.once("close", () => resolve(text));
+  });
+}
+
+describe("warm processes", () => {
+  it("hands out a started process that reads its input like a new one", async () => {
+    pool = createWarmPool({ size: 2, gate: createSpawnGate() });
+    pool.fill("cat", []);
+    await until(() => pool!.idle("cat", []) === 2);
+    const child = pool.take("cat", [])!;
+    expect(child).not.toBeNull();
+    expect(pool.idle("cat", [])).toBe(1);
+    const out = output(child);
+    child.stdin!.end("hello");
+    await expect(out).resolves.toBe("hello");
+  });
+
+  it("has nothing for another command line, and nothing before it was filled", async () => {
+    pool = createWarmPool({ size: 1, gate: createSpawnGate() });
+    expect(pool.take("cat", [])).toBeNull();
+    pool.fill("cat", []);
+    await until(() => pool!.idle("cat", []) === 1);
+    expect(pool.take("cat", ["-u"])).toBeNull();
+  });
+
+  it("skips a process that died while idle", async () => {
+    const spawned: ChildProcess[] = [];
+    const recording = ((...args: Parameters<typeof spawn>) => {
+      const child = spawn(...args);
+      spawned.push(child);
+      return child;
+    }) as typeof spawn;
+    pool = createWarmPool({ size: 1, gate: createSpawnGate(), spawn: recording });
+    pool.fill("cat", []);
+    await until(() => pool!.idle("cat", []) === 1);
+    spawned[0]!.kill("SIGKILL");
+    await new Promise((r) => spawned[0]!.once("exit", r));
+    expect(pool.take("cat", [])).toBeNull();
+  });
+
+  it("refills later, once for several calls, and close() ends the idle ones", async () => {
+    pool = createWarmPool({ size: 1, gate: createSpawnGate(), refillDelayMs: 30 });
+    pool.fillLater("cat", []);
+    pool.fillLater("cat", []);
+    expect(pool.idle("cat", [])).toBe(0);
+    await until(() => pool!.idle("cat", []) === 1);
+    pool.close();
+    expect(pool.idle("cat", [])).toBe(0);
+    expect(pool.take("cat", [])).toBeNull();
+  });
+
+  it("a command that cannot start leaves nothing to take", async () => {
+    pool = createWarmPool({ size: 1, gate: createSpawnGate() });
+    pool.fill("/nonexistent/prober", []);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pool.take("/nonexistent/prober", [])).toBeNull();
+  });
+});
