@@ -22,6 +22,17 @@ function output(child: ChildProcess): Promise<string> {
   });
 }
 
+/** `spawn`, keeping every child it starts */
+function recordingSpawn() {
+  const spawned: ChildProcess[] = [];
+  const recording = ((...args: Parameters<typeof spawn>) => {
+    const child = spawn(...args);
+    spawned.push(child);
+    return child;
+  }) as typeof spawn;
+  return { spawned, recording };
+}
+
 describe("warm processes", () => {
   it("hands out a started process that reads its input like a new one", async () => {
     pool = createWarmPool({ size: 2, gate: createSpawnGate() });
@@ -44,12 +55,7 @@ describe("warm processes", () => {
   });
 
   it("skips a process that died while idle", async () => {
-    const spawned: ChildProcess[] = [];
-    const recording = ((...args: Parameters<typeof spawn>) => {
-      const child = spawn(...args);
-      spawned.push(child);
-      return child;
-    }) as typeof spawn;
+    const { spawned, recording } = recordingSpawn();
     pool = createWarmPool({ size: 1, gate: createSpawnGate(), spawn: recording });
     pool.fill("cat", []);
     await until(() => pool!.idle("cat", []) === 1);
@@ -67,6 +73,27 @@ describe("warm processes", () => {
     pool.close();
     expect(pool.idle("cat", [])).toBe(0);
     expect(pool.take("cat", [])).toBeNull();
+  });
+
+  it("ends a process left idle too long, and starts again on the next fill", async () => {
+    const { spawned, recording } = recordingSpawn();
+    pool = createWarmPool({ size: 1, gate: createSpawnGate(), spawn: recording, idleMs: 80 });
+    pool.fill("cat", []);
+    await until(() => pool!.idle("cat", []) === 1);
+    await until(() => spawned[0]!.exitCode !== null || spawned[0]!.signalCode !== null);
+    expect(spawned[0]!.signalCode).toBe("SIGKILL");
+    expect(pool.idle("cat", [])).toBe(0);
+    expect(pool.take("cat", [])).toBeNull();
+    pool.fill("cat", []);
+    await until(() => pool!.idle("cat", []) === 1);
+    // one taken before its time is the caller's: the expiry no longer applies to it
+    const taken = pool.take("cat", [])!;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(taken.exitCode).toBeNull();
+    expect(taken.signalCode).toBeNull();
+    const out = output(taken);
+    taken.stdin!.end("still here");
+    await expect(out).resolves.toBe("still here");
   });
 
   it("a command that cannot start leaves nothing to take", async () => {

@@ -9,7 +9,9 @@
  * it resolved starts: on a small machine the start-up would compete with them for the CPU).
  *
  * Idle probers hold no event-loop reference (they never keep the process alive) and exit on
- * their own when the server does: their stdin closes. `close()` ends them at once.
+ * their own when the server does: their stdin closes. One left idle for `idleMs` (default
+ * 2 minutes) is ended: a quiet server gives their memory (about 35 MB each) back and starts
+ * them again with its next probe. `close()` ends them at once.
  */
 import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
 import { processSpawnGate, type SpawnGate } from "./spawn-gate.ts";
@@ -38,6 +40,8 @@ export interface WarmPoolOptions {
   size: number;
   /** how long `fillLater` waits (default 3 s) */
   refillDelayMs?: number;
+  /** how long a process may stay idle before it is ended (default 2 minutes) */
+  idleMs?: number;
   spawn?: typeof nodeSpawn;
   gate?: SpawnGate;
 }
@@ -47,6 +51,8 @@ export interface WarmPoolOptions {
  * first bytes come next. The replacement waits until they are under way.
  */
 export const DEFAULT_REFILL_DELAY_MS = 3000;
+/** Busy periods keep their probers; a quiet server does not hold their memory for nothing. */
+export const DEFAULT_IDLE_MS = 120_000;
 
 const keyOf = (binary: string, args: readonly string[]) => JSON.stringify([binary, ...args]);
 const noop = () => undefined;
@@ -71,6 +77,8 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
   let generation = 0;
   /** the listeners that forget an idle process when it dies, removed when it is taken */
   const gone = new WeakMap<ChildProcess, () => void>();
+  /** the timer that ends an idle process left unused for `idleMs` */
+  const expiry = new WeakMap<ChildProcess, NodeJS.Timeout>();
 
   const listOf = (key: string) => {
     let list = idle.get(key);
@@ -93,6 +101,8 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
         const child = list.shift()!;
         const onGone = gone.get(child);
         gone.delete(child);
+        clearTimeout(expiry.get(child));
+        expiry.delete(child);
         if (onGone) {
           child.off("error", onGone);
           child.off("exit", onGone);
@@ -126,6 +136,12 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
           child.on("exit", onGone);
           child.stdin?.on("error", noop);
           setRef(child, false);
+          const timer = setTimeout(() => {
+            drop(key, child);
+            child.kill("SIGKILL");
+          }, opts.idleMs ?? DEFAULT_IDLE_MS);
+          timer.unref();
+          expiry.set(child, timer);
           listOf(key).push(child);
         });
       }
@@ -146,7 +162,11 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
       generation++;
       for (const timer of later.values()) clearTimeout(timer);
       later.clear();
-      for (const list of idle.values()) for (const child of list.splice(0)) child.kill("SIGKILL");
+      for (const list of idle.values())
+        for (const child of list.splice(0)) {
+          clearTimeout(expiry.get(child));
+          child.kill("SIGKILL");
+        }
     },
   };
   return pool;
