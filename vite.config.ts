@@ -5,7 +5,13 @@ import { serviceWorkerPlugin } from "./app/modules/offline/service-worker-build.
 
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter(), serviceWorkerPlugin()],
-  build: { sourcemap: false },
+  build: {
+    sourcemap: false,
+    // lucide's icon modules make a component of their drawing when loaded; the site draws its
+    // icons from that drawing alone (app/components/icons/svg-icon.ts), so the call and lucide's
+    // component code can go (docs/decisions/028)
+    rollupOptions: { treeshake: { manualPureFunctions: ["createLucideIcon"] } },
+  },
   // bundled into the server build, so it keeps only the icons the pages use: as an external
   // package Node loads all of lucide's icons (1.3 MB of source and their objects held for the
   // life of the process; docs/decisions/026)
