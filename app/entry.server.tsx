@@ -10,7 +10,7 @@ export const streamTimeout = 5_000;
  * whole before it sends it (its policy names the hashes of the page's inline scripts, and an
  * anonymous page gets an ETag: server/page-handler.ts), so streaming the shell first would
  * only add conversions between React's Node stream, a web stream and the buffer
- * (docs/decisions/027). Every visitor, crawler or not, gets the complete document.
+ * (docs/decisions/028). Every visitor, crawler or not, gets the complete document.
  */
 export default function handleRequest(
   request: Request,

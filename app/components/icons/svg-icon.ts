@@ -1,7 +1,7 @@
 /**
  * The site's icons: lucide's drawings, rendered as one `<svg>` element whose inner markup is a
  * string made once per icon. lucide-react's own components rebuild their attributes and child
- * elements on every render (about 140 of the home page's 560 elements were icon parts); here
+ * elements on every render (about 110 of the home page's ~560 elements were icon shapes); here
  * React renders one element per icon, on the server and when hydrating (docs/decisions/028).
  * The markup is lucide's: the same attributes, class names and `aria-hidden` rule.
  */
