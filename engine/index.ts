@@ -22,6 +22,7 @@ import { streamToResponse, type DownloadProgress } from "./stream/downloads.ts";
 import { requestKind } from "./stream/link-usage.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./stream/outbound-fetch.ts";
 import { runPlan, segmentsInFlight } from "./stream/run-plan.ts";
+import { segmentsAhead } from "./stream/segment-reader.ts";
 import { createSegmentPrefetch } from "./stream/segment-prefetch.ts";
 import { signDownload, verifyDownload } from "./stream/signed-links.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, UpstreamStream, VideoDetails } from "./types.ts";
@@ -188,14 +189,16 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     return resolver.resolve(link.url, () => resolveFresh(link, forDownload), fresh);
   }
 
-  /** Starts fetching the first round of each segmented input of `plan` for download `id` (decision 025). */
+  /** Starts fetching the first parts of each segmented input of `plan` for download `id` (decisions 025, 029). */
   function prefetchInputs(plan: MediaPlan, id: string): void {
     const inputs = plan.op === "remux" ? plan.inputs : plan.op === "transcode" || plan.op === "passthrough" ? [plan.input] : [];
     for (const s of inputs) {
       if (s.transport.type !== "segments") continue;
       const { init, segments } = s.transport;
-      // what the segment reader asks for first: as many parts as it keeps in flight, init included
-      segmentPrefetch.start((init ? [init, ...segments] : segments).slice(0, segmentsInFlight(config.limits.segmentConcurrency, segments)), id);
+      // what the segment reader holds once it opens (init included): as many parts in flight as
+      // it keeps, and as many again fetched ahead; fetched here as it would, the next as one is in
+      const inFlight = segmentsInFlight(config.limits.segmentConcurrency, segments);
+      segmentPrefetch.start((init ? [init, ...segments] : segments).slice(0, inFlight + segmentsAhead(inFlight)), id, inFlight);
     }
   }
 

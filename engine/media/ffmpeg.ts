@@ -13,6 +13,7 @@ import path from "node:path";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { EngineError, isEngineError } from "../errors.ts";
 import type { MediaPlan, UpstreamStream } from "../types.ts";
+import { processFfmpegs, type WarmPool } from "./warm-processes.ts";
 
 export interface MediaTools {
   ffmpeg: string;
@@ -235,10 +236,14 @@ export const KILL_GRACE_MS = 2_000;
  * non-zero exit destroys `output` with `EngineError("download.failed")` (or the input's own
  * EngineError), never ends it.
  */
-export function runFfmpeg(tools: MediaTools, args: string[], inputs: Readable[], opts: { killGraceMs?: number } = {}): FfmpegRun {
+export function runFfmpeg(tools: MediaTools, args: string[], inputs: Readable[], opts: { killGraceMs?: number; warm?: WarmPool | null } = {}): FfmpegRun {
   const grace = opts.killGraceMs ?? KILL_GRACE_MS;
   const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe", ...inputs.map(() => "pipe" as const)];
-  const child = spawn(tools.ffmpeg, args, { stdio });
+  // An ffmpeg started ahead with this command line (docs/decisions/029) waits on its input pipes
+  // just as a new one would, without the start-up; the next run of the same kind gets one too.
+  const warm = opts.warm === undefined ? processFfmpegs : opts.warm;
+  const child = warm?.take(tools.ffmpeg, args, stdio) ?? spawn(tools.ffmpeg, args, { stdio });
+  if (warm) child.once("close", () => warm.fillLater(tools.ffmpeg, args, stdio));
   lowerPriority(child.pid);
   const output = new PassThrough({ highWaterMark: 256 * 1024 });
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import type { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSpawnGate } from "./spawn-gate.ts";
 import { createWarmPool, type WarmPool } from "./warm-processes.ts";
@@ -101,5 +102,40 @@ describe("warm processes", () => {
     pool.fill("/nonexistent/prober", []);
     await new Promise((r) => setTimeout(r, 100));
     expect(pool.take("/nonexistent/prober", [])).toBeNull();
+  });
+  it("starts a process with the pipes its command line asks for, and hands it to that command line only", async () => {
+    pool = createWarmPool({ size: 1, gate: createSpawnGate() });
+    // stdin closed, input on fd 3: the shape of an ffmpeg reading its inputs on extra pipes
+    const stdio = ["ignore", "pipe", "pipe", "pipe"] as const;
+    const script = ["-c", "cat <&3"];
+    pool.fill("sh", script, stdio);
+    await until(() => pool!.idle("sh", script, stdio) === 1);
+    expect(pool.take("sh", script)).toBeNull();
+    const child = pool.take("sh", script, stdio)!;
+    expect(child.stdin).toBeNull();
+    const out = output(child);
+    (child.stdio[3] as Writable).end("from fd 3");
+    await expect(out).resolves.toBe("from fd 3");
+  });
+
+  it("keeps at most maxIdle processes in all, ending the one idle the longest", async () => {
+    const { spawned, recording } = recordingSpawn();
+    pool = createWarmPool({ size: 1, maxIdle: 2, gate: createSpawnGate(), spawn: recording });
+    pool.fill("cat", []);
+    await until(() => pool!.idle("cat", []) === 1);
+    pool.fill("cat", ["-u"]);
+    await until(() => pool!.idle("cat", ["-u"]) === 1);
+    pool.fill("cat", ["-"]);
+    await until(() => pool!.idle("cat", ["-"]) === 1);
+    // the first one (plain `cat`) made way
+    await until(() => spawned[0]!.signalCode === "SIGKILL");
+    expect(pool.idle("cat", [])).toBe(0);
+    expect(pool.idlePids().sort()).toEqual([spawned[1]!.pid, spawned[2]!.pid].sort());
+    // a taken process no longer counts
+    expect(pool.take("cat", ["-u"])).not.toBeNull();
+    pool.fill("cat", []);
+    await until(() => pool!.idle("cat", []) === 1);
+    expect(pool.idle("cat", ["-"])).toBe(1);
+    spawned[1]!.kill("SIGKILL");
   });
 });

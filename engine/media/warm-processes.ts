@@ -16,19 +16,26 @@
 import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
 import { processSpawnGate, type SpawnGate } from "./spawn-gate.ts";
 
+/**
+ * What each of a process's file descriptors is, from fd 0 on (default: stdin, stdout and stderr
+ * piped). Part of the command line: ffmpeg reads its inputs on extra pipes (fd 3, 4, …).
+ */
+export type WarmStdio = readonly ("pipe" | "ignore")[];
+const STANDARD_PIPES: WarmStdio = ["pipe", "pipe", "pipe"];
+
 export interface WarmPool {
   /** an idle process started with exactly this command line, now owned by the caller; null when none is ready */
-  take(binary: string, args: readonly string[]): ChildProcess | null;
+  take(binary: string, args: readonly string[], stdio?: WarmStdio): ChildProcess | null;
   /** starts processes with this command line until `size` are idle (one spawn per gate turn) */
-  fill(binary: string, args: readonly string[]): void;
+  fill(binary: string, args: readonly string[], stdio?: WarmStdio): void;
   /**
    * `fill` after `refillDelayMs`, once for every call made meanwhile: the process just used was
    * part of a download that is starting (its ffmpeg, its first bytes), and a start-up now would
    * compete with it for the CPU
    */
-  fillLater(binary: string, args: readonly string[]): void;
+  fillLater(binary: string, args: readonly string[], stdio?: WarmStdio): void;
   /** idle processes for this command line (tests) */
-  idle(binary: string, args: readonly string[]): number;
+  idle(binary: string, args: readonly string[], stdio?: WarmStdio): number;
   /** process ids of every idle process (tests that look for leftover children leave these out) */
   idlePids(): number[];
   /** kills the idle processes; later `fill` calls start new ones */
@@ -38,6 +45,11 @@ export interface WarmPool {
 export interface WarmPoolOptions {
   /** idle processes kept per command line */
   size: number;
+  /**
+   * idle processes kept across all command lines (default: no limit): a fill beyond it ends the
+   * process that has been idle the longest, so the command lines in use keep theirs
+   */
+  maxIdle?: number;
   /** how long `fillLater` waits (default 3 s) */
   refillDelayMs?: number;
   /** how long a process may stay idle before it is ended (default 2 minutes) */
@@ -54,15 +66,15 @@ export const DEFAULT_REFILL_DELAY_MS = 3000;
 /** Busy periods keep their probers; a quiet server does not hold their memory for nothing. */
 export const DEFAULT_IDLE_MS = 120_000;
 
-const keyOf = (binary: string, args: readonly string[]) => JSON.stringify([binary, ...args]);
+const keyOf = (binary: string, args: readonly string[], stdio: WarmStdio) => JSON.stringify([binary, ...args, stdio]);
 const noop = () => undefined;
 const alive = (c: ChildProcess) => c.exitCode === null && c.signalCode === null && !c.killed && c.pid !== undefined;
 
-/** what keeps the event loop alive: the child and its three pipes */
+/** what keeps the event loop alive: the child and its pipes */
 function setRef(child: ChildProcess, on: boolean): void {
   if (on) child.ref();
   else child.unref();
-  for (const s of [child.stdin, child.stdout, child.stderr]) {
+  for (const s of child.stdio) {
     const handle = s as unknown as { ref?: () => void; unref?: () => void } | null;
     if (on) handle?.ref?.();
     else handle?.unref?.();
@@ -79,43 +91,53 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
   const gone = new WeakMap<ChildProcess, () => void>();
   /** the timer that ends an idle process left unused for `idleMs` */
   const expiry = new WeakMap<ChildProcess, NodeJS.Timeout>();
+  /** every idle process, the longest idle first (`maxIdle` ends these first) */
+  const byAge: Array<{ key: string; child: ChildProcess }> = [];
 
   const listOf = (key: string) => {
     let list = idle.get(key);
     if (!list) idle.set(key, (list = []));
     return list;
   };
+  /** forgets an idle process (taken, dead or ended) */
   const drop = (key: string, child: ChildProcess) => {
     const list = idle.get(key);
     const i = list?.indexOf(child) ?? -1;
     if (list && i >= 0) list.splice(i, 1);
+    const j = byAge.findIndex((e) => e.child === child);
+    if (j >= 0) byAge.splice(j, 1);
+    clearTimeout(expiry.get(child));
+    expiry.delete(child);
+    const onGone = gone.get(child);
+    gone.delete(child);
+    if (onGone) {
+      child.off("error", onGone);
+      child.off("exit", onGone);
+    }
+  };
+  const end = (key: string, child: ChildProcess) => {
+    drop(key, child);
+    child.kill("SIGKILL");
   };
 
   const later = new Map<string, NodeJS.Timeout>();
 
   const pool: WarmPool = {
-    take(binary, args) {
-      const key = keyOf(binary, args);
+    take(binary, args, stdio = STANDARD_PIPES) {
+      const key = keyOf(binary, args, stdio);
       const list = idle.get(key) ?? [];
       while (list.length > 0) {
-        const child = list.shift()!;
-        const onGone = gone.get(child);
-        gone.delete(child);
-        clearTimeout(expiry.get(child));
-        expiry.delete(child);
-        if (onGone) {
-          child.off("error", onGone);
-          child.off("exit", onGone);
-        }
+        const child = list[0]!;
+        drop(key, child);
         if (!alive(child)) continue;
         setRef(child, true);
         return child;
       }
       return null;
     },
-    fill(binary, args) {
+    fill(binary, args, stdio = STANDARD_PIPES) {
       if (opts.size <= 0) return;
-      const key = keyOf(binary, args);
+      const key = keyOf(binary, args, stdio);
       const wanted = opts.size - listOf(key).length - (starting.get(key) ?? 0);
       for (let i = 0; i < wanted; i++) {
         starting.set(key, (starting.get(key) ?? 0) + 1);
@@ -123,50 +145,46 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
         void gate.turn().then(() => {
           starting.set(key, (starting.get(key) ?? 1) - 1);
           if (gen !== generation) return;
+          if (opts.maxIdle !== undefined) while (byAge.length >= opts.maxIdle && byAge.length > 0) end(byAge[0]!.key, byAge[0]!.child);
+          if (opts.maxIdle === 0) return;
           let child: ChildProcess;
           try {
-            child = spawn(binary, [...args], { stdio: ["pipe", "pipe", "pipe"] });
+            child = spawn(binary, [...args], { stdio: [...stdio] });
           } catch {
             return;
           }
-          // a prober that cannot start or dies while idle is simply not there to take
+          // a process that cannot start or dies while idle is simply not there to take
           const onGone = () => drop(key, child);
           gone.set(child, onGone);
           child.on("error", onGone);
           child.on("exit", onGone);
           child.stdin?.on("error", noop);
           setRef(child, false);
-          const timer = setTimeout(() => {
-            drop(key, child);
-            child.kill("SIGKILL");
-          }, opts.idleMs ?? DEFAULT_IDLE_MS);
+          const timer = setTimeout(() => end(key, child), opts.idleMs ?? DEFAULT_IDLE_MS);
           timer.unref();
           expiry.set(child, timer);
           listOf(key).push(child);
+          byAge.push({ key, child });
         });
       }
     },
-    fillLater(binary, args) {
-      const key = keyOf(binary, args);
+    fillLater(binary, args, stdio = STANDARD_PIPES) {
+      const key = keyOf(binary, args, stdio);
       if (later.has(key) || opts.size <= 0) return;
       const timer = setTimeout(() => {
         later.delete(key);
-        pool.fill(binary, args);
+        pool.fill(binary, args, stdio);
       }, opts.refillDelayMs ?? DEFAULT_REFILL_DELAY_MS);
       timer.unref();
       later.set(key, timer);
     },
-    idle: (binary, args) => (idle.get(keyOf(binary, args)) ?? []).filter(alive).length,
+    idle: (binary, args, stdio = STANDARD_PIPES) => (idle.get(keyOf(binary, args, stdio)) ?? []).filter(alive).length,
     idlePids: () => [...idle.values()].flat().filter(alive).map((c) => c.pid!),
     close() {
       generation++;
       for (const timer of later.values()) clearTimeout(timer);
       later.clear();
-      for (const list of idle.values())
-        for (const child of list.splice(0)) {
-          clearTimeout(expiry.get(child));
-          child.kill("SIGKILL");
-        }
+      for (const { key, child } of [...byAge]) end(key, child);
     },
   };
   return pool;
@@ -174,3 +192,13 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
 
 /** The probers of this process: two per command line (an HLS master probes its video and its audio at once). */
 export const processProbers = createWarmPool({ size: 2 });
+
+/**
+ * The ffmpegs of this process (docs/decisions/029): one per command line a download used, so the
+ * next download of the same kind (an HLS remux to MP4, an MP3 at 320 kbit/s) starts without
+ * waiting for ffmpeg's start-up; at most four idle in all, the least recently used ended first.
+ */
+export const processFfmpegs = createWarmPool({ size: 1, maxIdle: 4 });
+
+/** process ids of every idle warm process of this process (tests that look for leftover children leave these out) */
+export const idleWarmPids = (): number[] => [...processProbers.idlePids(), ...processFfmpegs.idlePids()];

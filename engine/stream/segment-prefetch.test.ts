@@ -140,4 +140,38 @@ describe("segment prefetch", () => {
     await expect(kept).rejects.toThrow();
     prefetch.close();
   });
+  it("with inFlight, fetches that many parts at once and the next as soon as one is in, before the reader opens", async () => {
+    const { refs, whole } = makeSegments("window", 6, 100);
+    const prefetch = createSegmentPrefetch({ open: outbound.open, logger: silentLogger });
+    prefetch.start(refs, "dl_w", 2);
+    await settle();
+    expect([0, 1, 2, 3, 4, 5].map((i) => asked("window", i))).toEqual([1, 1, 0, 0, 0, 0]);
+    // three rounds of 100 ms: everything is in before anyone reads
+    await expect.poll(() => asked("window", 5), { timeout: 3000 }).toBe(1);
+    await expect.poll(() => prefetch.size).toBe(6);
+    const out = await collect(openSegmentSource({ open: outbound.open, segments: refs, concurrency: 2, prefetched: (ref, signal) => prefetch.take(ref, signal) }));
+    expect(sha256(out)).toBe(sha256(whole));
+    for (let i = 0; i < 6; i++) expect(asked("window", i)).toBe(1);
+    prefetch.close();
+  });
+
+  it("a waiting part the reader asks for first is fetched once, by the reader; release() cancels the rest", async () => {
+    const { refs, whole } = makeSegments("overtaken", 4, 150);
+    const prefetch = createSegmentPrefetch({ open: outbound.open, logger: silentLogger });
+    prefetch.start(refs, "dl_o", 1);
+    expect(prefetch.take(refs[3]!, new AbortController().signal)).toBeNull();
+    const out = await collect(openSegmentSource({ open: outbound.open, segments: refs, concurrency: 4, prefetched: (ref, signal) => prefetch.take(ref, signal) }));
+    expect(sha256(out)).toBe(sha256(whole));
+    for (let i = 0; i < 4; i++) expect(asked("overtaken", i)).toBe(1);
+
+    const other = makeSegments("released", 3, 150);
+    prefetch.start(other.refs, "dl_r", 1);
+    prefetch.release("dl_r");
+    await new Promise((r) => setTimeout(r, 400));
+    // the first one was aborted (it may or may not have reached the origin); the others never started
+    expect(asked("released", 0)).toBeLessThanOrEqual(1);
+    expect([1, 2].map((i) => asked("released", i))).toEqual([0, 0]);
+    expect(prefetch.size).toBe(0);
+    prefetch.close();
+  });
 });

@@ -20,9 +20,10 @@ import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 export interface SegmentPrefetch {
   /**
    * Starts fetching these parts (those not already held, while the budget allows) for `owner`
-   * (a download id): `release(owner)` drops what that download did not take.
+   * (a download id): `release(owner)` drops what that download did not take. With `inFlight`,
+   * at most that many of them are fetched at once, the next as soon as one is in, in order.
    */
-  start(refs: readonly SegmentRef[], owner?: string): void;
+  start(refs: readonly SegmentRef[], owner?: string, inFlight?: number): void;
   /**
    * The fetch of this part, when one was started and not taken yet: the caller owns it from now
    * on (`signal` aborts it). Null when nothing was prefetched for it.
@@ -55,6 +56,14 @@ interface Entry {
   owner?: string;
 }
 
+/** the parts of one `start` call that wait for one of its `inFlight` slots */
+interface Batch {
+  owner?: string;
+  queue: SegmentRef[];
+  running: number;
+  inFlight: number;
+}
+
 export const prefetchKey = (ref: SegmentRef): string => (ref.range ? `${ref.url}#${ref.range.start}-${ref.range.end}` : ref.url);
 
 const noRefresh = createSingleFlightRefresh(undefined, { max: 0 });
@@ -65,6 +74,8 @@ export function createSegmentPrefetch(opts: SegmentPrefetchOptions): SegmentPref
   const ttlMs = opts.ttlMs ?? 15_000;
   const entries = new Map<string, Entry>();
   let heldBytes = 0;
+  /** parts waiting for a free slot of their `start` call, by key */
+  const waiting = new Map<string, Batch>();
 
   const drop = (key: string, entry: Entry) => {
     if (entries.get(key) !== entry) return;
@@ -74,42 +85,76 @@ export function createSegmentPrefetch(opts: SegmentPrefetchOptions): SegmentPref
     entry.controller.abort();
   };
 
-  return {
-    start(refs, owner) {
-      for (const ref of refs) {
-        const key = prefetchKey(ref);
-        if (entries.has(key)) continue;
-        if (entries.size >= maxParts || heldBytes >= maxBytes) return;
-        const controller = new AbortController();
-        setMaxListeners(8, controller.signal);
-        const entry: Entry = { controller, result: Promise.resolve(Buffer.alloc(0)), bytes: 0, timer: setTimeout(() => drop(key, entry), ttlMs), owner };
-        entry.timer.unref();
-        entry.result = fetchPart({
-          open: opts.open,
-          signal: controller.signal,
-          ref: () => ref,
-          label: "prefetched segment",
-          refresher: noRefresh,
-          // the reader fetches again, with its own retries, whatever failed here
-          maxRetries: 0,
-          retryDelayMs: 0,
-          maxBytes: Math.max(1, maxBytes - heldBytes),
-          onBytes: (n) => {
-            if (entries.get(key) !== entry) return;
-            entry.bytes += n;
-            heldBytes += n;
-            if (heldBytes > maxBytes) drop(key, entry);
-          },
-          logger: opts.logger,
-        });
-        // a part dropped or never taken must not surface as an unhandled rejection
-        entry.result.catch(() => undefined);
-        entries.set(key, entry);
+  /** Starts the batch's next parts while it has free slots; a part beyond the budget ends the batch. */
+  function next(batch: Batch): void {
+    while (batch.running < batch.inFlight && batch.queue.length > 0) {
+      const ref = batch.queue.shift()!;
+      const key = prefetchKey(ref);
+      waiting.delete(key);
+      if (entries.has(key)) continue;
+      if (entries.size >= maxParts || heldBytes >= maxBytes) {
+        cancel(batch);
+        return;
       }
+      batch.running++;
+      const freed = () => {
+        batch.running--;
+        next(batch);
+      };
+      launch(ref, key, batch.owner).result.then(freed, freed);
+    }
+  }
+
+  /** forgets the parts of a batch that have not started */
+  function cancel(batch: Batch): void {
+    for (const ref of batch.queue.splice(0)) waiting.delete(prefetchKey(ref));
+  }
+
+  function launch(ref: SegmentRef, key: string, owner: string | undefined): Entry {
+    const controller = new AbortController();
+    setMaxListeners(8, controller.signal);
+    const entry: Entry = { controller, result: Promise.resolve(Buffer.alloc(0)), bytes: 0, timer: setTimeout(() => drop(key, entry), ttlMs), owner };
+    entry.timer.unref();
+    entry.result = fetchPart({
+      open: opts.open,
+      signal: controller.signal,
+      ref: () => ref,
+      label: "prefetched segment",
+      refresher: noRefresh,
+      // the reader fetches again, with its own retries, whatever failed here
+      maxRetries: 0,
+      retryDelayMs: 0,
+      maxBytes: Math.max(1, maxBytes - heldBytes),
+      onBytes: (n) => {
+        if (entries.get(key) !== entry) return;
+        entry.bytes += n;
+        heldBytes += n;
+        if (heldBytes > maxBytes) drop(key, entry);
+      },
+      logger: opts.logger,
+    });
+    // a part dropped or never taken must not surface as an unhandled rejection
+    entry.result.catch(() => undefined);
+    entries.set(key, entry);
+    return entry;
+  }
+
+  return {
+    start(refs, owner, inFlight) {
+      const queue = refs.filter((ref) => !entries.has(prefetchKey(ref)) && !waiting.has(prefetchKey(ref)));
+      const batch: Batch = { owner, queue, running: 0, inFlight: Math.max(1, inFlight ?? queue.length) };
+      for (const ref of queue) waiting.set(prefetchKey(ref), batch);
+      next(batch);
     },
 
     take(ref, signal) {
       const key = prefetchKey(ref);
+      const batch = waiting.get(key);
+      if (batch) {
+        // not started yet: the reader asks for it itself, and the batch no longer will
+        waiting.delete(key);
+        batch.queue = batch.queue.filter((r) => prefetchKey(r) !== key);
+      }
       const entry = entries.get(key);
       if (!entry) return null;
       entries.delete(key);
@@ -125,6 +170,7 @@ export function createSegmentPrefetch(opts: SegmentPrefetchOptions): SegmentPref
     },
 
     release(owner) {
+      for (const batch of new Set(waiting.values())) if (batch.owner === owner) cancel(batch);
       for (const [key, entry] of [...entries]) if (entry.owner === owner) drop(key, entry);
     },
 
@@ -133,6 +179,7 @@ export function createSegmentPrefetch(opts: SegmentPrefetchOptions): SegmentPref
     },
 
     close() {
+      for (const batch of new Set(waiting.values())) cancel(batch);
       for (const [key, entry] of [...entries]) drop(key, entry);
     },
   };

@@ -52,6 +52,9 @@ export interface SegmentReaderOptions {
 
 const MAX_REFRESHES = 3;
 
+/** segments a reader keeps fetched beyond the ones in flight when `ahead` is not given */
+export const segmentsAhead = (concurrency: number): number => Math.max(1, Math.floor(concurrency));
+
 
 export function openSegmentSource(opts: SegmentReaderOptions): Readable {
   const controller = new AbortController();
@@ -115,7 +118,7 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
 
   /** segments fetched and waiting for their turn (a failure waits for its turn too) */
   const ready = new Map<number, Buffer | Error>();
-  const ahead = Math.max(0, Math.floor(opts.ahead ?? concurrency));
+  const ahead = Math.max(0, Math.floor(opts.ahead ?? segmentsAhead(concurrency)));
   let started = 0;
   let delivered = 0;
   let inflight = 0;

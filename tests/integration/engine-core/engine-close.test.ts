@@ -3,11 +3,9 @@
  * cancels is torn down without an 'error' event nobody listens to, which would crash the server
  * on its way out ("Unhandled 'error' event").
  */
-import { execFile } from "node:child_process";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EngineError } from "#engine/errors.ts";
@@ -16,8 +14,8 @@ import type { SpawnGate } from "#engine/media/spawn-gate.ts";
 import type { Caller } from "#engine/types.ts";
 import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
 import { dlPath, serveDownloads, startEngineFixture, testConfig, WATCH_URL, type EngineFixture } from "./engine-fixture.ts";
+import { workingMediaChildren } from "../../support/media-children.ts";
 
-const execFileAsync = promisify(execFile);
 const anonymous: Caller = { kind: "anonymous" };
 
 /** Errors that reached no listener while a test ran (vitest reports them too, after the fact). */
@@ -40,11 +38,8 @@ async function until(check: () => boolean | Promise<boolean>, ms: number): Promi
   return check();
 }
 
-/** ffmpeg processes that are children of this test process (the engine runs in-process). */
-async function ourFfmpegs(): Promise<number> {
-  const { stdout } = await execFileAsync("ps", ["-o", "comm=", "--ppid", String(process.pid)]).catch(() => ({ stdout: "" }));
-  return stdout.split("\n").filter((l) => l.trim() === "ffmpeg").length;
-}
+/** ffmpeg processes at work that are children of this test process (the engine runs in-process). */
+const ourFfmpegs = async (): Promise<number> => (await workingMediaChildren()).length;
 
 /**
  * A client that reads nothing after the headers (a slow visitor), so a download that streams

@@ -11,6 +11,7 @@ import { testConfig, get } from "./engine-fixture.ts";
 import { startServer, type TestServer } from "./helpers.ts";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { workingMediaChildren } from "../../support/media-children.ts";
 
 /**
  * Generic HLS/DASH links end to end with the production adapters: the segment reader fetches
@@ -165,10 +166,7 @@ describe("generic HLS and DASH through the segment reader", () => {
     await new Promise((r) => setTimeout(r, 300));
     req.destroy();
     await expect.poll(() => slowOpen, { timeout: 5000 }).toBe(0);
-    const ffmpegs = async () => {
-      const { stdout } = await execFileAsync("ps", ["-o", "comm=", "--ppid", String(process.pid)]).catch(() => ({ stdout: "" }));
-      return stdout.split("\n").filter((l) => l.trim() === "ffmpeg").length;
-    };
+    const ffmpegs = async () => (await workingMediaChildren()).length;
     await expect.poll(ffmpegs, { timeout: 5000 }).toBe(0);
   }, 30_000);
 

@@ -1,20 +1,15 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dlPath, get, startEngineFixture, WATCH_URL, type EngineFixture } from "./engine-fixture.ts";
+import { workingMediaChildren } from "../../support/media-children.ts";
 
 /**
  * Issue 13 §3: a download fetching parallel ranges from a CDN that throttles each connection
  * still tears everything down when its client leaves: no ffmpeg left, no upstream response open.
  */
-const execFileAsync = promisify(execFile);
 let fx: EngineFixture;
 let server: { origin: string; close(): Promise<void> };
 
-async function ourFfmpegs(): Promise<number> {
-  const { stdout } = await execFileAsync("ps", ["-o", "comm=", "--ppid", String(process.pid)]).catch(() => ({ stdout: "" }));
-  return stdout.split("\n").filter((l) => l.trim() === "ffmpeg").length;
-}
+const ourFfmpegs = async (): Promise<number> => (await workingMediaChildren()).length;
 
 beforeAll(async () => {
   // 64 KiB/s per connection, 32 KiB ranges: the probe shows the throttle, the rest goes in parallel

@@ -1,21 +1,12 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dlPath, get, startEngineFixture, WATCH_URL, type EngineFixture } from "./engine-fixture.ts";
+import { workingMediaChildren } from "../../support/media-children.ts";
 
-const execFileAsync = promisify(execFile);
 let fx: EngineFixture;
 let server: { origin: string; close(): Promise<void> };
 
-/** ffmpeg processes that are children of this test process (the engine runs in-process). */
-async function ourFfmpegs(): Promise<number[]> {
-  const { stdout } = await execFileAsync("ps", ["-o", "pid=,comm=", "--ppid", String(process.pid)]).catch(() => ({ stdout: "" }));
-  return stdout
-    .split("\n")
-    .map((l) => l.trim().split(/\s+/))
-    .filter((p) => p[1] === "ffmpeg")
-    .map((p) => Number(p[0]));
-}
+/** ffmpeg processes at work that are children of this test process (the engine runs in-process). */
+const ourFfmpegs = (): Promise<number[]> => workingMediaChildren();
 
 async function until(check: () => Promise<boolean>, ms: number): Promise<boolean> {
   const end = Date.now() + ms;

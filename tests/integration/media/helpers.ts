@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { processProbers } from "#engine/media/warm-processes.ts";
+import { workingMediaChildren } from "../../support/media-children.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -30,10 +30,7 @@ export async function decodesCleanly(file: string): Promise<string> {
   return stderr.trim();
 }
 
-/** ffmpeg processes that are children of this test process. */
+/** ffmpeg and ffprobe processes at work that are children of this test process. */
 export async function childFfmpegCount(): Promise<number> {
-  const { stdout } = await execFileAsync("ps", ["-o", "pid=,comm=", "--ppid", String(process.pid)]).catch(() => ({ stdout: "" }));
-  // probers started ahead of need wait idle on purpose (engine/media/warm-processes.ts)
-  const idle = new Set(processProbers.idlePids());
-  return stdout.split("\n").filter((l) => /\bff(mpeg|probe)\b/.test(l) && !idle.has(Number(l.trim().split(/\s+/)[0]))).length;
+  return (await workingMediaChildren({ withProbers: true })).length;
 }

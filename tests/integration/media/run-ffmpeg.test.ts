@@ -4,6 +4,7 @@ import { PassThrough, Readable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ffmpegArgsForPlan, locateMediaTools, runFfmpeg, type MediaTools } from "#engine/media/ffmpeg.ts";
 import { probeStream, warmProbers } from "#engine/media/probe.ts";
+import { createWarmPool } from "#engine/media/warm-processes.ts";
 import type { UpstreamStream } from "#engine/types.ts";
 import { ensureMockMedia, type MockMediaSet } from "#tests/mocks/media.ts";
 import { MEDIA_CACHE_DIR, childFfmpegCount } from "./helpers.ts";
@@ -38,6 +39,26 @@ describe("runFfmpeg", () => {
     expect(exit.code).not.toBe(0);
     expect(exit.stderrTail.length).toBeGreaterThan(0);
     expect(exit.stderrTail.length).toBeLessThanOrEqual(8 * 1024);
+  });
+
+  it("runs the next transcode of the same kind on an ffmpeg started ahead, with the same output", async () => {
+    const stdio = ["ignore", "pipe", "pipe", "pipe"] as const;
+    const args = ffmpegArgsForPlan({ op: "transcode", input: audio, codec: "mp3", bitrateKbps: 96, mimeType: "audio/mpeg", extension: "mp3", bytes: null });
+    const pool = createWarmPool({ size: 1, refillDelayMs: 20 });
+    try {
+      const first = runFfmpeg(tools, args, [createReadStream(media.audioM4a)], { warm: pool });
+      const firstBytes = await drain(first.output);
+      // once it has exited, one is started for the next run of this command line
+      await expect.poll(() => pool.idle(tools.ffmpeg, args, stdio), { timeout: 5000 }).toBe(1);
+      const [waiting] = pool.idlePids();
+      const second = runFfmpeg(tools, args, [createReadStream(media.audioM4a)], { warm: pool });
+      expect(second.pid).toBe(waiting);
+      expect(second.pid).not.toBe(first.pid);
+      expect(await drain(second.output)).toBe(firstBytes);
+      await expect(second.exited).resolves.toMatchObject({ code: 0 });
+    } finally {
+      pool.close();
+    }
   });
 
   it("shutdown is idempotent and kills ffmpeg; the input is destroyed", async () => {
