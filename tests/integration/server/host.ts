@@ -14,6 +14,7 @@ import { createAuth } from "#app/modules/account/auth.server.ts";
 import { createApp } from "#server/app.ts";
 import { loadConfig, publicConfig } from "#server/config.ts";
 import { serializeError } from "#server/logger.ts";
+import { serverBuild } from "../../support/server-build.ts";
 
 /**
  * The Express host without the React build, for tests of what the host itself does. Pages are
@@ -114,19 +115,12 @@ export type TestRoutes = Record<string, { path: string; module: Record<string, u
 
 /** A build of resource routes only (each a loader and maybe an action, all below the root). */
 export function resourceRoutesBuild(routes: TestRoutes): ServerBuild {
-  return {
+  return serverBuild({
     entry: { module: { default: () => new Response("no pages in this build", { status: 404 }) } },
     routes: {
       root: { id: "root", path: "", module: {} },
       ...Object.fromEntries(Object.entries(routes).map(([id, r]) => [id, { id, parentId: "root", ...r }])),
     },
     assets: { entry: { module: "/entry.js", imports: [] }, routes: {}, url: "/manifest.js", version: "test" },
-    publicPath: "/",
-    assetsBuildDirectory: "/nonexistent",
-    future: {},
-    ssr: true,
-    isSpaMode: false,
-    prerender: [],
-    routeDiscovery: { mode: "initial", manifestPath: "/__manifest" },
-  } as unknown as ServerBuild;
+  });
 }
