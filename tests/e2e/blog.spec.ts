@@ -344,6 +344,25 @@ test.describe("blog metadata, feeds and routing", () => {
     expect(violations).toEqual([]);
   });
 
+  test("an article card fetches its article ahead when the pointer rests on it, and the click navigates in the page", async ({ page }) => {
+    await page.goto("/blog");
+    await page.waitForLoadState("networkidle");
+    const title = page.getByTestId("article-card").first().getByRole("heading").getByRole("link");
+    const href = (await title.getAttribute("href"))!;
+    const prefetched = page.locator(`link[rel="prefetch"][href^="${href}.data"]`);
+    await expect(prefetched).toHaveCount(0);
+    await title.hover();
+    await expect(prefetched).toHaveCount(1);
+    // the pointer leaves: the hint goes
+    await page.mouse.move(0, 0);
+    await expect(prefetched).toHaveCount(0);
+    await page.evaluate(() => ((window as unknown as { vidfetchMarker: number }).vidfetchMarker = 3));
+    await title.click();
+    await expect(page).toHaveURL(new RegExp(`${href}$`));
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { vidfetchMarker?: number }).vidfetchMarker)).toBe(3);
+  });
+
   test("an unknown slug redirects to /blog", async ({ page }) => {
     await page.goto("/blog/no-such-article-here");
     await expect(page).toHaveURL(/\/blog$/);

@@ -46,6 +46,6 @@ export function readTimeLabel(minutes: number): string {
   return `${minutes} min read`;
 }
 
-export function articlePath(slug: string): string {
+export function articlePath(slug: string): `/blog/${string}` {
   return `/blog/${slug}`;
 }

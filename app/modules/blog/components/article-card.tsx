@@ -1,5 +1,5 @@
 import { CalendarDays, Clock } from "#app/components/icons.ts";
-import { Link } from "react-router";
+import { IntentSiteLink } from "#app/components/ui/site-link.tsx";
 import { articlePath, type ArticleSummary } from "../types.ts";
 
 function Meta({ a }: { a: ArticleSummary }) {
@@ -21,22 +21,22 @@ function Meta({ a }: { a: ArticleSummary }) {
 export function FeaturedArticleCard({ article: a }: { article: ArticleSummary }) {
   return (
     <article data-testid="featured-article" className="grid overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm md:grid-cols-2">
-      <Link to={articlePath(a.slug)} prefetch="intent" tabIndex={-1} aria-hidden>
+      <IntentSiteLink to={articlePath(a.slug)} tabIndex={-1} aria-hidden>
         <img src={a.image} alt="" width={800} height={450} className="aspect-video size-full object-cover" />
-      </Link>
+      </IntentSiteLink>
       <div className="flex flex-col justify-center gap-3 p-6">
         <p className="text-xs font-semibold tracking-wide text-brand-700 uppercase">Featured · {a.tags[0]}</p>
         <h2 className="text-2xl font-bold text-slate-900">
-          <Link to={articlePath(a.slug)} prefetch="intent" className="hover:text-brand-700">
+          <IntentSiteLink to={articlePath(a.slug)} className="hover:text-brand-700">
             {a.title}
-          </Link>
+          </IntentSiteLink>
         </h2>
         <p className="text-slate-700">{a.excerpt}</p>
         <Meta a={a} />
         <p className="text-sm text-slate-600">By {a.author}</p>
-        <Link to={articlePath(a.slug)} prefetch="intent" className="font-semibold text-brand-700 hover:underline">
+        <IntentSiteLink to={articlePath(a.slug)} className="font-semibold text-brand-700 hover:underline">
           Read Article →<span className="sr-only">: {a.title}</span>
-        </Link>
+        </IntentSiteLink>
       </div>
     </article>
   );
@@ -48,22 +48,22 @@ export function ArticleCard({ article: a, headingLevel = 3, imageSize = "list" }
   const [w, h] = imageSize === "related" ? [400, 225] : [800, 450];
   return (
     <article data-testid="article-card" className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
-      <Link to={articlePath(a.slug)} prefetch="intent" tabIndex={-1} aria-hidden>
+      <IntentSiteLink to={articlePath(a.slug)} tabIndex={-1} aria-hidden>
         <img src={a.image} alt="" width={w} height={h} loading="lazy" className="aspect-video w-full object-cover" />
-      </Link>
+      </IntentSiteLink>
       <div className="flex flex-1 flex-col gap-2 p-5">
         <Heading className="text-lg font-semibold text-slate-900">
-          <Link to={articlePath(a.slug)} prefetch="intent" className="hover:text-brand-700">
+          <IntentSiteLink to={articlePath(a.slug)} className="hover:text-brand-700">
             {a.title}
-          </Link>
+          </IntentSiteLink>
         </Heading>
         <p className="line-clamp-3 text-sm text-slate-700">{a.excerpt}</p>
         <div className="mt-auto pt-2">
           <Meta a={a} />
         </div>
-        <Link to={articlePath(a.slug)} prefetch="intent" className="text-sm font-semibold text-brand-700 hover:underline">
+        <IntentSiteLink to={articlePath(a.slug)} className="text-sm font-semibold text-brand-700 hover:underline">
           Read →<span className="sr-only">: {a.title}</span>
-        </Link>
+        </IntentSiteLink>
       </div>
     </article>
   );
