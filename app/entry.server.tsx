@@ -41,7 +41,6 @@ export async function readHandoff(context: EntryContext): Promise<boolean> {
   return true;
 }
 
-
 /**
  * Renders the whole document before answering: the host reads every HTML page whole anyway
  * (its policy names the hashes of the page's inline scripts, and an anonymous page gets an ETag:

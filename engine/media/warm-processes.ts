@@ -99,7 +99,10 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
     if (!list) idle.set(key, (list = []));
     return list;
   };
-  /** forgets an idle process (taken, dead or ended) */
+  /**
+   * forgets an idle process (taken, dead or ended); its "error" listener stays until it is
+   * taken, so a kill that fails never raises an unhandled error
+   */
   const drop = (key: string, child: ChildProcess) => {
     const list = idle.get(key);
     const i = list?.indexOf(child) ?? -1;
@@ -108,12 +111,6 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
     if (j >= 0) byAge.splice(j, 1);
     clearTimeout(expiry.get(child));
     expiry.delete(child);
-    const onGone = gone.get(child);
-    gone.delete(child);
-    if (onGone) {
-      child.off("error", onGone);
-      child.off("exit", onGone);
-    }
   };
   const end = (key: string, child: ChildProcess) => {
     drop(key, child);
@@ -129,6 +126,13 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
       while (list.length > 0) {
         const child = list[0]!;
         drop(key, child);
+        // the caller listens from now on
+        const onGone = gone.get(child);
+        gone.delete(child);
+        if (onGone) {
+          child.off("error", onGone);
+          child.off("exit", onGone);
+        }
         if (!alive(child)) continue;
         setRef(child, true);
         return child;

@@ -21,7 +21,7 @@ import type { SourceContext } from "../types.ts";
 import { PROBE_BYTES } from "./fetch-bytes.ts";
 import { describingBytes, genericSource, SEGMENT_PROBE_BYTES } from "./index.ts";
 import { Readable } from "node:stream";
-import { workingMediaChildren } from "../../../tests/support/media-children.ts";
+import { workingMediaChildren } from "#tests/support/media-children.ts";
 
 const run = promisify(execFile);
 const logger = pino({ level: "silent" });
