@@ -61,7 +61,7 @@ async function sendPage(req: Request, res: Response, response: globalThis.Respon
   const etag = etagOf(body);
   const headers: [string, string][] = [];
   for (const [key, value] of response.headers.entries()) if (key !== "set-cookie") headers.push([key, value]);
-  headers.push([policy.cspHeader, policy.csp(inlineScriptHashes(body.toString("utf8")))]);
+  headers.push([policy.cspHeader, policy.csp(inlineScriptHashes(body))]);
   if (cacheable) headers.push(["Cache-Control", PUBLIC_PAGE_CACHE_CONTROL], ["ETag", etag]);
   else if (!ownCacheControl) headers.push(["Cache-Control", PRIVATE_PAGE_CACHE_CONTROL]);
 
