@@ -59,17 +59,17 @@ function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Resident memory of a process, from the kernel (what `ps` and the issue's numbers report). */
+async function rssMb(pid: number): Promise<number> {
+  const status = await fs.readFile(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
 /** CPU time (user + system) the process has used so far, in seconds */
 async function cpuSeconds(pid: number): Promise<number> {
   const fields = (await fs.readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]!.split(" ");
   // utime and stime, fields 14 and 15 of proc(5), in clock ticks (100 per second on Linux)
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function rssMb(pid: number): Promise<number> {
-  const status = await fs.readFile(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? NaN);
-  return kb / 1024;
 }
 
 interface Server {

@@ -12,9 +12,9 @@
  * clock read, and one timer at a time is armed. Without `--expose-gc` (`npm start` has it)
  * nothing happens.
  *
- * The collection leaves V8 with an old-generation limit so close to the heap's size that a
- * download started afterwards, which promotes a little on every chunk, set off a full
- * collection about every 100 ms for its whole length (three times the CPU per byte); `npm start`
+ * On its own, the collection leaves V8 with an old-generation limit so close to the heap's size
+ * that a download started afterwards, which promotes a little on every chunk, sets off a full
+ * collection about every 100 ms for its whole length (three times the CPU per byte). `npm start`
  * fixes V8's heap growth factor (`--heap-growing-percent=100`) so that it does not
  * (docs/decisions/031-a-fixed-heap-growth-factor.md).
  */

@@ -87,7 +87,7 @@ const EXECUTABLE_TYPE = /^\s*(|module|text\/javascript|application\/javascript)\
  * here without decoding the page. The bytes are read as Latin-1 (one character per byte, so
  * every index is a byte offset): the tags, quotes and `>` searched for are ASCII, and no ASCII
  * byte occurs inside a UTF-8 multi-byte character, so the same scripts are found as in the
- * decoded text, at a third of the cost (docs/decisions/030-pages-render-into-a-string.md).
+ * decoded text, at about half the cost (docs/decisions/030-pages-render-into-a-string.md).
  */
 export function inlineScriptHashes(html: string | Uint8Array): string[] {
   const bytes = typeof html === "string" ? Buffer.from(html, "utf8") : Buffer.from(html.buffer, html.byteOffset, html.byteLength);
