@@ -13,6 +13,7 @@ import autocannon from "autocannon";
 import { QUIET_GC_DELAY_MS } from "../server/quiet-gc.ts";
 import pg from "pg";
 import { ensureBenchMedia } from "./media.ts";
+import { startFlags } from "./start-flags.ts";
 import { nginxConfigFor, sharedInstanceEnv } from "../tests/scale/support/cluster.ts";
 import { dropPrefix, testRedis } from "../tests/support/redis.ts";
 // type only: erased at run time, so importing it does not start the benchmark
@@ -75,14 +76,6 @@ async function cpuSeconds(pid: number): Promise<number> {
 interface Server {
   origin: string;
   child: ChildProcess;
-}
-
-/** The Node flags of `npm start` (package.json), so the server measured is the one operators run. */
-async function startFlags(repoRoot: string): Promise<string[]> {
-  const pkg = JSON.parse(await fs.readFile(path.join(repoRoot, "package.json"), "utf8")) as { scripts: { start: string } };
-  const words = pkg.scripts.start.split(/\s+/);
-  if (words[0] !== "node" || words.at(-1) !== "scripts/start.mjs") throw new Error(`unexpected start script: ${pkg.scripts.start}`);
-  return words.slice(1, -1);
 }
 
 /** `npm start` as an operator runs it (the build made beforehand), on a fresh data folder. */

@@ -1,0 +1,41 @@
+/**
+ * The Node flags of `npm start` (package.json): the benchmark measures what operators run. The
+ * page and footprint rows start the server with them. The engine rows run the engine in the
+ * benchmark's own process, which `runWithStartFlags` starts again with them, plus a floor under
+ * V8's old-generation limit: the server's ~50 MB of live objects leave its collector that much
+ * headroom (docs/decisions/031), the benchmark's ~13 MB would leave it far less, and with too
+ * little headroom V8 runs a full collection every few tens of milliseconds of relaying
+ * (docs/decisions/032).
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs/promises";
+import path from "node:path";
+
+export async function startFlags(repoRoot: string): Promise<string[]> {
+  const pkg = JSON.parse(await fs.readFile(path.join(repoRoot, "package.json"), "utf8")) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  if (words[0] !== "node" || words.at(-1) !== "scripts/start.mjs") throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  return words.slice(1, -1);
+}
+
+/** the old generation's limit never below 64 MB: about the headroom the server's own heap gives it */
+export const HEAP_FLOOR = "--initial-old-space-size=64";
+
+/**
+ * When this process lacks some of `npm start`'s flags (or the heap floor), runs the same script (same loader, same
+ * arguments) in a child that has them and resolves to its exit code; null when it has them all
+ * already (the caller goes on with its work).
+ */
+export async function runWithStartFlags(repoRoot: string): Promise<number | null> {
+  const flags = [...(await startFlags(repoRoot)), HEAP_FLOOR];
+  if (flags.every((f) => process.execArgv.includes(f))) return null;
+  const script = process.argv[1];
+  if (!script) throw new Error("cannot tell which script to run again with npm start's flags");
+  const child = spawn(process.execPath, [...flags, ...process.execArgv, script, ...process.argv.slice(2)], { stdio: "inherit" });
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  process.on("SIGINT", forward("SIGINT"));
+  process.on("SIGTERM", forward("SIGTERM"));
+  return new Promise((resolve) => {
+    child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
