@@ -523,9 +523,9 @@ ${PAGE_ROW_NOTES}`;
 runWithStartFlags(repoRoot)
   .then((code) => (code === null ? main().then(() => 0) : code))
   .then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );

@@ -22,9 +22,9 @@ export async function startFlags(repoRoot: string): Promise<string[]> {
 export const HEAP_FLOOR = "--initial-old-space-size=64";
 
 /**
- * When this process lacks some of `npm start`'s flags (or the heap floor), runs the same script (same loader, same
- * arguments) in a child that has them and resolves to its exit code; null when it has them all
- * already (the caller goes on with its work).
+ * When this process lacks some of `npm start`'s flags or the heap floor, runs the same script
+ * (same loader, same arguments) in a child that has them and resolves to its exit code; null
+ * when it has them all already (the caller goes on with its work).
  */
 export async function runWithStartFlags(repoRoot: string): Promise<number | null> {
   const flags = [...(await startFlags(repoRoot)), HEAP_FLOOR];
