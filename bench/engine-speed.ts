@@ -22,13 +22,14 @@ import { DEFAULT_MAX_CONNECTIONS_PER_HOST } from "../engine/stream/outbound-fetc
 import { DEFAULT_RANGE_CONCURRENCY } from "../engine/stream/ranged-reader.ts";
 import { segmentsInFlight } from "../engine/stream/run-plan.ts";
 import { startMockPlatform } from "../tests/mocks/platform.ts";
+import { ensureBuild, startServer, stop as stopServer } from "./pages.ts";
 import { ensureSpeedMedia } from "./speed-media.ts";
 import type { Row } from "./run.ts";
 
 const exec = promisify(execFile);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-export const SPEED_ROWS = ["hls-master", "dash", "throttled-direct", "adaptive", "many"] as const;
+export const SPEED_ROWS = ["hls-master", "hls-server", "dash", "throttled-direct", "adaptive", "many"] as const;
 export type SpeedRow = (typeof SPEED_ROWS)[number];
 
 /** One line of the benchmark table (the shape `bench/run.ts` prints and writes). */
@@ -64,9 +65,9 @@ async function helperProcess(script: string, args: string[]): Promise<{ origin: 
   return { origin: (JSON.parse(line) as { origin: string }).origin, child };
 }
 
-/** curl to /dev/null: HTTP status and bytes */
-async function curl(url: string): Promise<{ code: number; bytes: number }> {
-  const { stdout } = await exec("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code} %{size_download}", url]);
+/** curl to /dev/null (following redirects when asked): HTTP status and bytes */
+async function curl(url: string, follow = false): Promise<{ code: number; bytes: number }> {
+  const { stdout } = await exec("curl", ["-s", ...(follow ? ["-L"] : []), "-o", "/dev/null", "-w", "%{http_code} %{size_download}", url]);
   const [code, bytes] = stdout.trim().split(" ").map(Number);
   return { code: code!, bytes: bytes! };
 }
@@ -156,13 +157,47 @@ function engineConfig(work: string, publicUrl: string, over: { hostMap?: string;
   };
 }
 
+/**
+ * The production server (`npm start`'s build and flags, PGlite, a fresh data folder) downloading
+ * what `downloadUrl` names, alternating with yt-dlp: the path a visitor's download takes, with
+ * everything the server does besides the engine (its other work, its heap, its process starts).
+ */
+async function compareThroughServer(
+  site: { repoRoot: string; buildDir: string },
+  runs: number,
+  ytdlp: (() => Promise<unknown>) | null,
+  downloadUrl: (origin: string, run: number) => string,
+): Promise<Comparison> {
+  ensureBuild(site.repoRoot, site.buildDir);
+  // the origin is on 127.0.0.1, which the server refuses to fetch from unless told otherwise
+  const server = await startServer(site.repoRoot, site.buildDir, { ALLOW_PRIVATE_SOURCES: "true" });
+  try {
+    const once = async (i: number) => {
+      const r = await curl(downloadUrl(server.origin, i), true);
+      if (r.code !== 200 || r.bytes === 0) throw new Error(`download through the server failed: HTTP ${r.code}, ${r.bytes} bytes`);
+    };
+    // the server's first download loads the streaming code: not what a visitor usually meets
+    await once(-1);
+    return await compare(runs, ytdlp, once);
+  } finally {
+    await stopServer(server.child);
+  }
+}
+
 /** media playlist lines that name a segment */
 async function countSegments(file: string): Promise<number> {
   const text = await fs.readFile(file, "utf8");
   return text.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#")).length;
 }
 
-export async function runEngineSpeedRows(opts: { rows: Set<SpeedRow>; work: string; log: (line: string) => void; twentyMbFile: string }): Promise<SpeedResultRow[]> {
+export async function runEngineSpeedRows(opts: {
+  rows: Set<SpeedRow>;
+  work: string;
+  log: (line: string) => void;
+  twentyMbFile: string;
+  /** the production build `npm start` serves (the row through the server) */
+  site: { repoRoot: string; buildDir: string };
+}): Promise<SpeedResultRow[]> {
   const { log, work } = opts;
   const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
   const version = await ytDlpVersion();
@@ -175,7 +210,7 @@ export async function runEngineSpeedRows(opts: { rows: Set<SpeedRow>; work: stri
     for (const f of await fs.readdir(work)) if (f.startsWith("ytdlp-")) await fs.rm(path.join(work, f), { force: true });
   };
   try {
-    const needsSlow = opts.rows.has("hls-master") || opts.rows.has("dash");
+    const needsSlow = opts.rows.has("hls-master") || opts.rows.has("hls-server") || opts.rows.has("dash");
     const slow = needsSlow ? await helperProcess("origin-process.ts", [media.dir, String(LATENCY_MS)]) : null;
     if (slow) children.push(slow.child);
     const plain = await helperProcess("origin-process.ts", [media.dir, "0"]);
@@ -197,31 +232,34 @@ export async function runEngineSpeedRows(opts: { rows: Set<SpeedRow>; work: stri
       { row: "dash", kind: "DASH + separate audio", rel: media.dash4, seconds: 4, playlists: [] },
       { row: "dash", kind: "DASH + separate audio", rel: media.dash1, seconds: 1, playlists: [] },
     ];
+    const ytDlpSegmented = (url: string) =>
+      version ? () => exec("yt-dlp", ["-q", "--no-part", "-N", "8", "-f", "bv*+ba/b", "--merge-output-format", "mp4", "-o", ytOut("seg"), url]).then(rmYtOut) : null;
     for (const s of segmented) {
-      if (!opts.rows.has(s.row) || !slow) continue;
+      const server = s.row === "hls-master" && s.seconds === 4 && opts.rows.has("hls-server");
+      if ((!opts.rows.has(s.row) && !server) || !slow) continue;
       const url = `${slow.origin}/${s.rel}`;
       const total = s.seconds === 4 ? 60 : 120;
       // segments of the longer rendition (video): from its playlist, or duration ÷ segment length (+ init)
       const segs = s.playlists.length > 0 ? await countSegments(path.join(media.dir, s.playlists[0]!)) : Math.ceil(total / s.seconds) + 1;
-      log(`${s.kind}, ${segs} × ${s.seconds} s segments, +${LATENCY_MS} ms per request…`);
-      const c = await compare(
-        runs,
-        version ? () => exec("yt-dlp", ["-q", "--no-part", "-N", "8", "-f", "bv*+ba/b", "--merge-output-format", "mp4", "-o", ytOut("seg"), url]).then(rmYtOut) : null,
-        (i) => download(`${url}?run=${i}-${Date.now()}`, "mp4-1080"),
-      );
       // requests on the critical path: manifest, then (HLS) the media playlists, then the
       // segments of each rendition in rounds of what the engine keeps in flight (video and audio at once)
       const inFlight = segmentsInFlight(SEGMENT_CONCURRENCY, [{ durationSeconds: s.seconds }]);
       const rounds = (s.playlists.length > 0 ? 2 : 1) + Math.ceil(segs / inFlight);
-      rows.push(
-        timedRow(
-          `${s.kind} (${total} s 1080p, ${segs} × ${s.seconds} s segments, origin +${LATENCY_MS} ms per request) to \`mp4-1080\``,
-          c,
-          { seconds: (rounds * LATENCY_MS) / 1000, how: `${rounds} request rounds × ${LATENCY_MS} ms, ${inFlight} in parallel per rendition` },
-          { vsYtdlp: 0.8, vsLimit: 1.3 },
-          "`yt-dlp -N 8`",
-        ),
-      );
+      const limit = { seconds: (rounds * LATENCY_MS) / 1000, how: `${rounds} request rounds × ${LATENCY_MS} ms, ${inFlight} in parallel per rendition` };
+      const name = `${s.kind} (${total} s 1080p, ${segs} × ${s.seconds} s segments, origin +${LATENCY_MS} ms per request) to \`mp4-1080\``;
+      if (opts.rows.has(s.row)) {
+        log(`${s.kind}, ${segs} × ${s.seconds} s segments, +${LATENCY_MS} ms per request…`);
+        const c = await compare(runs, ytDlpSegmented(url), (i) => download(`${url}?run=${i}-${Date.now()}`, "mp4-1080"));
+        rows.push(timedRow(name, c, limit, { vsYtdlp: 0.8, vsLimit: 1.3 }, "`yt-dlp -N 8`"));
+      }
+      if (server) {
+        log(`${s.kind}, ${segs} × ${s.seconds} s segments, through npm start's server…`);
+        const c = await compareThroughServer(opts.site, runs, ytDlpSegmented(url), (origin, i) => {
+          const link = `${url}?server-run=${i}-${Date.now()}`;
+          return `${origin}/api/v1/download?url=${encodeURIComponent(link)}&format=mp4-1080`;
+        });
+        rows.push(timedRow(`${name}, through \`npm start\`'s server (\`GET /api/v1/download\`, followed to the signed link)`, c, limit, { vsYtdlp: 0.8, vsLimit: 1.3 }, "`yt-dlp -N 8`"));
+      }
     }
 
     if (opts.rows.has("throttled-direct")) {
@@ -354,7 +392,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const { ensureBenchMedia } = await import("./media.ts");
   const twentyMbFile = names.includes("many") ? (await ensureBenchMedia(console.log)).mp4_20mb : "";
   try {
-    const rows = await runEngineSpeedRows({ rows: new Set(names), work, log: console.log, twentyMbFile });
+    const site = { repoRoot, buildDir: process.env.BUILD_DIR ?? path.join(repoRoot, "build") };
+    const rows = await runEngineSpeedRows({ rows: new Set(names), work, log: console.log, twentyMbFile, site });
     for (const r of rows) console.log(`| ${r.row} | ${r.baseline} | ${r.measured} | ${r.ratio} | ${r.target} | ${r.pass === null ? "—" : r.pass ? "yes" : "**no**"} |`);
   } finally {
     await fs.rm(work, { recursive: true, force: true });

@@ -47,7 +47,7 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 300_000): P
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 }
 
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
@@ -79,7 +79,7 @@ interface Server {
 }
 
 /** `npm start` as an operator runs it (the build made beforehand), on a fresh data folder. */
-async function startServer(repoRoot: string, buildDir: string, env: NodeJS.ProcessEnv): Promise<Server> {
+export async function startServer(repoRoot: string, buildDir: string, env: NodeJS.ProcessEnv): Promise<Server> {
   const port = await freePort();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "vidfetch-bench-data-"));
   const inherited = { ...process.env };
@@ -183,7 +183,7 @@ async function text(url: string): Promise<string> {
 }
 
 /** The production build `npm start` would make (kept up to date by scripts/start.mjs). */
-function ensureBuild(repoRoot: string, buildDir: string) {
+export function ensureBuild(repoRoot: string, buildDir: string) {
   const built = spawnSync(process.execPath, [path.join(repoRoot, "scripts/start.mjs")], {
     cwd: repoRoot,
     env: { ...process.env, BUILD_DIR: buildDir, BUILD_ONLY: "true" },

@@ -389,7 +389,8 @@ async function main() {
 
     // issue 13: engine speed against yt-dlp (bench/engine-speed.ts)
     const speed = SPEED_ROWS.filter((r) => want(r));
-    if (speed.length > 0) rows.push(...(await runEngineSpeedRows({ rows: new Set<SpeedRow>(speed), work, log, twentyMbFile: media.mp4_20mb })));
+    const site = { repoRoot, buildDir: process.env.BUILD_DIR ?? path.join(repoRoot, "build"), log };
+    if (speed.length > 0) rows.push(...(await runEngineSpeedRows({ rows: new Set<SpeedRow>(speed), work, log, twentyMbFile: media.mp4_20mb, site })));
 
     if (want("firstload")) {
       // A fresh production build of the site, measured as a browser's first load of "/".
@@ -425,7 +426,6 @@ async function main() {
       }
     }
     // issue 11: page serving against nginx, and the server's memory (bench/pages.ts)
-    const site = { repoRoot, buildDir: process.env.BUILD_DIR ?? path.join(repoRoot, "build"), log };
     if (want("pages")) rows.push(...(await pageServingRows(site)));
     if (want("footprint")) rows.push(...(await footprintRows(site)));
   } finally {
@@ -500,9 +500,12 @@ ${table}
   connections) for throttled ones). Without yt-dlp a row says "no baseline", never "met".
   Segmented: HLS master with a separate audio rendition and DASH with a separate audio
   adaptation set, 60 s of 1080p in 4 s segments and 120 s in 1 s segments, origin +100 ms per
-  request, saved as \`mp4-1080\` (yt-dlp \`-N 8 -f bv*+ba\`). Throttled direct: a 20 s 1080p
-  MP4 behind a CDN that paces every connection to 1 MiB/s (\`bench/throttle-process.ts\`; plain
-  yt-dlp). Adaptive: the mock platform (InnerTube + googlevideo shapes) with \`/videoplayback\`
+  request, saved as \`mp4-1080\` (yt-dlp \`-N 8 -f bv*+ba\`). The HLS 4 s row is measured a second
+  time through \`npm start\`'s server (its build and flags, PGlite, a fresh data folder; one
+  download first to load its streaming code): \`curl -L\` on \`/api/v1/download?url=…\`, the way a
+  visitor's download goes, with what the server does besides the engine. Throttled direct: a 20 s
+  1080p MP4 behind a CDN that paces every connection to 1 MiB/s (\`bench/throttle-process.ts\`;
+  plain yt-dlp). Adaptive: the mock platform (InnerTube + googlevideo shapes) with \`/videoplayback\`
   paced to 128 KiB/s per connection, \`mp4-720\` (itags 136 + 140); yt-dlp gets the same two
   itags as an info JSON (\`--load-info-json\`). 1000 concurrent: in-process clients, one origin,
   errors, aggregate throughput and the benchmark process's RSS.
