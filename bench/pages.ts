@@ -13,7 +13,7 @@ import autocannon from "autocannon";
 import { QUIET_GC_DELAY_MS } from "../server/quiet-gc.ts";
 import pg from "pg";
 import { ensureBenchMedia } from "./media.ts";
-import { startFlags } from "./start-flags.ts";
+import { npmStartFlags } from "../server/start-flags.ts";
 import { nginxConfigFor, sharedInstanceEnv } from "../tests/scale/support/cluster.ts";
 import { dropPrefix, testRedis } from "../tests/support/redis.ts";
 // type only: erased at run time, so importing it does not start the benchmark
@@ -84,7 +84,7 @@ export async function startServer(repoRoot: string, buildDir: string, env: NodeJ
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "vidfetch-bench-data-"));
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
-  const child = spawn(process.execPath, [...(await startFlags(repoRoot)), path.join(repoRoot, "scripts/start.mjs")], {
+  const child = spawn(process.execPath, [...npmStartFlags(repoRoot), path.join(repoRoot, "scripts/start.mjs")], {
     cwd: repoRoot,
     env: { ...inherited, NODE_ENV: "production", BUILD_DIR: buildDir, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ...env },
     // the request log goes where an operator's would: written, not read

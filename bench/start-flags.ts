@@ -1,6 +1,6 @@
 /**
- * The Node flags of `npm start` (package.json): the benchmark measures what operators run. The
- * page and footprint rows start the server with them. The engine rows run the engine in the
+ * The benchmark measures what operators run: the page and footprint rows start the server with
+ * `npm start`'s Node flags (server/start-flags.ts). The engine rows run the engine in the
  * benchmark's own process, which `runWithStartFlags` starts again with them, plus a floor under
  * V8's old-generation limit: the server's ~50 MB of live objects leave its collector that much
  * headroom (docs/decisions/031), the benchmark's ~13 MB would leave it far less, and with too
@@ -8,15 +8,7 @@
  * (docs/decisions/032).
  */
 import { spawn } from "node:child_process";
-import fs from "node:fs/promises";
-import path from "node:path";
-
-export async function startFlags(repoRoot: string): Promise<string[]> {
-  const pkg = JSON.parse(await fs.readFile(path.join(repoRoot, "package.json"), "utf8")) as { scripts: { start: string } };
-  const words = pkg.scripts.start.split(/\s+/);
-  if (words[0] !== "node" || words.at(-1) !== "scripts/start.mjs") throw new Error(`unexpected start script: ${pkg.scripts.start}`);
-  return words.slice(1, -1);
-}
+import { npmStartFlags } from "../server/start-flags.ts";
 
 /** the old generation's limit never below 64 MB: about the headroom the server's own heap gives it */
 export const HEAP_FLOOR = "--initial-old-space-size=64";
@@ -27,7 +19,7 @@ export const HEAP_FLOOR = "--initial-old-space-size=64";
  * when it has them all already (the caller goes on with its work).
  */
 export async function runWithStartFlags(repoRoot: string): Promise<number | null> {
-  const flags = [...(await startFlags(repoRoot)), HEAP_FLOOR];
+  const flags = [...npmStartFlags(repoRoot), HEAP_FLOOR];
   if (flags.every((f) => process.execArgv.includes(f))) return null;
   const script = process.argv[1];
   if (!script) throw new Error("cannot tell which script to run again with npm start's flags");
