@@ -33,13 +33,41 @@ export interface FetchPartOptions {
 
 const CONTENT_RANGE_START = /^bytes\s+(\d+)-/i;
 
+/**
+ * A part's body as it arrived: its pieces in order, not joined into one buffer. Joining copied
+ * every byte of every segment once more and allocated as much again outside the JavaScript heap,
+ * which is what sets off the collector's full collections while a download runs; whoever writes
+ * the part on hands the pieces on one after the other.
+ */
+export type PartBody = Buffer[];
+
+export const partLength = (body: PartBody): number => {
+  let n = 0;
+  for (const piece of body) n += piece.length;
+  return n;
+};
+
+/** bytes [start, end] of a body, as pieces (views, no copy) */
+function sliceBody(body: PartBody, start: number, end: number): PartBody {
+  const out: PartBody = [];
+  let at = 0;
+  for (const piece of body) {
+    const from = Math.max(start - at, 0);
+    const to = Math.min(end + 1 - at, piece.length);
+    if (from < to) out.push(from === 0 && to === piece.length ? piece : piece.subarray(from, to));
+    at += piece.length;
+    if (at > end) break;
+  }
+  return out;
+}
+
 function permanent(err: unknown): boolean {
   return isEngineError(err) && (err.code === "upstream.expired" || err.code === "upstream.too_large" || err.code === "link.blocked_address");
 }
 
-export async function fetchPart(opts: FetchPartOptions): Promise<Buffer> {
+export async function fetchPart(opts: FetchPartOptions): Promise<PartBody> {
   /** bytes of a ranged part already received by attempts that were cut */
-  const got: Buffer[] = [];
+  const got: PartBody = [];
   let gotBytes = 0;
   for (let attempt = 0; ; attempt++) {
     const seen = opts.refresher.generation;
@@ -91,24 +119,30 @@ export async function fetchPart(opts: FetchPartOptions): Promise<Buffer> {
         }
         throw err;
       }
-      let body = Buffer.concat(pieces);
+      let body: PartBody = pieces;
+      let length = partLength(body);
       if (ref.range) {
         const want = ref.range.end - ref.range.start + 1;
-        if (res.status === 200 && body.length > want) body = body.subarray(ref.range.start, ref.range.end + 1);
-        else if (gotBytes > 0) body = Buffer.concat([...got, body]);
-        if (body.length !== want) {
+        if (res.status === 200 && length > want) {
+          body = sliceBody(body, ref.range.start, ref.range.end);
+          length = partLength(body);
+        } else if (gotBytes > 0) {
+          body = [...got, ...body];
+          length += gotBytes;
+        }
+        if (length !== want) {
           // a short answer counts like a cut: resume after what arrived
-          if (res.status === 206 && body.length < want) {
+          if (res.status === 206 && length < want) {
             got.length = 0;
-            got.push(body);
-            gotBytes = body.length;
+            got.push(...body);
+            gotBytes = length;
           }
-          throw new EngineError("upstream.fetch_failed", { detail: `${opts.label}: ${body.length} of ${want} bytes` });
+          throw new EngineError("upstream.fetch_failed", { detail: `${opts.label}: ${length} of ${want} bytes` });
         }
       } else {
         const declared = Number(res.headers.get("content-length"));
-        if (res.headers.has("content-length") && Number.isFinite(declared) && body.length !== declared) {
-          throw new EngineError("upstream.fetch_failed", { detail: `${opts.label}: ${body.length} of ${declared} bytes` });
+        if (res.headers.has("content-length") && Number.isFinite(declared) && length !== declared) {
+          throw new EngineError("upstream.fetch_failed", { detail: `${opts.label}: ${length} of ${declared} bytes` });
         }
       }
       return body;

@@ -2,7 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { Logger } from "pino";
 import { EngineError } from "../errors.ts";
 import type { SegmentRef } from "../types.ts";
-import { fetchPart } from "./fetch-part.ts";
+import { fetchPart, type PartBody } from "./fetch-part.ts";
 import type { OutboundOpen } from "./outbound-fetch.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
@@ -28,7 +28,7 @@ export interface SegmentPrefetch {
    * The fetch of this part, when one was started and not taken yet: the caller owns it from now
    * on (`signal` aborts it). Null when nothing was prefetched for it.
    */
-  take(ref: SegmentRef, signal: AbortSignal): Promise<Buffer> | null;
+  take(ref: SegmentRef, signal: AbortSignal): Promise<PartBody> | null;
   /** drops (aborts) the parts started for `owner` that were not taken */
   release(owner: string): void;
   /** parts held now (for tests and logs) */
@@ -50,7 +50,7 @@ export interface SegmentPrefetchOptions {
 
 interface Entry {
   controller: AbortController;
-  result: Promise<Buffer>;
+  result: Promise<PartBody>;
   bytes: number;
   timer: NodeJS.Timeout;
   owner?: string;
@@ -113,7 +113,7 @@ export function createSegmentPrefetch(opts: SegmentPrefetchOptions): SegmentPref
   function launch(ref: SegmentRef, key: string, owner: string | undefined): Entry {
     const controller = new AbortController();
     setMaxListeners(8, controller.signal);
-    const entry: Entry = { controller, result: Promise.resolve(Buffer.alloc(0)), bytes: 0, timer: setTimeout(() => drop(key, entry), ttlMs), owner };
+    const entry: Entry = { controller, result: Promise.resolve([]), bytes: 0, timer: setTimeout(() => drop(key, entry), ttlMs), owner };
     entry.timer.unref();
     entry.result = fetchPart({
       open: opts.open,

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { EngineError } from "../errors.ts";
 import type { SegmentRef } from "../types.ts";
 import { createAdaptiveParallelism, type AdaptiveParallelism } from "./adaptive-parallelism.ts";
-import { fetchPart } from "./fetch-part.ts";
+import { fetchPart, partLength, type PartBody } from "./fetch-part.ts";
 import type { OutboundOpen } from "./outbound-fetch.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
@@ -47,7 +47,7 @@ export interface SegmentReaderOptions {
    * A part fetched before this reader opened (`SegmentPrefetch.take`), or null: used in place of
    * a request of its own; a prefetch that failed is fetched again as usual.
    */
-  prefetched?: (ref: SegmentRef, signal: AbortSignal) => Promise<Buffer> | null;
+  prefetched?: (ref: SegmentRef, signal: AbortSignal) => Promise<PartBody> | null;
 }
 
 const MAX_REFRESHES = 3;
@@ -90,7 +90,7 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
     { max: MAX_REFRESHES, onStart: (refreshes) => opts.logger?.info({ refreshes }, `${partName} refused (expired): re-resolving`) },
   );
 
-  const fetchSegment = (index: number): Promise<Buffer> => {
+  const fetchSegment = (index: number): Promise<PartBody> => {
     const fetchOwn = () =>
       fetchPart({
         open: opts.open,
@@ -108,7 +108,10 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
     const early = opts.prefetched?.(all[index]!, controller.signal);
     if (!early) return fetchOwn();
     return early.then(
-      (buf) => (buf.length > maxBytes ? Promise.reject(new EngineError("upstream.too_large", { detail: `${partName} ${index}: ${buf.length} bytes` })) : buf),
+      (body) => {
+        const length = partLength(body);
+        return length > maxBytes ? Promise.reject(new EngineError("upstream.too_large", { detail: `${partName} ${index}: ${length} bytes` })) : body;
+      },
       (err: unknown) => {
         if (controller.signal.aborted) throw err;
         return fetchOwn();
@@ -117,7 +120,7 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
   };
 
   /** segments fetched and waiting for their turn (a failure waits for its turn too) */
-  const ready = new Map<number, Buffer | Error>();
+  const ready = new Map<number, PartBody | Error>();
   const ahead = Math.max(0, Math.floor(opts.ahead ?? segmentsAhead(concurrency)));
   let started = 0;
   let delivered = 0;
@@ -145,13 +148,13 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
       const index = started++;
       inflight++;
       fetchSegment(index).then(
-        (buf) => settle(index, buf),
+        (body) => settle(index, body),
         (err: unknown) => settle(index, err instanceof Error ? err : new EngineError("upstream.fetch_failed", { detail: String(err) })),
       );
     }
   }
 
-  function settle(index: number, result: Buffer | Error): void {
+  function settle(index: number, result: PartBody | Error): void {
     inflight--;
     if (done) return;
     ready.set(index, result);
@@ -170,7 +173,8 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
         stream.destroy(result);
         return;
       }
-      if (result.length > 0) wanted = stream.push(result);
+      // the whole part goes on (a push past the high-water mark is kept, not lost)
+      for (const piece of result) if (piece.length > 0) wanted = stream.push(piece);
     }
     if (!done && delivered === all.length) {
       done = true;
