@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSpawnGate } from "./spawn-gate.ts";
+import { createStreamingActivity } from "./streaming-activity.ts";
 import { createWarmPool, type WarmPool } from "./warm-processes.ts";
 
 let pool: WarmPool | null = null;
@@ -74,6 +75,38 @@ describe("warm processes", () => {
     pool.close();
     expect(pool.idle("cat", [])).toBe(0);
     expect(pool.take("cat", [])).toBeNull();
+  });
+
+  it("refills once no download streams, not while one does", async () => {
+    const activity = createStreamingActivity();
+    pool = createWarmPool({ size: 1, gate: createSpawnGate(), settleMs: 10, refillDelayMs: 60_000, activity });
+    const end = activity.begin();
+    pool.fillLater("cat", []);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(pool.idle("cat", [])).toBe(0);
+    end();
+    await until(() => pool!.idle("cat", []) === 1);
+  });
+
+  it("refills after refillDelayMs even while downloads keep streaming", async () => {
+    const activity = createStreamingActivity();
+    pool = createWarmPool({ size: 1, gate: createSpawnGate(), settleMs: 10, refillDelayMs: 80, activity });
+    activity.begin();
+    pool.fillLater("cat", []);
+    expect(pool.idle("cat", [])).toBe(0);
+    await until(() => pool!.idle("cat", []) === 1);
+  });
+
+  it("a refill waiting for a quiet moment is dropped by close()", async () => {
+    const activity = createStreamingActivity();
+    pool = createWarmPool({ size: 1, gate: createSpawnGate(), settleMs: 10, refillDelayMs: 60_000, activity });
+    const end = activity.begin();
+    pool.fillLater("cat", []);
+    await new Promise((r) => setTimeout(r, 50));
+    pool.close();
+    end();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pool.idle("cat", [])).toBe(0);
   });
 
   it("ends a process left idle too long, and starts again on the next fill", async () => {

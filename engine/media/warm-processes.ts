@@ -5,8 +5,9 @@
  * its video and its audio rendition at once). Every probe runs the same command line and reads
  * its input from stdin, so a started prober waits for its bytes just as well as a new one: the
  * pool keeps up to `size` of them idle per command line, hands one out on demand, and starts a
- * replacement a while after the one taken has exited (not while it works, nor while the download
- * it resolved starts: on a small machine the start-up would compete with them for the CPU).
+ * replacement once the one taken has exited and no download is streaming (not while one works,
+ * nor while the download it resolved starts: on a small machine the start-up would compete with
+ * it for the CPU and block the event loop), at the latest a few seconds later (decision 033).
  *
  * Idle probers hold no event-loop reference (they never keep the process alive) and exit on
  * their own when the server does: their stdin closes. One left idle for `idleMs` (default
@@ -15,6 +16,7 @@
  */
 import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
 import { processSpawnGate, type SpawnGate } from "./spawn-gate.ts";
+import { processStreaming, type StreamingActivity } from "./streaming-activity.ts";
 
 /**
  * What each of a process's file descriptors is, from fd 0 on (default: stdin, stdout and stderr
@@ -29,9 +31,10 @@ export interface WarmPool {
   /** starts processes with this command line until `size` are idle (one spawn per gate turn) */
   fill(binary: string, args: readonly string[], stdio?: WarmStdio): void;
   /**
-   * `fill` after `refillDelayMs`, once for every call made meanwhile: the process just used was
-   * part of a download that is starting (its ffmpeg, its first bytes), and a start-up now would
-   * compete with it for the CPU
+   * `fill` once no download streams, looked at `settleMs` after the call (the download a prober
+   * resolved opens within that time when its link is followed at once), and at the latest
+   * `refillDelayMs` after the call; once for every call made meanwhile. The process just used was
+   * part of a download, and a start-up while one runs competes with it for the CPU.
    */
   fillLater(binary: string, args: readonly string[], stdio?: WarmStdio): void;
   /** idle processes for this command line (tests) */
@@ -50,8 +53,12 @@ export interface WarmPoolOptions {
    * process that has been idle the longest, so the command lines in use keep theirs
    */
   maxIdle?: number;
-  /** how long `fillLater` waits (default 3 s) */
+  /** how long `fillLater` waits at most (default 3 s): downloads may stream without a pause */
   refillDelayMs?: number;
+  /** how long `fillLater` waits at least before it looks whether a download streams (default 250 ms) */
+  settleMs?: number;
+  /** whether a download streams (default: this process's downloads) */
+  activity?: StreamingActivity;
   /** how long a process may stay idle before it is ended (default 2 minutes) */
   idleMs?: number;
   spawn?: typeof nodeSpawn;
@@ -60,9 +67,11 @@ export interface WarmPoolOptions {
 
 /**
  * A prober is used up by a resolve, usually of a download about to start: its ffmpeg and its
- * first bytes come next. The replacement waits until they are under way.
+ * first bytes come next. The replacement waits until that download is over, or this long.
  */
 export const DEFAULT_REFILL_DELAY_MS = 3000;
+/** A link followed at once (`GET /api/v1/download`, a script) starts streaming well within this. */
+export const DEFAULT_SETTLE_MS = 250;
 /** Busy periods keep their probers; a quiet server does not hold their memory for nothing. */
 export const DEFAULT_IDLE_MS = 120_000;
 
@@ -117,7 +126,18 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
     child.kill("SIGKILL");
   };
 
-  const later = new Map<string, NodeJS.Timeout>();
+  /** the refills waiting, per command line: their two timers and their wait for a quiet moment */
+  type PendingRefill = { settle: NodeJS.Timeout; deadline: NodeJS.Timeout; stopWaiting: () => void };
+  const later = new Map<string, PendingRefill>();
+  const activity = opts.activity ?? processStreaming;
+  const stopLater = (key: string) => {
+    const pending = later.get(key);
+    if (!pending) return;
+    later.delete(key);
+    clearTimeout(pending.settle);
+    clearTimeout(pending.deadline);
+    pending.stopWaiting();
+  };
 
   const pool: WarmPool = {
     take(binary, args, stdio = STANDARD_PIPES) {
@@ -175,19 +195,27 @@ export function createWarmPool(opts: WarmPoolOptions): WarmPool {
     fillLater(binary, args, stdio = STANDARD_PIPES) {
       const key = keyOf(binary, args, stdio);
       if (later.has(key) || opts.size <= 0) return;
-      const timer = setTimeout(() => {
-        later.delete(key);
+      const fire = () => {
+        if (!later.has(key)) return;
+        stopLater(key);
         pool.fill(binary, args, stdio);
-      }, opts.refillDelayMs ?? DEFAULT_REFILL_DELAY_MS);
-      timer.unref();
-      later.set(key, timer);
+      };
+      const pending: PendingRefill = {
+        settle: setTimeout(() => {
+          pending.stopWaiting = activity.whenQuiet(fire);
+        }, opts.settleMs ?? DEFAULT_SETTLE_MS),
+        deadline: setTimeout(fire, opts.refillDelayMs ?? DEFAULT_REFILL_DELAY_MS),
+        stopWaiting: noop,
+      };
+      pending.settle.unref();
+      pending.deadline.unref();
+      later.set(key, pending);
     },
     idle: (binary, args, stdio = STANDARD_PIPES) => (idle.get(keyOf(binary, args, stdio)) ?? []).filter(alive).length,
     idlePids: () => [...idle.values()].flat().filter(alive).map((c) => c.pid!),
     close() {
       generation++;
-      for (const timer of later.values()) clearTimeout(timer);
-      later.clear();
+      for (const key of [...later.keys()]) stopLater(key);
       for (const { key, child } of [...byAge]) end(key, child);
     },
   };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createStreamingActivity } from "../media/streaming-activity.ts";
 import { contentDisposition, createAdmission, createProgressRegistry, type DownloadProgress } from "./downloads.ts";
 
 describe("contentDisposition (RFC 6266)", () => {
@@ -42,6 +43,20 @@ describe("admission", () => {
     r1(); // idempotent
     expect(a.active()).toBe(1);
     expect(() => a.acquire()).not.toThrow();
+  });
+
+  it("counts its streaming slots in the process's streaming activity (the warm pools wait for a quiet moment)", () => {
+    const activity = createStreamingActivity();
+    const a = createAdmission({ maxConcurrent: 2, perIpPerHour: 0, activity });
+    const b = createAdmission({ maxConcurrent: 2, perIpPerHour: 0, activity });
+    const r1 = a.acquire();
+    const r2 = b.acquire();
+    expect(activity.streaming()).toBe(2);
+    r1();
+    r1();
+    expect(activity.streaming()).toBe(1);
+    r2();
+    expect(activity.streaming()).toBe(0);
   });
 
   it("limits downloads per IP per hour with 429 and the time until a slot frees", () => {

@@ -2,6 +2,7 @@ import type { ServerResponse } from "node:http";
 import { Transform } from "node:stream";
 import { EngineError } from "../errors.ts";
 import { stripInvisibleControls } from "../../common/file-names.ts";
+import { processStreaming, type StreamingActivity } from "../media/streaming-activity.ts";
 import type { PlanOutput } from "./run-plan.ts";
 
 /**
@@ -147,6 +148,8 @@ export function createAdmission(opts: {
   /** streams one download link may run at once (a resume next to a stalled first attempt); 0 disables */
   perLinkConcurrent?: number;
   busyRetryAfterSeconds?: number;
+  /** where a streaming slot is counted process-wide as well (default: this process's) */
+  activity?: StreamingActivity;
   now?: () => number;
   maxTrackedIps?: number;
 }): Admission {
@@ -207,11 +210,13 @@ export function createAdmission(opts: {
         throw new EngineError("download.busy", { retryAfter: opts.busyRetryAfterSeconds ?? 5, detail: `${active} downloads streaming` });
       }
       active++;
+      const ended = (opts.activity ?? processStreaming).begin();
       let released = false;
       return () => {
         if (released) return;
         released = true;
         active--;
+        ended();
       };
     },
     acquireStream(ip, linkId) {
