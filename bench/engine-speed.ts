@@ -84,8 +84,17 @@ interface Comparison {
   ytdlp: number | null;
 }
 
-/** Alternates yt-dlp and the engine `runs` times each; medians. */
-async function compare(runs: number, ytdlp: (() => Promise<unknown>) | null, ours: (i: number) => Promise<unknown>): Promise<Comparison> {
+/**
+ * Alternates yt-dlp and the engine `runs` times each; medians. With `warmUp`, each runs once
+ * untimed first (the engine's run numbered -1): the first download of a kind in a process loads
+ * and compiles its code and finds no started ffmpeg or prober (decisions 027, 029), which is
+ * what a server meets once after it starts, not on the downloads its visitors make.
+ */
+async function compare(runs: number, ytdlp: (() => Promise<unknown>) | null, ours: (i: number) => Promise<unknown>, opts: { warmUp?: boolean } = {}): Promise<Comparison> {
+  if (opts.warmUp) {
+    await ytdlp?.();
+    await ours(-1);
+  }
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -176,9 +185,7 @@ async function compareThroughServer(
       const r = await curl(downloadUrl(server.origin, i), true);
       if (r.code !== 200 || r.bytes === 0) throw new Error(`download through the server failed: HTTP ${r.code}, ${r.bytes} bytes`);
     };
-    // the server's first download loads the streaming code: not what a visitor usually meets
-    await once(-1);
-    return await compare(runs, ytdlp, once);
+    return await compare(runs, ytdlp, once, { warmUp: true });
   } finally {
     await stopServer(server.child);
   }
@@ -249,7 +256,7 @@ export async function runEngineSpeedRows(opts: {
       const name = `${s.kind} (${total} s 1080p, ${segs} × ${s.seconds} s segments, origin +${LATENCY_MS} ms per request) to \`mp4-1080\``;
       if (opts.rows.has(s.row)) {
         log(`${s.kind}, ${segs} × ${s.seconds} s segments, +${LATENCY_MS} ms per request…`);
-        const c = await compare(runs, ytDlpSegmented(url), (i) => download(`${url}?run=${i}-${Date.now()}`, "mp4-1080"));
+        const c = await compare(runs, ytDlpSegmented(url), (i) => download(`${url}?run=${i}-${Date.now()}`, "mp4-1080"), { warmUp: true });
         rows.push(timedRow(name, c, limit, { vsYtdlp: 0.8, vsLimit: 1.3 }, "`yt-dlp -N 8`"));
       }
       if (server) {
