@@ -193,8 +193,9 @@ async function main() {
         baseline: `curl from the origin: ${fmt(bestBase, 0)} MB/s`,
         measured: `${fmt(bestOurs, 0)} MB/s`,
         ratio: `${fmt(bestOurs / bestBase)}×`,
-        target: "≥ 0.8× curl's throughput",
-        pass: bestOurs / bestBase >= 0.8,
+        // issue 13: keep passthrough at 0.95× curl or better
+        target: "≥ 0.95× curl's throughput",
+        pass: bestOurs / bestBase >= 0.95,
       });
 
     }
@@ -472,8 +473,10 @@ ${table}
   ranged chunks of 8 MiB, the next chunk requested while the current one streams). Best of five
   alternating runs each, after one warm-up read. The engine relays every byte through Node
   (socket to socket), which costs it about as much CPU per byte as the origin and curl together:
-  on a loaded machine that relay, not the chunking, sets its ceiling (a bare Node \`pipe()\` relay
-  of the same file measured no faster).
+  on a loaded machine that relay, not the chunking, sets its ceiling. A minimal Node HTTP relay of
+  the same file (\`http.get\` piped into a response, no engine) measured 0.55–0.7× curl on a day the
+  engine gave 0.45–0.65× and a raw TCP relay without HTTP parsing 0.8–1.1×: the HTTP client and
+  server of Node, not the engine's stages, take most of the relay's CPU.
 - **Memory**: RSS of the engine process sampled every 20 ms during one 1 GB passthrough (after a
   warm-up download); growth = peak − RSS just before.
 - **HLS**: a 120 s media playlist with one-second TS segments; the origin waits 50 ms before
