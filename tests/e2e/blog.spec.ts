@@ -97,6 +97,8 @@ test.describe("blog journey", () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/blog/${LOCAL_SLUG}`);
 
     const form = page.getByTestId("comment-form");
+    // hydrated: the form takes over its own validation (a click before that is the browser's)
+    await expect(form).toHaveAttribute("novalidate", "");
     await form.getByLabel("Name *").fill("Journey Tester");
     await form.getByLabel(/Email \*/).fill("journey@example.com");
     await form.getByLabel("Comment *").fill("Clear, practical checklist. Thanks!");
@@ -142,6 +144,8 @@ test.describe("blog journey", () => {
     // an article no other test comments on
     await page.goto("/blog/improve-video-quality-when-downloading");
     const form = page.getByTestId("comment-form");
+    // hydrated: the form takes over its own validation (a click before that is the browser's)
+    await expect(form).toHaveAttribute("novalidate", "");
     await form.getByTestId("comment-submit").click();
     await expect(form.getByTestId("comment-status")).toHaveText("Missing information: Please fill out all required fields");
 
@@ -214,6 +218,8 @@ test.describe("blog journey", () => {
     // two through the form itself, the rest as plain form posts (same action, same rules)
     await page.goto(`/blog/${slug}`);
     const form = page.getByTestId("comment-form");
+    // hydrated: the form takes over its own validation (a click before that is the browser's)
+    await expect(form).toHaveAttribute("novalidate", "");
     for (const p of PAYLOADS.slice(0, 2)) {
       await form.getByLabel("Name *").fill(p.slice(0, 80));
       await form.getByLabel(/Email \*/).fill("xss@example.com");
