@@ -35,9 +35,9 @@ const CONTENT_RANGE_START = /^bytes\s+(\d+)-/i;
 
 /**
  * A part's body as it arrived: its pieces in order, not joined into one buffer. Joining copied
- * every byte of every segment once more and allocated as much again outside the JavaScript heap,
- * which is what sets off the collector's full collections while a download runs; whoever writes
- * the part on hands the pieces on one after the other.
+ * every byte of every segment once more and allocated as much again outside the JavaScript heap
+ * (memory the collector counts towards its next collection); whoever writes the part on hands
+ * the pieces on one after the other.
  */
 export type PartBody = Buffer[];
 
