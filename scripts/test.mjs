@@ -26,6 +26,8 @@ if (!process.env.TEST_DATABASE_URL) {
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let crashed = false;
+/** Names of the failed tests, repeated just above the closing line so the end of a log says which */
+const failures = [];
 
 /** One Vitest run; its JSON report's counts are added to the totals. */
 function runVitest(extraArgs, reportFile) {
@@ -37,8 +39,13 @@ function runVitest(extraArgs, reportFile) {
     totals.failed += report.numFailedTests;
     totals.skipped += report.numPendingTests + report.numTodoTests;
     // a file that failed to load has no tests but is a failure
-    const brokenFiles = (report.testResults ?? []).filter((f) => f.status === "failed" && (f.assertionResults ?? []).length === 0).length;
-    totals.failed += brokenFiles;
+    const brokenFiles = (report.testResults ?? []).filter((f) => f.status === "failed" && (f.assertionResults ?? []).length === 0);
+    totals.failed += brokenFiles.length;
+    for (const file of report.testResults ?? []) {
+      const where = path.relative(root, file.name ?? "");
+      if (brokenFiles.includes(file)) failures.push(`${where}: the file failed to load`);
+      for (const t of file.assertionResults ?? []) if (t.status === "failed") failures.push(`${where} › ${t.fullName}`);
+    }
   } else {
     crashed = true;
     console.error(`Vitest exited with ${r.status} and wrote no report.`);
@@ -65,6 +72,17 @@ if (only !== "unit") {
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected + errors.length;
     totals.skipped += stats.skipped;
+    const report = JSON.parse(readFileSync(playwrightJson, "utf8"));
+    const walk = (suite, titles) => {
+      // a file's own suite is titled with its path; describe blocks add their titles
+      const here = suite.title && suite.title !== suite.file ? [...titles, suite.title] : titles;
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) if (t.status === "unexpected") failures.push(`${path.relative(root, path.join(report.config?.rootDir ?? root, spec.file))} › ${[...here, spec.title].join(" › ")} [${t.projectName}]`);
+      }
+      for (const child of suite.suites ?? []) walk(child, here);
+    };
+    for (const suite of report.suites ?? []) walk(suite, []);
+    for (const e of errors) failures.push(`Playwright: ${String(e.message ?? e).split("\n")[0]}`);
   } else {
     crashed = true;
     console.error(`Playwright exited with ${r.status} and wrote no report.`);
@@ -72,6 +90,7 @@ if (only !== "unit") {
 }
 
 if (crashed) totals.failed += 1;
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 const line = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
 writeFileSync(path.join(out, "summary.txt"), line + "\n");
 console.log(`\n${line}`);
