@@ -3,6 +3,7 @@ import { EngineError, isEngineError } from "../errors.ts";
 import type { SegmentRef } from "../types.ts";
 import { abortableDelay } from "./abortable-delay.ts";
 import type { OutboundOpen } from "./outbound-fetch.ts";
+import { createRetryBudget } from "./retry-budget.ts";
 import type { SingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
@@ -69,7 +70,8 @@ export async function fetchPart(opts: FetchPartOptions): Promise<PartBody> {
   /** bytes of a ranged part already received by attempts that were cut */
   const got: PartBody = [];
   let gotBytes = 0;
-  for (let attempt = 0; ; attempt++) {
+  const retries = createRetryBudget({ maxRetries: opts.maxRetries, retryDelayMs: opts.retryDelayMs, retryable: (err) => !permanent(err) });
+  for (;;) {
     const seen = opts.refresher.generation;
     const ref = opts.ref();
     const from = ref.range ? ref.range.start + gotBytes : null;
@@ -81,10 +83,8 @@ export async function fetchPart(opts: FetchPartOptions): Promise<PartBody> {
       res.body.on("error", () => undefined);
       if (res.status !== 200 && res.status !== 206) {
         res.body.resume();
-        if ((res.status === 403 || res.status === 410) && (await opts.refresher.refresh(seen))) {
-          attempt--;
-          continue;
-        }
+        // a fresh URL is not a retry: it is asked again at once, counting nothing
+        if ((res.status === 403 || res.status === 410) && (await opts.refresher.refresh(seen))) continue;
         if (res.status === 403 || res.status === 404 || res.status === 410) {
           throw new EngineError("upstream.expired", { detail: `${opts.label} answered ${res.status}` });
         }
@@ -148,11 +148,12 @@ export async function fetchPart(opts: FetchPartOptions): Promise<PartBody> {
       return body;
     } catch (err) {
       if (opts.signal.aborted) throw err;
-      if (permanent(err) || attempt >= opts.maxRetries) {
+      const delayMs = retries.next(err);
+      if (delayMs === null) {
         throw isEngineError(err) ? err : new EngineError("upstream.fetch_failed", { cause: err, detail: `${opts.label}: ${(err as Error).message}` });
       }
-      opts.logger?.warn({ part: opts.label, attempt: attempt + 1, resumeAt: from, err: (err as Error).message }, "part failed; retrying at its offset");
-      await abortableDelay(opts.retryDelayMs * 2 ** attempt, opts.signal);
+      opts.logger?.warn({ part: opts.label, attempt: retries.failures, resumeAt: from, err: (err as Error).message }, "part failed; retrying at its offset");
+      await abortableDelay(delayMs, opts.signal);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { abortableDelay } from "./abortable-delay.ts";
+import { ByteCursor } from "./byte-cursor.ts";
 import { setMaxListeners } from "node:events";
 import { Readable } from "node:stream";
 import type { Logger } from "pino";
@@ -9,6 +10,7 @@ import { decideParallel, openParallelTail, type ParallelPlan } from "./parallel-
 import { rangeSizing } from "./range-plan.ts";
 import { createPrefetchQueue, type Prefetched } from "./prefetch-queue.ts";
 import { requestRange, type RangeChunk, type RangeRequester, type RangeTarget } from "./range-request.ts";
+import { createRetryBudget } from "./retry-budget.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
@@ -87,14 +89,16 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   setMaxListeners(10 + 3 * (1 + prefetch), controller.signal);
   const maxRetries = opts.maxRetries ?? 4;
   const retryDelayMs = opts.retryDelayMs ?? 200;
+  const retries = createRetryBudget({ maxRetries, retryDelayMs, retryable: retryableError });
   const log = opts.logger;
-  let pos = opts.start ?? 0;
   const rangeConcurrency = Math.max(1, Math.floor(opts.rangeConcurrency ?? 1));
   const throttledBelow = opts.throttledBelow ?? 8 * 1024 * 1024;
   const budget = opts.budget ?? processBudget;
   /** the URL, the last byte wanted, the length and type: learned from the answers (range-request.ts) */
   const target: RangeTarget = { url: opts.url, end: opts.end ?? null, total: null, contentType: null };
-  const initialLength = target.end !== null ? target.end - pos + 1 : null;
+  /** the next byte to deliver: a cut or failed chunk resumes exactly there */
+  const cursor = new ByteCursor(opts.start ?? 0, target);
+  const initialLength = target.end !== null ? target.end - cursor.pos + 1 : null;
   const { probeBytes } = rangeSizing(chunkBytes, initialLength, rangeConcurrency);
 
   /** Asks for a fresh URL once, however many requests in flight were refused with the old one. */
@@ -105,7 +109,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
           target.url = await refresh();
         }
       : undefined,
-    { max: MAX_REFRESHES, onStart: (refreshes) => log?.info({ pos, refreshes }, "upstream refused (403): re-resolving the stream URL") },
+    { max: MAX_REFRESHES, onStart: (refreshes) => log?.info({ pos: cursor.pos, refreshes }, "upstream refused (403): re-resolving the stream URL") },
   );
 
   const requester: RangeRequester = { open: opts.open, target, chunkBytes, refresher: refresh ? refresher : undefined, headers: opts.headers, signal: controller.signal };
@@ -113,8 +117,8 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
 
   let first: RangeChunk;
   try {
-    const probeLast = rangeConcurrency > 1 ? pos + probeBytes - 1 : undefined;
-    first = await request(pos, target.end !== null && probeLast !== undefined ? Math.min(target.end, probeLast) : probeLast);
+    const probeLast = rangeConcurrency > 1 ? cursor.pos + probeBytes - 1 : undefined;
+    first = await request(cursor.pos, target.end !== null && probeLast !== undefined ? Math.min(target.end, probeLast) : probeLast);
   } catch (err) {
     opts.signal?.removeEventListener("abort", onOuterAbort);
     throw err;
@@ -130,9 +134,6 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   /** last byte of the range being delivered (a resume asks only for the rest of it) */
   let currentLast: number | null = null;
   const ahead = createPrefetchQueue((from, last) => request(from, last, false));
-  let skip = 0;
-  let received = 0;
-  let failures = 0;
   let busy = false; // a request or a retry delay is in progress
   let finished = false;
   /** the delivering connection's rate (null while the parallel parts deliver) */
@@ -159,27 +160,17 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   });
 
   const onData = (piece: Buffer) => {
-    let buf = piece;
-    if (skip > 0) {
-      if (buf.length <= skip) {
-        skip -= buf.length;
-        return;
-      }
-      buf = buf.subarray(skip);
-      skip = 0;
-    }
-    if (target.end !== null && pos + buf.length > target.end + 1) buf = buf.subarray(0, Math.max(0, target.end + 1 - pos));
+    const buf = cursor.take(piece);
+    if (buf === null) return;
     if (buf.length > 0) {
-      pos += buf.length;
-      received += buf.length;
-      failures = 0;
+      retries.progressed();
       rate?.bytes(buf.length);
       if (!stream.push(buf) && current) {
         current.body.pause();
         rate?.pause(performance.now());
       }
     }
-    if (target.end !== null && pos > target.end) {
+    if (cursor.complete) {
       // everything wanted has arrived (an upstream ignoring Range may have more): stop here
       detach(true);
       finish();
@@ -189,11 +180,11 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     const chunk = current;
     detach(false);
     if (!chunk || finished) return;
-    if (chunk.expect !== null && received < chunk.expect) {
-      retry(new EngineError("upstream.fetch_failed", { detail: `chunk at ${pos} ended early` }), "upstream chunk ended early; resuming at its byte offset");
+    if (cursor.endedEarly(chunk.expect)) {
+      retry(new EngineError("upstream.fetch_failed", { detail: `chunk at ${cursor.pos} ended early` }), "upstream chunk ended early; resuming at its byte offset");
       return;
     }
-    if ((target.end === null && chunk.expect === null) || chunk.expect === 0 || (target.end !== null && pos > target.end)) {
+    if ((target.end === null && chunk.expect === null) || chunk.expect === 0 || cursor.complete) {
       finish();
       return;
     }
@@ -213,8 +204,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     current = chunk;
     rate = fromParts ? null : createConnectionRate(performance.now());
     currentLast = chunk.last;
-    skip = chunk.skip;
-    received = 0;
+    cursor.begin(chunk.skip);
     const body = chunk.body;
     body.on("data", onData);
     body.once("end", onEnd);
@@ -255,18 +245,18 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     finished = true;
     parallel?.release();
     ahead.clear();
-    stream.destroy(isEngineError(err) ? err : new EngineError("upstream.fetch_failed", { cause: err, detail: `chunk at ${pos}: ${(err as Error)?.message}` }));
+    stream.destroy(isEngineError(err) ? err : new EngineError("upstream.fetch_failed", { cause: err, detail: `chunk at ${cursor.pos}: ${(err as Error)?.message}` }));
   }
 
   function retry(err: unknown, message: string): void {
-    if (!retryableError(err) || failures >= maxRetries) {
+    const delayMs = retries.next(err);
+    if (delayMs === null) {
       fail(err);
       return;
     }
-    failures++;
-    log?.warn({ pos, failures, err: (err as Error)?.message }, message);
+    log?.warn({ pos: cursor.pos, failures: retries.failures, err: (err as Error)?.message }, message);
     busy = true;
-    abortableDelay(retryDelayMs * 2 ** (failures - 1), controller.signal).then(
+    abortableDelay(delayMs, controller.signal).then(
       () => {
         busy = false;
         next();
@@ -280,6 +270,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
 
   /** The range to request fresh at `pos`: the rest of the cut chunk, never overlapping a prefetched one. */
   function freshUntil(): number | undefined {
+    const pos = cursor.pos;
     let until: number | undefined = currentLast !== null && pos <= currentLast ? currentLast : undefined;
     const upcoming = ahead.nextStart();
     if (upcoming !== null) until = Math.min(until ?? pos + chunkBytes - 1, pos + chunkBytes - 1, upcoming - 1);
@@ -289,15 +280,15 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   /** True once the rest is (to be) fetched in parallel parts (parallel-tail.ts decides). */
   function goParallel(measured: ConnectionRate | null): boolean {
     if (parallel) return true;
-    parallel = decideParallel({ rangeConcurrency, chunkBytes, probeBytes, throttledBelow, budget }, measured, target.end === null ? null : target.end - pos + 1, performance.now());
-    if (parallel) log?.debug({ pos, bytesPerSecond: Math.round(parallel.bytesPerSecond) }, "upstream throttles each connection: fetching the rest in parallel ranges");
+    parallel = decideParallel({ rangeConcurrency, chunkBytes, probeBytes, throttledBelow, budget }, measured, target.end === null ? null : target.end - cursor.pos + 1, performance.now());
+    if (parallel) log?.debug({ pos: cursor.pos, bytesPerSecond: Math.round(parallel.bytesPerSecond) }, "upstream throttles each connection: fetching the rest in parallel ranges");
     return parallel !== null;
   }
 
   /** The rest of the range [pos, end] as parallel parts, delivered in order like one chunk. */
   function attachParallel(plan: ParallelPlan): void {
     ahead.clear();
-    const from = pos;
+    const from = cursor.pos;
     const last = target.end!;
     const tail = openParallelTail({ open: opts.open, target, from, last, partBytes: plan.partBytes, rangeConcurrency, maxRetries, retryDelayMs, refresh, logger: log, signal: controller.signal });
     tail.on("error", noop);
@@ -306,7 +297,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
 
   function next(): void {
     if (finished || busy || current) return;
-    if (target.end !== null && pos > target.end) {
+    if (cursor.complete) {
       finish();
       return;
     }
@@ -314,8 +305,8 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       attachParallel(parallel!);
       return;
     }
-    const upcoming = ahead.takeAt(pos);
-    take(upcoming ? upcoming.promise : request(pos, freshUntil()), upcoming);
+    const upcoming = ahead.takeAt(cursor.pos);
+    take(upcoming ? upcoming.promise : request(cursor.pos, freshUntil()), upcoming);
   }
 
   /** Waits for the chunk at `pos` to open, then streams it. */
@@ -331,8 +322,8 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
         if (parked && chunk.body.destroyed) {
           // It died while parked (idle timeout behind a slow client, a cut): not the
           // upstream's failure at our offset, so ask again at once, without counting a retry.
-          log?.debug({ pos }, "prefetched chunk closed while waiting; requesting it again");
-          take(request(pos, parked.last), null);
+          log?.debug({ pos: cursor.pos }, "prefetched chunk closed while waiting; requesting it again");
+          take(request(cursor.pos, parked.last), null);
           return;
         }
         attach(chunk);

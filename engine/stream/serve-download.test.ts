@@ -56,7 +56,7 @@ describe("StreamSlots", () => {
 });
 
 describe("outputSpan", () => {
-  const out = (status: 200 | 206, contentRange: string | undefined, length: number | null) => ({ status, headers: contentRange ? { "content-range": contentRange } : {}, length });
+  const out = (status: 200 | 206, contentRange: string | undefined, length: number | null) => ({ status, headers: (contentRange ? { "content-range": contentRange } : {}) as Record<string, string>, length });
 
   it("a 200 is the whole file", () => {
     expect(outputSpan(out(200, undefined, 1000))).toEqual({ offset: 0, total: 1000, reachesEnd: true });
