@@ -308,6 +308,12 @@ test.describe("tools pages", () => {
     await page.keyboard.press("Enter");
     await expect(value("hex")).toHaveText("#ff8000");
     await expect(value("cmyk")).toHaveText("cmyk(0% 49.8% 100% 0%)");
+    // keys faster than the page renders (a held key, a slow phone): every one moves the cursor
+    await canvas.evaluate((el) => {
+      for (let i = 0; i < 5; i++) el.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft", shiftKey: true, bubbles: true }));
+      el.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    });
+    await expect(value("hex")).toHaveText("#3366cc");
 
     await page.getByLabel("Image file").setInputFiles(fixture("notes.mp4"));
     await expect(page.getByRole("region", { name: "Pick from an image" }).getByRole("alert")).toContainText("This file is not an image your browser can open.");

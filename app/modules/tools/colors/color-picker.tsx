@@ -165,7 +165,14 @@ const LOUPE_SCALE = 12;
 function ImagePicker({ onPick }: { onPick: (c: Hex) => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [cursor, setCursor] = useState<{ x: number; y: number } | null>(null);
+  const [cursor, setCursorState] = useState<{ x: number; y: number } | null>(null);
+  // the latest position, for key presses that come faster than renders: each arrow moves on
+  // from where the one before it left the cursor, and Enter picks where the arrows stopped
+  const cursorNow = useRef<{ x: number; y: number } | null>(null);
+  const setCursor = (p: { x: number; y: number } | null) => {
+    cursorNow.current = p;
+    setCursorState(p);
+  };
   const [hover, setHover] = useState<Hex | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const loupe = useRef<HTMLCanvasElement>(null);
@@ -236,6 +243,7 @@ function ImagePicker({ onPick }: { onPick: (c: Hex) => void }) {
   };
 
   const onKey = (e: KeyboardEvent<HTMLCanvasElement>) => {
+    const cursor = cursorNow.current;
     if (!cursor) return;
     const step = e.shiftKey ? 10 : 1;
     const c = e.currentTarget;
