@@ -9,6 +9,7 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
+import { buildCHeapTrim } from "./build-c-heap-trim.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = path.join(path.resolve(process.env.BUILD_DIR ?? path.join(root, "build")), "host");
@@ -47,3 +48,7 @@ await esbuild.build({
   plugins: [keepModuleLocation],
   logLevel: "warning",
 });
+
+// glibc's malloc_trim for the server's idle moments (docs/decisions/034), when a C compiler is here
+const notBuilt = buildCHeapTrim(path.join(outdir, "c-heap-trim.node"));
+if (notBuilt) console.log(`The C heap trim was not built: ${notBuilt}. The server runs without it.`);

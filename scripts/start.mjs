@@ -14,7 +14,7 @@ const sources = ["app", "common", "content", "public", "vite.config.ts", "react-
 // The host bundle (scripts/build-host.mjs) has its own stamp: a change to the engine rebuilds
 // the host in a second, not the site.
 const hostStamp = path.join(buildDir, "host", ".build-stamp");
-const hostSources = ["server", "engine", "db", "common", "app", "tests/mocks", "tsconfig.json", "package-lock.json", "scripts/build-host.mjs"];
+const hostSources = ["server", "engine", "db", "common", "app", "tests/mocks", "native", "tsconfig.json", "package-lock.json", "scripts/build-host.mjs", "scripts/build-c-heap-trim.mjs"];
 
 function newestMtime(p) {
   if (!existsSync(p)) return 0;

@@ -2,6 +2,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createApp } from "./app.ts";
+import { loadCHeapTrim } from "./c-heap-trim.ts";
 import { loadConfigOrExit } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { appServicesFrom, createServices } from "./services.ts";
@@ -13,7 +14,7 @@ async function main() {
   const logger = createLogger(config);
   const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
   const serverBuild = (await import(pathToFileURL(path.join(buildDir, "server", "index.js")).href)) as ServerBuild;
-  const services = await createServices(config, logger);
+  const services = await createServices(config, logger, { cHeapTrim: loadCHeapTrim(path.join(buildDir, "host", "c-heap-trim.node"), logger) });
   const app = createApp({
     ...appServicesFrom(services),
     build: { mode: "production", serverBuild, clientDir: path.join(buildDir, "client") },

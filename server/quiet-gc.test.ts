@@ -50,4 +50,17 @@ describe("collectWhenQuiet", () => {
     }).not.toThrow();
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it("gives the C heap's free pages back right after the collection, once per quiet spell", () => {
+    vi.useFakeTimers();
+    const calls: string[] = [];
+    const noteActivity = collectWhenQuiet({ gc: () => calls.push("gc"), afterCollect: () => calls.push("trim"), delayMs: 1000 });
+    noteActivity();
+    vi.advanceTimersByTime(999);
+    expect(calls).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(calls).toEqual(["gc", "trim"]);
+    vi.advanceTimersByTime(10_000);
+    expect(calls).toEqual(["gc", "trim"]);
+  });
 });

@@ -17,10 +17,13 @@
  * collection about every 100 ms for its whole length (three times the CPU per byte). `npm start`
  * fixes V8's heap growth factor (`--heap-growing-percent=100`) so that it does not
  * (docs/decisions/031-a-fixed-heap-growth-factor.md).
+ *
+ * After the collection, `afterCollect` (the C heap trim, docs/decisions/034) gives the C
+ * library's free pages back: the buffers the collection freed lived there.
  */
 export const QUIET_GC_DELAY_MS = 3_000;
 
-export function collectWhenQuiet(opts: { gc?: () => void; delayMs?: number } = {}): () => void {
+export function collectWhenQuiet(opts: { gc?: () => void; delayMs?: number; afterCollect?: (() => void) | null } = {}): () => void {
   const gc = opts.gc ?? (globalThis as { gc?: () => void }).gc;
   const delayMs = opts.delayMs ?? QUIET_GC_DELAY_MS;
   let lastActivity = 0;
@@ -35,6 +38,7 @@ export function collectWhenQuiet(opts: { gc?: () => void; delayMs?: number } = {
     if (quietFor < delayMs) return arm(delayMs - quietFor);
     timer = undefined;
     gc!();
+    opts.afterCollect?.();
   }
   return () => {
     if (!gc) return;

@@ -122,7 +122,8 @@ function logYtdlp(logger: Logger, ytdlp: Engine["ytdlp"], configured: string | u
 }
 
 /** Open everything the server needs, in order; close() undoes it in reverse. */
-export async function createServices(config: AppConfig, logger: Logger): Promise<Services> {
+/** `cHeapTrim`: glibc's malloc_trim when the production build has it (server/c-heap-trim.ts) */
+export async function createServices(config: AppConfig, logger: Logger, opts: { cHeapTrim?: (() => void) | null } = {}): Promise<Services> {
   // first: a multi-instance setup without shared secrets stops here, before anything starts
   const signingSecret = await loadSigningSecret(config);
   const authSecret = await loadAuthSecret(config);
@@ -177,8 +178,9 @@ export async function createServices(config: AppConfig, logger: Logger): Promise
     }),
     limiter: shared.accountLimiter,
   };
-  // one full collection once the server has been quiet a while (requests, downloads, start-up)
-  const noteActivity = collectWhenQuiet();
+  // one full collection once the server has been quiet a while (requests, downloads, start-up),
+  // then the C heap's free pages given back
+  const noteActivity = collectWhenQuiet({ afterCollect: opts.cHeapTrim });
   const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap), {
     // a signed-in user's downloads land in their history (the engine knows no database)
     onDownloadFinished: (event) => {
