@@ -68,11 +68,11 @@ if (only !== "unit") {
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson },
   });
   if (existsSync(playwrightJson)) {
-    const { stats, errors = [] } = JSON.parse(readFileSync(playwrightJson, "utf8"));
+    const report = JSON.parse(readFileSync(playwrightJson, "utf8"));
+    const { stats, errors = [] } = report;
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected + errors.length;
     totals.skipped += stats.skipped;
-    const report = JSON.parse(readFileSync(playwrightJson, "utf8"));
     const walk = (suite, titles) => {
       // a file's own suite is titled with its path; describe blocks add their titles
       const here = suite.title && suite.title !== suite.file ? [...titles, suite.title] : titles;
