@@ -38,8 +38,10 @@ export interface EngineConfig {
     maxConcurrentStreamsPerLink?: number;
     /** HLS/DASH segments fetched in parallel per download */
     segmentConcurrency: number;
-    /** size of one upstream range request for direct streams */
+    /** size of the first upstream range request of a direct stream; each one delivered whole doubles the next */
     chunkBytes: number;
+    /** the most one range request grows to (default 64 MiB); a stream's own limit (`maxRequestBytes`) may be lower */
+    maxChunkBytes?: number;
     /** ranges of one direct stream fetched in parallel when its upstream throttles each connection (default 6) */
     rangeConcurrency?: number;
     /** connections open at once to one upstream host, across all downloads; 0 = no cap (default 64) */

@@ -53,7 +53,14 @@ export interface VideoDetails {
 
 /** How the bytes of one upstream stream are reached. */
 export type Transport =
-  | { type: "direct" }
+  | {
+      type: "direct";
+      /**
+       * the most bytes one Range request may ask for, when the platform throttles or cuts longer
+       * ones (googlevideo beyond about 10 MiB); unset, the reader's chunks grow to 64 MiB
+       */
+      maxRequestBytes?: number;
+    }
   | {
       type: "segments";
       /** HLS or DASH; segments are fetched in order (in parallel, delivered in order) */

@@ -67,7 +67,7 @@ describe("parallel ranges on a throttling origin", () => {
   it("keeps one range at a time on a fast origin", async () => {
     upstream.files.set("/f.mp4", { data, type: "video/mp4" });
     const before = upstream.requests.length;
-    const src = await openRangedSource({ open: outbound.open, url: "https://fast.example.com/f.mp4", chunkBytes: CHUNK, rangeConcurrency: 4 });
+    const src = await openRangedSource({ open: outbound.open, url: "https://fast.example.com/f.mp4", chunkBytes: CHUNK, maxChunkBytes: CHUNK, rangeConcurrency: 4 });
     expect(sha256(await collect(src.stream))).toBe(sha256(data));
     // chunk-sized ranges only (the 128 KiB probe, then chunks): no parallel parts were cut
     const ranges = upstream.requests.slice(before).map((r) => r.headers.range);

@@ -21,7 +21,7 @@ describe("ranged reader", () => {
   it("reads a file in bounded Range chunks", async () => {
     upstream.files.set("/a.mp4", { data, type: "video/mp4" });
     const before = upstream.requests.length;
-    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/a.mp4", chunkBytes: 128 * 1024, retryDelayMs: 1 });
+    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/a.mp4", chunkBytes: 128 * 1024, maxChunkBytes: 128 * 1024, retryDelayMs: 1 });
     expect(src.total).toBe(data.length);
     expect(src.length).toBe(data.length);
     expect(src.contentType).toBe("video/mp4");
@@ -29,6 +29,34 @@ describe("ranged reader", () => {
     const ranges = upstream.requests.slice(before).map((r) => r.headers.range);
     expect(ranges.length).toBe(Math.ceil(data.length / (128 * 1024)));
     expect(ranges[0]).toBe(`bytes=0-${128 * 1024 - 1}`);
+  });
+
+  it("grows its chunks while they arrive whole, and starts again small after a cut", async () => {
+    const KiB = 1024;
+    upstream.files.set("/grow.mp4", { data, type: "video/mp4" });
+    let before = upstream.requests.length;
+    let src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/grow.mp4", chunkBytes: 64 * KiB, retryDelayMs: 1 });
+    expect(sha256(await collect(src.stream))).toBe(sha256(data));
+    let ranges = upstream.requests.slice(before).map((r) => r.headers.range);
+    // each chunk is asked for while the one before it streams (prefetch 1), so a size follows
+    // from the chunks completed by then: 64, 64, 128, 256 KiB, then the rest of the megabyte
+    expect(ranges).toEqual([`bytes=0-${64 * KiB - 1}`, `bytes=${64 * KiB}-${128 * KiB - 1}`, `bytes=${128 * KiB}-${256 * KiB - 1}`, `bytes=${256 * KiB}-${512 * KiB - 1}`, `bytes=${512 * KiB}-${data.length - 1}`]);
+
+    // cut inside the 256 KiB chunk: the rest of it is asked for, and from then on no chunk is
+    // longer than half the cut one (128 KiB)
+    upstream.files.set("/grow-cut.mp4", { data, type: "video/mp4", cutAt: { at: 300_000, times: 1 } });
+    before = upstream.requests.length;
+    src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/grow-cut.mp4", chunkBytes: 64 * KiB, prefetch: 0, retryDelayMs: 1, logger: silentLogger });
+    expect(sha256(await collect(src.stream))).toBe(sha256(data));
+    ranges = upstream.requests.slice(before).map((r) => r.headers.range);
+    expect(ranges.slice(0, 6)).toEqual([
+      `bytes=0-${64 * KiB - 1}`,
+      `bytes=${64 * KiB}-${192 * KiB - 1}`,
+      `bytes=${192 * KiB}-${448 * KiB - 1}`,
+      `bytes=300000-${448 * KiB - 1}`,
+      `bytes=${448 * KiB}-${576 * KiB - 1}`,
+      `bytes=${576 * KiB}-${704 * KiB - 1}`,
+    ]);
   });
 
   it("reads a sub-range (for client Range requests)", async () => {
@@ -41,7 +69,7 @@ describe("ranged reader", () => {
   it("resumes a cut chunk at its byte offset", async () => {
     upstream.files.set("/cut.mp4", { data, type: "video/mp4", cutAt: { at: 300_000, times: 1 } });
     const before = upstream.requests.length;
-    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/cut.mp4", chunkBytes: 256 * 1024, retryDelayMs: 1, logger: silentLogger });
+    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/cut.mp4", chunkBytes: 256 * 1024, maxChunkBytes: 256 * 1024, retryDelayMs: 1, logger: silentLogger });
     expect(sha256(await collect(src.stream))).toBe(sha256(data));
     const ranges = upstream.requests.slice(before).map((r) => r.headers.range);
     // the cut chunk resumed exactly where the bytes stopped, asking only for the rest of that
@@ -88,6 +116,7 @@ describe("ranged reader", () => {
       },
       url: "https://cdn.example.com/exp3.mp4?token=t1",
       chunkBytes: 100_000,
+      maxChunkBytes: 100_000,
       prefetch: 3,
       refresh: async () => {
         refreshes++;
@@ -191,7 +220,7 @@ describe("ranged reader", () => {
     upstream.files.set("/stall.mp4", { data: big, type: "video/mp4" });
     const before = upstream.requests.length;
     const sentBefore = upstream.sent();
-    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/stall.mp4", chunkBytes: 256 * 1024, prefetch: 2 });
+    const src = await openRangedSource({ open: outbound.open, url: "https://cdn.example.com/stall.mp4", chunkBytes: 256 * 1024, maxChunkBytes: 256 * 1024, prefetch: 2 });
     src.stream.pause();
     await new Promise((r) => setTimeout(r, 400));
     // the Readable's buffer (1 MiB) fills from the current chunk and the parked ones, then

@@ -4,7 +4,9 @@ import { setMaxListeners } from "node:events";
 import { Readable } from "node:stream";
 import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../errors.ts";
-import { createByteBudget, createConnectionRate, type ByteBudget, type ConnectionRate } from "./connection-rate.ts";
+import { createChunkGrowth } from "./chunk-growth.ts";
+import { ChunkFeed } from "./chunk-feed.ts";
+import { createByteBudget, type ByteBudget, type ConnectionRate } from "./connection-rate.ts";
 import type { OutboundOpen } from "./outbound-fetch.ts";
 import { decideParallel, openParallelTail, type ParallelPlan } from "./parallel-tail.ts";
 import { rangeSizing } from "./range-plan.ts";
@@ -15,7 +17,8 @@ import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
  * A Readable over one direct upstream URL, fetched in bounded Range chunks. Why chunks: platform
- * CDNs throttle or cut long single requests, and a cut costs at most one chunk. Why a prefetch:
+ * CDNs throttle or cut long single requests, and a cut costs at most one chunk. The chunks start
+ * at `chunkBytes` and grow while they arrive whole (chunk-growth.ts), up to the stream's limit. Why a prefetch:
  * a new request costs a round trip (plus the CDN's time to first byte), so the next chunk is
  * requested while the current one streams; its body stays parked (paused, in socket buffers)
  * until its turn. Memory stays bounded (socket buffers of at most `1 + prefetch` requests plus
@@ -33,6 +36,12 @@ export interface RangedReaderOptions {
   open: OutboundOpen;
   url: string;
   chunkBytes: number;
+  /**
+   * the most one request may ask for: chunks start at `chunkBytes` and grow after each one
+   * delivered whole up to this (chunk-growth.ts; default 64 MiB). A platform that throttles long
+   * requests sets its own (UpstreamStream's `maxRequestBytes`).
+   */
+  maxChunkBytes?: number;
   /** chunks requested ahead of the one being delivered (default 1; 0 = strictly one at a time) */
   prefetch?: number;
   /** first byte (default 0) */
@@ -99,7 +108,9 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   /** the next byte to deliver: a cut or failed chunk resumes exactly there */
   const cursor = new ByteCursor(opts.start ?? 0, target);
   const initialLength = target.end !== null ? target.end - cursor.pos + 1 : null;
-  const { probeBytes } = rangeSizing(chunkBytes, initialLength, rangeConcurrency);
+  /** how much the next request asks for: grows while chunks arrive whole, back down after a cut */
+  const sizes = createChunkGrowth(chunkBytes, opts.maxChunkBytes);
+  const { probeBytes } = rangeSizing(sizes.bytes, initialLength, rangeConcurrency);
 
   /** Asks for a fresh URL once, however many requests in flight were refused with the old one. */
   const refresh = opts.refresh;
@@ -112,7 +123,16 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     { max: MAX_REFRESHES, onStart: (refreshes) => log?.info({ pos: cursor.pos, refreshes }, "upstream refused (403): re-resolving the stream URL") },
   );
 
-  const requester: RangeRequester = { open: opts.open, target, chunkBytes, refresher: refresh ? refresher : undefined, headers: opts.headers, signal: controller.signal };
+  const requester: RangeRequester = {
+    open: opts.open,
+    target,
+    get chunkBytes() {
+      return sizes.bytes;
+    },
+    refresher: refresh ? refresher : undefined,
+    headers: opts.headers,
+    signal: controller.signal,
+  };
   const request = (start: number, until?: number, urgent = true) => requestRange(requester, start, until, urgent);
 
   let first: RangeChunk;
@@ -125,27 +145,18 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   }
   const startPos = opts.start ?? 0;
 
-  /**
-   * Push-based on purpose: upstream 'data' goes straight into the Readable and the upstream
-   * socket is paused whenever the consumer's buffer is full. (An async-generator version was
-   * several times slower on fast links.)
-   */
-  let current: RangeChunk | null = null;
   /** last byte of the range being delivered (a resume asks only for the rest of it) */
   let currentLast: number | null = null;
   const ahead = createPrefetchQueue((from, last) => request(from, last, false));
   let busy = false; // a request or a retry delay is in progress
   let finished = false;
-  /** the delivering connection's rate (null while the parallel parts deliver) */
-  let rate: ConnectionRate | null = null;
   /** set once the upstream proved to throttle each connection: the rest goes in parallel parts */
   let parallel: ParallelPlan | null = null;
 
   const stream = new Readable({
     highWaterMark: 1024 * 1024,
     read() {
-      rate?.resume(performance.now());
-      if (current) current.body.resume();
+      if (feed.current) feed.resume();
       else if (!busy && !finished) next();
     },
     destroy(err, cb) {
@@ -153,84 +164,53 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       parallel?.release();
       opts.signal?.removeEventListener("abort", onOuterAbort);
       controller.abort();
-      if (current) detach(true);
+      feed.detach(true);
       ahead.clear();
       cb(err);
     },
   });
 
-  const onData = (piece: Buffer) => {
-    const buf = cursor.take(piece);
-    if (buf === null) return;
-    if (buf.length > 0) {
-      retries.progressed();
-      rate?.bytes(buf.length);
-      if (!stream.push(buf) && current) {
-        current.body.pause();
-        rate?.pause(performance.now());
+  /** what the feed says of each chunk, and what the reader does next */
+  const feed = new ChunkFeed(cursor, {
+    push: (buf) => stream.push(buf),
+    progressed: () => retries.progressed(),
+    complete: finish,
+    ended(chunk) {
+      if (finished) return;
+      if (cursor.endedEarly(chunk.expect)) {
+        sizes.cut(chunk.expect);
+        retry(new EngineError("upstream.fetch_failed", { detail: `chunk at ${cursor.pos} ended early` }), "upstream chunk ended early; resuming at its byte offset");
+        return;
       }
-    }
-    if (cursor.complete) {
-      // everything wanted has arrived (an upstream ignoring Range may have more): stop here
-      detach(true);
-      finish();
-    }
-  };
-  const onEnd = () => {
-    const chunk = current;
-    detach(false);
-    if (!chunk || finished) return;
-    if (cursor.endedEarly(chunk.expect)) {
-      retry(new EngineError("upstream.fetch_failed", { detail: `chunk at ${cursor.pos} ended early` }), "upstream chunk ended early; resuming at its byte offset");
-      return;
-    }
-    if ((target.end === null && chunk.expect === null) || chunk.expect === 0 || cursor.complete) {
-      finish();
-      return;
-    }
-    next();
-  };
-  const onError = (err: Error) => {
-    detach(true);
-    if (finished) return;
-    if (controller.signal.aborted) {
-      stream.destroy(err);
-      return;
-    }
-    retry(err, "upstream chunk was cut; resuming at its byte offset");
-  };
+      if ((target.end === null && chunk.expect === null) || chunk.expect === 0 || cursor.complete) {
+        finish();
+        return;
+      }
+      sizes.completed();
+      next();
+    },
+    failed(chunk, err) {
+      if (finished) return;
+      if (controller.signal.aborted) {
+        stream.destroy(err);
+        return;
+      }
+      sizes.cut(chunk.expect);
+      retry(err, "upstream chunk was cut; resuming at its byte offset");
+    },
+  });
 
   function attach(chunk: RangeChunk, fromParts = false): void {
-    current = chunk;
-    rate = fromParts ? null : createConnectionRate(performance.now());
     currentLast = chunk.last;
-    cursor.begin(chunk.skip);
-    const body = chunk.body;
-    body.on("data", onData);
-    body.once("end", onEnd);
-    body.once("error", onError);
-    // A socket closed without 'end' (and without an error) is a cut too.
-    body.once("close", () => {
-      if (current === chunk && !body.readableEnded) onError(new Error("upstream closed the connection"));
-    });
+    feed.attach(chunk, !fromParts);
     schedulePrefetch();
-  }
-
-  function detach(destroyBody: boolean): void {
-    const chunk = current;
-    current = null;
-    if (!chunk) return;
-    const body = chunk.body;
-    body.off("data", onData);
-    body.off("end", onEnd);
-    body.off("error", onError);
-    if (destroyBody && !body.destroyed && !body.readableEnded) body.destroy();
   }
 
   /** Requests the chunks after the one being delivered, up to `prefetch` of them. */
   function schedulePrefetch(): void {
+    const current = feed.current;
     if (finished || target.end === null || current === null || current.full || current.last === null) return;
-    ahead.fill(current.last, target.end, prefetch, chunkBytes);
+    ahead.fill(current.last, target.end, prefetch, sizes.bytes);
   }
 
   function finish(): void {
@@ -273,7 +253,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     const pos = cursor.pos;
     let until: number | undefined = currentLast !== null && pos <= currentLast ? currentLast : undefined;
     const upcoming = ahead.nextStart();
-    if (upcoming !== null) until = Math.min(until ?? pos + chunkBytes - 1, pos + chunkBytes - 1, upcoming - 1);
+    if (upcoming !== null) until = Math.min(until ?? pos + sizes.bytes - 1, pos + sizes.bytes - 1, upcoming - 1);
     return until;
   }
 
@@ -296,12 +276,12 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   }
 
   function next(): void {
-    if (finished || busy || current) return;
+    if (finished || busy || feed.current) return;
     if (cursor.complete) {
       finish();
       return;
     }
-    if (goParallel(rate)) {
+    if (goParallel(feed.rate)) {
       attachParallel(parallel!);
       return;
     }

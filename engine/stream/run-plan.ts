@@ -8,6 +8,7 @@ import type { MediaPlan, UpstreamStream } from "../types.ts";
 import { isAbortError } from "./abort-error.ts";
 import type { Outbound } from "./outbound-fetch.ts";
 import { readAll } from "./outbound-fetch.ts";
+import { GROWN_CHUNK_CEILING } from "./chunk-growth.ts";
 import { DEFAULT_RANGE_CONCURRENCY, openRangedSource } from "./ranged-reader.ts";
 import type { SegmentPrefetch } from "./segment-prefetch.ts";
 import { openSegmentSource } from "./segment-reader.ts";
@@ -20,7 +21,7 @@ import { openSegmentSource } from "./segment-reader.ts";
 export interface RunContext {
   outbound: Pick<Outbound, "open" | "fetch">;
   media: MediaTools;
-  limits: { chunkBytes: number; segmentConcurrency: number; rangeConcurrency?: number };
+  limits: { chunkBytes: number; maxChunkBytes?: number; segmentConcurrency: number; rangeConcurrency?: number };
   logger: Logger;
   /** re-resolves the media and returns the current version of the stream with this id (403 → fresh URL) */
   refreshStream?: (stream: UpstreamStream) => Promise<UpstreamStream>;
@@ -108,6 +109,7 @@ async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { star
     open: ctx.outbound.open,
     url: stream.url,
     chunkBytes: ctx.limits.chunkBytes,
+    maxChunkBytes: Math.min(ctx.limits.maxChunkBytes ?? GROWN_CHUNK_CEILING, (stream.transport.type === "direct" && stream.transport.maxRequestBytes) || Infinity),
     rangeConcurrency: ctx.limits.rangeConcurrency ?? DEFAULT_RANGE_CONCURRENCY,
     start: range?.start,
     end: range?.end ?? (stream.contentLength ? stream.contentLength - 1 : undefined),

@@ -44,7 +44,7 @@ describe("toUpstreamStream", () => {
       id: "137",
       kind: "video",
       url: base.url,
-      transport: { type: "direct" },
+      transport: { type: "direct", maxRequestBytes: 10 * 1024 * 1024 },
       container: "mp4",
       mimeType: base.mime_type,
       vcodec: "h264",

@@ -7,6 +7,12 @@
 import type { UpstreamStream } from "../../types.ts";
 import { containerOf, parseMimeType } from "./codecs.ts";
 
+/**
+ * googlevideo throttles a request that asks for more than about 10 MiB (yt-dlp's http_chunk_size
+ * for YouTube is the same): the ranged reader's chunks for these streams grow no further.
+ */
+export const GOOGLEVIDEO_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+
 /** The fields of youtubei.js's `Format` we read (kept structural so tests can build them). */
 export interface InnertubeFormat {
   itag: number;
@@ -51,7 +57,7 @@ export function toUpstreamStream(format: InnertubeFormat): UpstreamStream | null
     id: String(format.itag),
     kind,
     url: format.url!,
-    transport: { type: "direct" },
+    transport: { type: "direct", maxRequestBytes: GOOGLEVIDEO_MAX_REQUEST_BYTES },
     container,
     mimeType: format.mime_type,
     bitrate: format.average_bitrate || format.bitrate || undefined,

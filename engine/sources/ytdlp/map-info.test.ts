@@ -17,6 +17,14 @@ describe("yt-dlp formats onto our streams", () => {
     expect(routeFormat(format({ url: "https://cdn.example/p.webm", ext: "webm", vcodec: "vp9", acodec: "opus" }))).toMatchObject({ stream: { kind: "progressive", vcodec: "vp9", acodec: "opus" } });
   });
 
+  it("keeps yt-dlp's request size for a site that throttles long requests, and none when it names none", () => {
+    const youtube = routeFormat(format({ url: "https://rr1.googlevideo.example/videoplayback", ext: "mp4", vcodec: "avc1.4d401f", acodec: "none", downloader_options: { http_chunk_size: 10485760 } }));
+    expect(youtube).toMatchObject({ stream: { transport: { type: "direct", maxRequestBytes: 10485760 } } });
+    const plain = routeFormat(format({ url: "https://cdn.example/v.mp4", ext: "mp4", vcodec: "avc1.4d401f", acodec: "mp4a.40.2" }));
+    expect(plain).toMatchObject({ stream: { transport: { type: "direct" } } });
+    expect(plain.type === "direct" && plain.stream.transport).toEqual({ type: "direct" });
+  });
+
   it("marks a file without codec information for probing", () => {
     expect(routeFormat(format({ url: "https://cdn.example/sd.mp4", ext: "mp4" }))).toMatchObject({ type: "direct", codecsKnown: false, stream: { kind: "progressive" } });
   });

@@ -42,6 +42,8 @@ const formatSchema = z.object({
   language: str,
   has_drm: z.boolean().nullish().catch(null),
   format_note: str,
+  /** yt-dlp's own request size for the site (http_chunk_size: 10 MiB for YouTube, which throttles longer requests) */
+  downloader_options: z.object({ http_chunk_size: num }).nullish().catch(null),
 });
 export type YtdlpFormat = z.infer<typeof formatSchema>;
 
@@ -161,11 +163,12 @@ export function routeFormat(f: YtdlpFormat): FormatRoute {
   let container = CONTAINERS[ext] ?? "unknown";
   if (container === "mp4" && kind === "audio") container = "m4a";
   const bitrateKbps = f.tbr ?? (f.vbr ?? 0) + (f.abr ?? 0);
+  const chunkSize = f.downloader_options?.http_chunk_size && f.downloader_options.http_chunk_size > 0 ? Math.floor(f.downloader_options.http_chunk_size) : null;
   const stream: UpstreamStream = {
     id: `ytdlp-${f.format_id || createHash("sha256").update(f.url).digest("hex").slice(0, 8)}`,
     kind,
     url: url.href,
-    transport: { type: "direct" },
+    transport: { type: "direct", ...(chunkSize ? { maxRequestBytes: chunkSize } : {}) },
     container,
     ...(vcodec ? { vcodec } : {}),
     ...(acodec ? { acodec } : {}),

@@ -5,7 +5,7 @@ let fx: EngineFixture;
 let server: { origin: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  fx = await startEngineFixture({ upstreamDelayMs: 40, config: { limits: { maxConcurrentDownloads: 1, chunkBytes: 16 * 1024 } } });
+  fx = await startEngineFixture({ upstreamDelayMs: 40, config: { limits: { maxConcurrentDownloads: 1, chunkBytes: 16 * 1024, maxChunkBytes: 16 * 1024 } } });
   server = await fx.serve();
 });
 afterAll(async () => {

@@ -67,7 +67,7 @@ describe("engine.close() with downloads in flight", () => {
       logs = [];
       const logger = pino({ level: "info" }, { write: (line: string) => void logs.push(JSON.parse(line) as { level: number; msg: string }) });
       // a slow CDN in small chunks: a video input is mid-file for seconds
-      fx = await startEngineFixture({ upstreamDelayMs: 300, config: { logger, limits: { chunkBytes: 16 * 1024, outboundTimeoutMs: 30_000 } } });
+      fx = await startEngineFixture({ upstreamDelayMs: 300, config: { logger, limits: { chunkBytes: 16 * 1024, maxChunkBytes: 16 * 1024, outboundTimeoutMs: 30_000 } } });
     });
     afterEach(async () => {
       await fx?.close();
@@ -112,7 +112,7 @@ describe("engine.close() with downloads in flight", () => {
         waiting: () => waiting.length,
       };
       await fx.close();
-      fx = await startEngineFixture({ config: { limits: { chunkBytes: 16 * 1024 } }, deps: { spawnGate: gate } });
+      fx = await startEngineFixture({ config: { limits: { chunkBytes: 16 * 1024, maxChunkBytes: 16 * 1024 } }, deps: { spawnGate: gate } });
       // the CDN cuts the video at 100 KB, every time: the reader gives up after its retries
       fx.upstream.files.get("/video-360.mp4")!.failAfter = 100_000;
       const server = await fx.serve();
@@ -139,7 +139,7 @@ describe("engine.close() with downloads in flight", () => {
     let engine: Engine;
     beforeEach(async () => {
       platform = await startMockPlatform({ dataDir: path.join(os.tmpdir(), "vidfetch-test-platform") });
-      engine = await createEngine(testConfig({ hostMap: platform.hostMap, limits: { chunkBytes: 16 * 1024, resolveCacheSeconds: 60 } }), { killGraceMs: 500 });
+      engine = await createEngine(testConfig({ hostMap: platform.hostMap, limits: { chunkBytes: 16 * 1024, maxChunkBytes: 16 * 1024, resolveCacheSeconds: 60 } }), { killGraceMs: 500 });
     });
     afterEach(async () => {
       await engine?.close();

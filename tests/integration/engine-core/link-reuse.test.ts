@@ -43,7 +43,7 @@ beforeAll(async () => {
   fx = await startEngineFixture({
     // a slow CDN (25 ms per 8 KB chunk), so concurrent streams overlap
     upstreamDelayMs: 25,
-    config: { logger, limits: { chunkBytes: 8 * 1024, downloadsPerIpPerHour: 5, maxConcurrentDownloadsPerIp: 3 } },
+    config: { logger, limits: { chunkBytes: 8 * 1024, maxChunkBytes: 8 * 1024, downloadsPerIpPerHour: 5, maxConcurrentDownloadsPerIp: 3 } },
     deps: { spawnGate },
   });
   server = await serveWithClientIp(fx);

@@ -19,7 +19,7 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<boolean
 
 beforeAll(async () => {
   // a slow CDN (60 ms per 16 KB chunk), so every download is still running when its client leaves
-  fx = await startEngineFixture({ upstreamDelayMs: 60, config: { limits: { chunkBytes: 16 * 1024 } } });
+  fx = await startEngineFixture({ upstreamDelayMs: 60, config: { limits: { chunkBytes: 16 * 1024, maxChunkBytes: 16 * 1024 } } });
   server = await fx.serve();
 });
 afterAll(async () => {
