@@ -19,7 +19,7 @@ function setup(opts: { pos: number; end: number | null; accept?: () => boolean }
     failed: (_c, err) => seen.push(`failed: ${err.message}`),
   };
   const feed = new ChunkFeed(cursor, events);
-  const chunk = (start: number, last: number | null, skip = 0): RangeChunk => ({ body: new PassThrough(), start, last, expect: last === null ? null : last - start + 1, skip, full: skip > 0 });
+  const chunk = (start: number, last: number | null, skip = 0): RangeChunk & { body: PassThrough } => ({ body: new PassThrough(), start, last, expect: last === null ? null : last - start + 1, skip, full: skip > 0 });
   const tick = () => new Promise((r) => setImmediate(r));
   return { pushed, seen, feed, chunk, cursor, tick };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseRange, segmentsInFlight } from "./run-plan.ts";
+import type { UpstreamStream } from "../types.ts";
+import { parseRange, requestCeiling, segmentsInFlight } from "./run-plan.ts";
 
 describe("parseRange", () => {
   it.each([
@@ -41,5 +42,18 @@ describe("segmentsInFlight", () => {
     expect(segmentsInFlight(6, of(undefined, undefined))).toBe(6);
     expect(segmentsInFlight(6, [])).toBe(6);
     expect(segmentsInFlight(1, of(1, 1))).toBe(1);
+  });
+});
+
+describe("requestCeiling", () => {
+  const MiB = 1024 * 1024;
+  const direct = (maxRequestBytes?: number): UpstreamStream => ({ id: "v", kind: "progressive", url: "https://cdn.example/v.mp4", container: "mp4", transport: { type: "direct", ...(maxRequestBytes ? { maxRequestBytes } : {}) } });
+  it("lets a plain file's requests grow to 64 MiB, and a platform's stream to its own limit", () => {
+    expect(requestCeiling(direct(), undefined)).toBe(64 * MiB);
+    expect(requestCeiling(direct(10 * MiB), undefined)).toBe(10 * MiB);
+  });
+  it("keeps the engine's configured ceiling when it is lower", () => {
+    expect(requestCeiling(direct(10 * MiB), 16 * 1024)).toBe(16 * 1024);
+    expect(requestCeiling(direct(), 128 * MiB)).toBe(128 * MiB);
   });
 });

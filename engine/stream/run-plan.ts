@@ -83,6 +83,12 @@ export function segmentsInFlight(configured: number, segments: readonly { durati
   return median <= SHORT_SEGMENT_SECONDS ? Math.floor((configured * 4) / 3) : configured;
 }
 
+/** The most one range request of `stream` asks for: the engine's ceiling, or the platform's own limit when lower. */
+export function requestCeiling(stream: UpstreamStream, configured: number | undefined): number {
+  const own = stream.transport.type === "direct" ? stream.transport.maxRequestBytes : undefined;
+  return Math.min(configured ?? GROWN_CHUNK_CEILING, own !== undefined && own > 0 ? own : Infinity);
+}
+
 async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { start: number; end: number }): Promise<{ body: Readable; length: number | null; contentType: string | null }> {
   if (stream.transport.type === "segments") {
     let current = stream;
@@ -109,7 +115,7 @@ async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { star
     open: ctx.outbound.open,
     url: stream.url,
     chunkBytes: ctx.limits.chunkBytes,
-    maxChunkBytes: Math.min(ctx.limits.maxChunkBytes ?? GROWN_CHUNK_CEILING, (stream.transport.type === "direct" && stream.transport.maxRequestBytes) || Infinity),
+    maxChunkBytes: requestCeiling(stream, ctx.limits.maxChunkBytes),
     rangeConcurrency: ctx.limits.rangeConcurrency ?? DEFAULT_RANGE_CONCURRENCY,
     start: range?.start,
     end: range?.end ?? (stream.contentLength ? stream.contentLength - 1 : undefined),
