@@ -64,6 +64,15 @@ describe("parallel ranges on a throttling origin", () => {
     expect(resumed).toEqual([`bytes=${cutAt}-${7 * CHUNK - 1}`]);
   });
 
+  it("does not grow its requests for an origin that throttles each connection", async () => {
+    // parallel ranges off: the chunks stay at the configured size (each took half a second)
+    upstream.files.set("/g.mp4", { data: data.subarray(0, 4 * CHUNK), type: "video/mp4" });
+    const before = throttled.ranges.length;
+    const src = await openRangedSource({ open: outbound.open, url: "https://slow.example.com/g.mp4", chunkBytes: CHUNK, rangeConcurrency: 1, prefetch: 0 });
+    expect(sha256(await collect(src.stream))).toBe(sha256(data.subarray(0, 4 * CHUNK)));
+    expect(throttled.ranges.slice(before)).toEqual([0, 1, 2, 3].map((i) => `bytes=${i * CHUNK}-${(i + 1) * CHUNK - 1}`));
+  });
+
   it("keeps one range at a time on a fast origin", async () => {
     upstream.files.set("/f.mp4", { data, type: "video/mp4" });
     const before = upstream.requests.length;

@@ -186,7 +186,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
         finish();
         return;
       }
-      sizes.completed();
+      if (arrivedFast(chunk)) sizes.completed();
       next();
     },
     failed(chunk, err) {
@@ -199,6 +199,18 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
       retry(err, "upstream chunk was cut; resuming at its byte offset");
     },
   });
+
+  /**
+   * Longer requests only for an upstream that is quick about them: a chunk that came slower than
+   * `throttledBelow` while the consumer waited says the upstream limits each connection (perhaps
+   * only after some bytes), and a longer request would only put off noticing it.
+   */
+  function arrivedFast(chunk: RangeChunk): boolean {
+    const measured = feed.rate;
+    if (!measured || measured.everPaused) return true;
+    const rate = measured.rate(performance.now(), Math.min(256 * 1024, (chunk.expect ?? 0) / 2));
+    return rate === null || rate >= throttledBelow;
+  }
 
   function attach(chunk: RangeChunk, fromParts = false): void {
     currentLast = chunk.last;
