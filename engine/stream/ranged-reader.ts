@@ -18,10 +18,10 @@ import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 /**
  * A Readable over one direct upstream URL, fetched in bounded Range chunks. Why chunks: platform
  * CDNs throttle or cut long single requests, and a cut costs at most one chunk. The chunks start
- * at `chunkBytes` and grow while they arrive whole (chunk-growth.ts), up to the stream's limit. Why a prefetch:
- * a new request costs a round trip (plus the CDN's time to first byte), so the next chunk is
- * requested while the current one streams; its body stays parked (paused, in socket buffers)
- * until its turn. Memory stays bounded (socket buffers of at most `1 + prefetch` requests plus
+ * at `chunkBytes` and grow while they arrive whole and quickly (chunk-growth.ts), up to the
+ * stream's limit. Why a prefetch: a new request costs a round trip (plus the CDN's time to first
+ * byte), so the next chunk is requested while the current one streams; its body stays parked
+ * (paused, in socket buffers) until its turn. Memory stays bounded (socket buffers of at most `1 + prefetch` requests plus
  * the Readable's high-water mark, whatever the file size); a failed chunk resumes at the exact
  * byte offset; a 403 (expired URL) asks the caller for a fresh URL (once for all requests in
  * flight) and continues where it stopped.
