@@ -56,29 +56,24 @@ describe("chunk feed", () => {
   });
 
   it("tells a whole chunk from one that ended early, and a close without an end from both", async () => {
-    const whole = setup({ pos: 0, end: 9 });
-    const a = whole.chunk(0, 4);
-    whole.feed.attach(a);
-    a.body.end(Buffer.alloc(5));
-    await whole.tick();
-    expect(whole.seen.at(-1)).toBe("ended whole");
-
-    const early = setup({ pos: 0, end: 9 });
-    const b = early.chunk(0, 9);
-    early.feed.attach(b);
-    b.body.end(Buffer.alloc(4));
-    await early.tick();
-    expect(early.seen.at(-1)).toBe("ended early");
-    expect(early.cursor.pos).toBe(4);
-
-    const cut = setup({ pos: 0, end: 9 });
-    const c = cut.chunk(0, 9);
-    cut.feed.attach(c);
-    c.body.write(Buffer.alloc(2));
-    await cut.tick();
-    c.body.destroy();
-    await cut.tick();
-    expect(cut.seen.at(-1)).toBe("failed: upstream closed the connection");
+    const tick = () => new Promise((r) => setImmediate(r));
+    /** a chunk of [0, last] attached and `deliver` run on its body: what the feed said last, and where the cursor stands */
+    const lastWord = async (last: number, deliver: (body: PassThrough) => Promise<void> | void) => {
+      const t = setup({ pos: 0, end: 9 });
+      const c = t.chunk(0, last);
+      t.feed.attach(c);
+      await deliver(c.body);
+      await tick();
+      return { said: t.seen.at(-1), pos: t.cursor.pos };
+    };
+    expect(await lastWord(4, (body) => void body.end(Buffer.alloc(5)))).toEqual({ said: "ended whole", pos: 5 });
+    expect(await lastWord(9, (body) => void body.end(Buffer.alloc(4)))).toEqual({ said: "ended early", pos: 4 });
+    const cut = async (body: PassThrough) => {
+      body.write(Buffer.alloc(2));
+      await tick();
+      body.destroy();
+    };
+    expect(await lastWord(9, cut)).toEqual({ said: "failed: upstream closed the connection", pos: 2 });
   });
 
   it("a chunk let go says nothing more, and parallel parts are not measured", async () => {

@@ -163,12 +163,12 @@ export function routeFormat(f: YtdlpFormat): FormatRoute {
   let container = CONTAINERS[ext] ?? "unknown";
   if (container === "mp4" && kind === "audio") container = "m4a";
   const bitrateKbps = f.tbr ?? (f.vbr ?? 0) + (f.abr ?? 0);
-  const chunkSize = f.downloader_options?.http_chunk_size && f.downloader_options.http_chunk_size > 0 ? Math.floor(f.downloader_options.http_chunk_size) : null;
+  const chunkSize = Math.floor(f.downloader_options?.http_chunk_size ?? 0);
   const stream: UpstreamStream = {
     id: `ytdlp-${f.format_id || createHash("sha256").update(f.url).digest("hex").slice(0, 8)}`,
     kind,
     url: url.href,
-    transport: { type: "direct", ...(chunkSize ? { maxRequestBytes: chunkSize } : {}) },
+    transport: { type: "direct", ...(chunkSize > 0 ? { maxRequestBytes: chunkSize } : {}) },
     container,
     ...(vcodec ? { vcodec } : {}),
     ...(acodec ? { acodec } : {}),
