@@ -164,6 +164,19 @@ export function warmProbers(tools: MediaTools): number {
  */
 export async function probeStream(tools: MediaTools, input: Readable, opts: { timeoutMs?: number } = {}): Promise<ProbeResult> {
   const { useFfprobe, binary, args } = proberCommand(tools);
+  // Listened to from the first moment (issue 27): the input may fail while the probe waits for
+  // its spawn turn (a segment that 404s at once), and an 'error' nobody hears ends the process.
+  let inputError: Error | null = null;
+  let inputGone = false;
+  let stdin: Writable | null = null;
+  input.on("error", (err) => {
+    inputError = err;
+  });
+  input.once("close", () => {
+    inputGone = true;
+    // a stream destroyed before its end never emits 'end': the prober would wait for the timeout
+    stdin?.end();
+  });
   // a prober started ahead (warm-processes.ts) has already paid its start-up
   const warm = processProbers.take(binary, args);
   let child: ChildProcess;
@@ -171,6 +184,9 @@ export async function probeStream(tools: MediaTools, input: Readable, opts: { ti
   else {
     // spawning blocks the event loop until the prober has exec'd: one spawn per loop turn
     await processSpawnGate.turn();
+    // the input failed or went away meanwhile: nothing to probe, no process to start
+    if (inputError) throw inputError;
+    if (inputGone) throw new EngineError("video.no_formats", { detail: "the input closed before the probe started" });
     child = spawn(binary, args, { stdio: ["pipe", "pipe", "pipe"] });
   }
   // the next probe gets a started prober too, started a while after this one is done (warm-processes.ts)
@@ -183,15 +199,11 @@ export async function probeStream(tools: MediaTools, input: Readable, opts: { ti
   child.stderr!.setEncoding("utf8").on("data", (c: string) => {
     if (stderr.length < MAX_OUTPUT) stderr += c;
   });
-  const stdin = child.stdin as Writable;
+  stdin = child.stdin as Writable;
   // the prober stops reading once it knows enough: a closed stdin is expected, not an error
   stdin.on("error", () => {});
-  let inputError: Error | null = null;
-  input.on("error", (err) => {
-    inputError = err;
-    stdin.end();
-  });
   input.pipe(stdin);
+  if (inputGone) stdin.end();
 
   const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? PROBE_TIMEOUT_MS);
   const code = await new Promise<number | null>((resolve, reject) => {
