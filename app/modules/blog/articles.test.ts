@@ -13,7 +13,8 @@ import {
   setArticleRemoved,
 } from "./articles.server.ts";
 import { ensureGeneratedArticles, ensureGeneratedArticlesToday } from "./generated-store.server.ts";
-import { generateBatch } from "./generator/generate-batch.ts";
+import { EDITORIAL_BYLINE, generateBatch } from "./generator/generate-batch.ts";
+import { repairGeneratedArticles } from "./repair-generated-articles.server.ts";
 import { fixtureArticles } from "./test-fixtures/load-fixtures.ts";
 
 let handle: DatabaseHandle;
@@ -39,15 +40,33 @@ describe("generated article store", () => {
     expect(rows.filter((r) => r.longForm)).toHaveLength(30);
   });
 
-  it("catches up 15 articles (5 long-form) for every missed calendar day", async () => {
+  it("adds one batch of 15 (5 long-form) dated today after days away, never batches dated in the past", async () => {
     await ensureGeneratedArticles(handle.db, { now: day("2026-11-21") });
     const later = await ensureGeneratedArticles(handle.db, { now: day("2026-11-24") });
-    expect(later.created).toBe(45);
-    expect(later.days.map((d) => d.day)).toEqual(["2026-11-22", "2026-11-23", "2026-11-24"]);
+    expect(later.created).toBe(15);
+    expect(later.days).toEqual([{ day: "2026-11-24", kind: "daily" }]);
     const rows = await handle.db.select().from(blogGeneratedArticles);
-    expect(rows).toHaveLength(85);
-    expect(rows.filter((r) => r.longForm)).toHaveLength(30 + 15);
-    expect(rows.filter((r) => r.batchDay === "2026-11-23")).toHaveLength(15);
+    expect(rows).toHaveLength(55);
+    expect(rows.filter((r) => r.longForm)).toHaveLength(30 + 5);
+    expect(rows.filter((r) => r.batchDay === "2026-11-24").every((r) => r.publishedAt.toISOString().startsWith("2026-11-24"))).toBe(true);
+  });
+
+  it("rewrites articles the earlier generator stored: no repeated sentence, the day they appeared, the editorial byline", async () => {
+    const [made] = generateBatch("2026-10-01", "daily");
+    const repeated = "<p>Use Wi-Fi for big files. Use Wi-Fi for big files. Use Wi-Fi for big files.</p>";
+    await handle.db.insert(blogGeneratedArticles).values({ ...made!, author: "Maya Thornton", contentHtml: repeated, publishedAt: day("2026-09-12"), modifiedAt: day("2026-09-12"), createdAt: day("2026-10-01") });
+    await ensureGeneratedArticles(handle.db, { now: day("2026-10-01") });
+    const [row] = await handle.db.select().from(blogGeneratedArticles);
+    expect(row!.slug).toBe(made!.slug);
+    expect(row!.title).toBe(made!.title);
+    expect(row!.author).toBe(EDITORIAL_BYLINE);
+    expect(row!.publishedAt.toISOString().slice(0, 10)).toBe("2026-10-01");
+    expect(row!.contentHtml).not.toContain(repeated);
+    const sentences = row!.contentHtml.replace(/<[^>]+>/g, " ").split(/(?<=[.!?])\s+/).map((x) => x.trim()).filter(Boolean);
+    expect(new Set(sentences).size).toBe(sentences.length);
+    // a second start leaves it as it is
+    const again = await repairGeneratedArticles(handle.db, { now: day("2026-10-02") });
+    expect(again).toBe(0);
   });
 
   it("stores exactly what the generator makes for that date, so slugs are stable", async () => {
@@ -59,7 +78,7 @@ describe("generated article store", () => {
   it("never repeats a title across the stored days, even after a year's titles are used up", async () => {
     await ensureGeneratedArticles(handle.db, { now: day("2026-11-01") });
     // 39 more days: 625 articles, more than the ~520 titles a year's templates and topics make
-    await ensureGeneratedArticles(handle.db, { now: day("2026-12-10") });
+    for (let d = 2; d <= 40; d++) await ensureGeneratedArticles(handle.db, { now: new Date(Date.parse("2026-11-01T10:00:00Z") + (d - 1) * 86_400_000) });
     const rows = await handle.db.select({ title: blogGeneratedArticles.title }).from(blogGeneratedArticles);
     expect(rows).toHaveLength(40 + 39 * 15);
     expect(new Set(rows.map((r) => r.title.toLowerCase())).size).toBe(rows.length);

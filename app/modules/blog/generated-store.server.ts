@@ -1,8 +1,9 @@
-import { sql } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "#db/client.ts";
 import { blogGeneratedArticles } from "#db/schema/blog.ts";
-import { addDays, dayOf, generateBatch, type BatchKind } from "./generator/generate-batch.ts";
+import { dayOf, generateBatch, IMAGE_SPACING, type BatchKind } from "./generator/generate-batch.ts";
+import { repairGeneratedArticles } from "./repair-generated-articles.server.ts";
 
 export interface EnsureResult {
   /** articles inserted by this call */
@@ -15,26 +16,25 @@ export interface EnsureResult {
 
 /**
  * Bring the generated-article store up to the given day (UTC): 40 initial articles on the very
- * first run, then 15 for every calendar day since the newest stored batch (catch-up after
- * downtime). Idempotent and safe to run concurrently: a day's articles are fixed by the date and
- * the titles stored before it (no title repeats one already stored), and inserts skip rows that
- * already exist.
+ * first run, then 15 when the newest stored batch is from an earlier day (spec §9: one batch per
+ * new day; days the site was down get none, so no article is dated before it appeared).
+ * Idempotent and safe to run concurrently: a day's articles are fixed by the date and the titles
+ * stored before it (no title repeats one already stored), and inserts skip rows that already exist.
  */
 export async function ensureGeneratedArticles(db: Database, opts: { now?: Date; logger?: Logger } = {}): Promise<EnsureResult> {
   const today = dayOf(opts.now ?? new Date());
+  await repairGeneratedArticles(db, opts);
   const [row] = await db.select({ latest: sql<string | null>`max(${blogGeneratedArticles.batchDay})` }).from(blogGeneratedArticles);
   const latest = row?.latest ?? null;
   const plan: { day: string; kind: BatchKind }[] = [];
-  if (!latest) {
-    plan.push({ day: today, kind: "initial" });
-  } else {
-    for (let day = addDays(latest, 1); day <= today; day = addDays(day, 1)) plan.push({ day, kind: "daily" });
-  }
+  if (!latest) plan.push({ day: today, kind: "initial" });
+  else if (latest < today) plan.push({ day: today, kind: "daily" });
   let created = 0;
   for (const step of plan) {
-    // read per day, so a batch another process stored meanwhile counts as taken too
     const taken = await db.select({ title: blogGeneratedArticles.title }).from(blogGeneratedArticles);
-    const rows = generateBatch(step.day, step.kind, { takenTitles: taken.map((t) => t.title) });
+    // the newest images, so the new batch's first articles differ from the last ones stored
+    const newest = await db.select({ image: blogGeneratedArticles.image }).from(blogGeneratedArticles).orderBy(desc(blogGeneratedArticles.publishedAt)).limit(IMAGE_SPACING);
+    const rows = generateBatch(step.day, step.kind, { takenTitles: taken.map((t) => t.title), recentImages: newest.map((n) => n.image).reverse() });
     const inserted = await db.insert(blogGeneratedArticles).values(rows).onConflictDoNothing().returning({ id: blogGeneratedArticles.id });
     created += inserted.length;
   }

@@ -1,9 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { AUTHORS, IMAGES, INTROS, SECTION_HEADINGS, TAGS, TITLE_TEMPLATES, TOPIC_IMAGES, TOPICS, CONTEXT_SENTENCES, TIP_SENTENCES, CLOSING_SENTENCES } from "./pools.ts";
-import { addDays, baseTitles, countWords, DAILY_BATCH, generateBatch, INITIAL_BATCH, longFormCountFor, titleFor, updateSuffix } from "./generate-batch.ts";
+import { IMAGES, INTROS, SECTION_HEADINGS, TAGS, TITLE_TEMPLATES, TOPIC_IMAGES, TOPIC_SENTENCES, TOPICS, CONTEXT_SENTENCES, TIP_SENTENCES, CLOSING_SENTENCES } from "./pools.ts";
+import {
+  addDays,
+  baseTitles,
+  countWords,
+  DAILY_BATCH,
+  EDITORIAL_BYLINE,
+  generateBatch,
+  IMAGE_SPACING,
+  INITIAL_BATCH,
+  LONG_FORM_MINUTES,
+  longFormCountFor,
+  SHORT_MINUTES,
+  titleFor,
+  updateSuffix,
+} from "./generate-batch.ts";
 import { slugifyTitle } from "./slugify.ts";
 
-const textOf = (html: string) => html.replace(/<[^>]+>/g, " ");
+/** What a reader sees: tags gone, entities decoded (an escaped apostrophe is not two words). */
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+const textOf = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
 
 describe("generated article pools", () => {
   it("has the spec's pool sizes and the ten named tags", () => {
@@ -13,10 +29,13 @@ describe("generated article pools", () => {
       expect(TAGS).toContain(t);
     }
     expect(TITLE_TEMPLATES).toHaveLength(35);
-    expect(AUTHORS).toHaveLength(15);
     expect(IMAGES).toHaveLength(11);
     expect(INTROS).toHaveLength(10);
     for (const set of [CONTEXT_SENTENCES, TIP_SENTENCES, CLOSING_SENTENCES]) expect(set.length).toBeGreaterThan(10);
+    // every topic has its own sentences, none shared with another topic or a general set
+    const all = [...CONTEXT_SENTENCES, ...TIP_SENTENCES, ...CLOSING_SENTENCES, ...TOPICS.flatMap((t) => TOPIC_SENTENCES[t.tag] ?? [])];
+    for (const t of TOPICS) expect(TOPIC_SENTENCES[t.tag]?.length ?? 0, t.tag).toBeGreaterThanOrEqual(6);
+    expect(new Set(all).size).toBe(all.length);
   });
 });
 
@@ -53,12 +72,12 @@ describe("generateBatch", () => {
     for (const day of ["2026-01-01", "2026-07-19", "2027-02-28"]) {
       for (const a of [...generateBatch(day, "initial"), ...generateBatch(day, "daily")]) {
         if (a.longForm) {
-          expect(a.readMinutes).toBeGreaterThanOrEqual(5);
-          expect(a.readMinutes).toBeLessThanOrEqual(20);
+          expect(a.readMinutes).toBeGreaterThanOrEqual(LONG_FORM_MINUTES[0]);
+          expect(a.readMinutes).toBeLessThanOrEqual(LONG_FORM_MINUTES[1]);
           expect(a.contentHtml).toContain("<h2>");
         } else {
-          expect(a.readMinutes).toBeGreaterThanOrEqual(3);
-          expect(a.readMinutes).toBeLessThanOrEqual(6);
+          expect(a.readMinutes).toBeGreaterThanOrEqual(SHORT_MINUTES[0]);
+          expect(a.readMinutes).toBeLessThanOrEqual(SHORT_MINUTES[1]);
           expect(a.contentHtml).not.toContain("<h2>");
         }
         expect(Math.round(countWords(textOf(a.contentHtml)) / 200)).toBe(a.readMinutes);
@@ -84,7 +103,7 @@ describe("generateBatch", () => {
       expect(a.commentCount).toBeGreaterThanOrEqual(0);
       expect(a.commentCount).toBeLessThanOrEqual(24);
       expect(a.slug).toMatch(new RegExp(`^${slugifyTitle(a.title)}-[a-z0-9]{6}$`));
-      expect(AUTHORS).toContain(a.author as (typeof AUTHORS)[number]);
+      expect(a.author).toBe(EDITORIAL_BYLINE);
       expect(IMAGES).toContain(a.image as (typeof IMAGES)[number]);
       expect(a.metaDescription.length).toBeLessThanOrEqual(160);
       expect(a.publishedAt.toISOString().slice(0, 10)).toBe("2026-09-09");
@@ -94,10 +113,40 @@ describe("generateBatch", () => {
     expect(ids.size).toBe(batch.length);
   });
 
-  it("dates initial articles over the days before the first run", () => {
-    const dates = new Set(generateBatch("2026-09-09", "initial").map((a) => a.publishedAt.toISOString().slice(0, 10)));
-    expect(dates.size).toBeGreaterThan(5);
-    for (const d of dates) expect(d <= "2026-09-09" && d >= "2026-08-11").toBe(true);
+  it("dates every article the day it appeared (its batch's day), the initial batch too", () => {
+    for (const kind of ["initial", "daily"] as const) {
+      const batch = generateBatch("2026-09-09", kind);
+      expect(new Set(batch.map((a) => a.publishedAt.toISOString().slice(0, 10)))).toEqual(new Set(["2026-09-09"]));
+      // a minute apart, in batch order, so the list's order is stable
+      batch.forEach((a, i) => i > 0 && expect(a.publishedAt.getTime() - batch[i - 1]!.publishedAt.getTime()).toBe(60_000));
+    }
+  });
+
+  it("never repeats a sentence within an article", () => {
+    let day = "2026-01-01";
+    for (let d = 0; d < 20; d++, day = addDays(day, 1)) {
+      for (const a of generateBatch(day, d === 0 ? "initial" : "daily")) {
+        const sentences = textOf(a.contentHtml)
+          .split(/(?<=[.!?])\s+/)
+          .map((x) => x.trim())
+          .filter(Boolean);
+        const repeated = sentences.filter((x, i) => sentences.indexOf(x) !== i);
+        expect(repeated, a.slug).toEqual([]);
+      }
+    }
+  });
+
+  it("gives neighbours different images, across the start of a batch too", () => {
+    for (const day of ["2026-01-01", "2026-07-19"]) {
+      for (const kind of ["initial", "daily"] as const) {
+        const images = generateBatch(day, kind).map((a) => a.image);
+        images.forEach((img, i) => expect(images.slice(Math.max(0, i - IMAGE_SPACING), i), `${day} ${kind} #${i}`).not.toContain(img));
+      }
+    }
+    const recentImages = ["/blog/generated/video-player.svg", "/blog/generated/film-strip.svg"];
+    const [first, second] = generateBatch("2026-07-20", "daily", { recentImages });
+    expect(recentImages).not.toContain(first!.image);
+    expect([recentImages[1], first!.image]).not.toContain(second!.image);
   });
 
   it("escapes text it puts into HTML", () => {

@@ -1,6 +1,7 @@
 /**
  * The generated-article pools of spec §3 "Generated article": 25 tags, 35 title templates,
- * 15 authors, 11 images, 10 intro phrases and three sets of sentence templates.
+ * 11 images, 10 intro phrases and three sets of sentence templates, plus a fourth set particular
+ * to each topic. No author names: generated articles are signed by the editorial team.
  * Placeholders: {topic} (a tag, title case, for titles and headings), {topic:mod} (the topic as
  * it reads before a noun: "Playlist Mistakes", never "Playlists Mistakes"), {A} ("A" or "An"
  * for the {topic:mod} that follows), {Singular|Plural} (the verb form that agrees with the
@@ -140,25 +141,6 @@ export const TITLE_TEMPLATES = [
   "{topic} in {year}: Trends Worth Watching",
 ] as const;
 
-/** 15 made-up author names. */
-export const AUTHORS = [
-  "Maya Thornton",
-  "Daniel Okafor",
-  "Priya Raman",
-  "Lucas Bergström",
-  "Hannah Whitfield",
-  "Mateo Alvarez",
-  "Grace Liang",
-  "Oliver Kennedy",
-  "Amara Nwosu",
-  "Felix Hartmann",
-  "Chloe Dubois",
-  "Samuel Reyes",
-  "Ingrid Solberg",
-  "Noah Patel",
-  "Elena Moreau",
-] as const;
-
 /** 11 self-hosted artworks (public/blog/generated), 800×450. */
 export const IMAGES = [
   "/blog/generated/video-player.svg",
@@ -296,3 +278,160 @@ export const SECTION_HEADINGS = [
 
 /** The download terms added to every generated article's keywords (the brand is added with the site name). */
 export const DOWNLOAD_KEYWORDS = ["video downloader", "free video download", "download videos online"] as const;
+
+/**
+ * Set 4: what is particular to each topic, so an article about MP3 says something an article
+ * about playlists does not. Each sentence appears at most once in an article.
+ */
+export const TOPIC_SENTENCES: Partial<Record<Tag, readonly string[]>> = {
+  YouTube: [
+    "YouTube keeps each upload in several renditions, from 144p up to 4K or 8K where the creator uploaded that much.",
+    "Above 720p, YouTube usually stores video and audio as separate streams, which a downloader joins into one file.",
+    "YouTube Premium's own offline mode keeps videos inside the app for a limited time, and they cannot be moved to other devices.",
+    "Creators can switch off embedding or restrict a video by age or region, and those settings also shape what can be saved.",
+    "Shorts are ordinary vertical videos under the hood, usually at 1080 by 1920 pixels.",
+    "Many channels publish under a Creative Commons license, which the video's description shows when it applies.",
+    "A video's chapters come from timestamps in its description, and they make long recordings much easier to navigate offline.",
+    "Live streams can only be saved once they have ended and YouTube has finished processing the recording.",
+  ],
+  "Video Download": [
+    "A download is only as good as its source: no tool can add detail that the original upload never had.",
+    "Resolving a link means asking the platform which streams exist, then fetching the one that matches your choice.",
+    "A download that fails loudly is better than one that quietly leaves you with a truncated file.",
+    "Downloading a stream copies its bytes; converting it to another format re-encodes them and takes longer.",
+    "Most failed downloads trace back to expired links, a paused connection or a video that became private in the meantime.",
+    "Starting a large download on a stable connection saves a restart halfway through.",
+    "A sensible file name with the title and quality saves opening each file to find out what it is.",
+    "Checking the length of a saved file against the original is the quickest test that nothing went missing.",
+  ],
+  MP4: [
+    "MP4 is a container: it can hold H.264, H.265 or AV1 video alongside AAC audio, chapters and subtitles.",
+    "The 'faststart' layout puts an MP4's index at the beginning, so a player can start before the whole file has arrived.",
+    "An MP4 made by copying streams keeps the original quality exactly, because nothing is decoded and encoded again.",
+    "Almost every video editor opens MP4 directly, which makes it the natural format for clips you plan to trim.",
+    "H.264 in MP4 plays on devices a decade old, while AV1 in MP4 needs recent hardware to play smoothly.",
+    "A 10-minute 1080p MP4 typically takes between 100 and 300 megabytes, depending on how busy the picture is.",
+    "Renaming a WEBM file to .mp4 does not convert it; the player still finds WEBM data inside.",
+    "MP4 files can carry a title, an artist and cover art in their metadata, which media libraries read.",
+  ],
+  MP3: [
+    "MP3 is the most widely supported audio format, playing in cars, older music players and every phone.",
+    "At 128 kbps an MP3 takes about one megabyte per minute, so an hour-long lecture fits in roughly 60 megabytes.",
+    "Converting to MP3 re-encodes the audio, so it can never sound better than the stream it came from.",
+    "For speech, a lower bitrate is rarely noticeable, while music benefits from 192 kbps or more.",
+    "ID3 tags inside an MP3 hold the title, the artist and cover art that music apps display.",
+    "An MP3 made from a video keeps only the sound, which makes it ideal for talks you listen to on the move.",
+    "Variable bitrate MP3s spend more data on complex passages and less on silence, for a smaller file at the same quality.",
+    "If an MP3 plays with a gap or a click at the start, the encoder's delay was not marked; most modern tools handle this.",
+  ],
+  "HD Quality": [
+    "HD usually means 720p, and Full HD means 1080p; both are 16:9 frames of 1280 and 1920 pixels wide.",
+    "The frame rate matters too: 60 frames per second looks smoother in games and sports than the common 30.",
+    "A platform's HD stream is often already heavily compressed, so the bitrate tells you more than the label.",
+    "Watching HD on a phone uses much more battery than SD, because there are more pixels to decode.",
+    "HDR video carries a wider range of brightness and needs a screen that supports it to look right.",
+    "Upscaling a low-resolution file to 1080p makes it bigger, not sharper.",
+    "For a laptop screen, 1080p is usually the point where more resolution stops making a visible difference.",
+    "HD downloads of long videos add up quickly, so it pays to check free space before saving a series.",
+  ],
+  "4K Download": [
+    "A 4K frame has four times the pixels of 1080p, at 3840 by 2160, and the file size grows to match.",
+    "Most 4K streams use VP9 or AV1, which older devices may not decode in hardware.",
+    "An hour of 4K video can take ten gigabytes or more, so storage is the first thing to check.",
+    "4K only shows its detail on a large screen viewed from a normal distance, or when you crop and zoom in an editor.",
+    "Editing 4K footage needs a reasonably recent computer; a 1080p copy is often easier to work with.",
+    "Some videos are offered in 4K only because the creator uploaded that; the original camera may have recorded less.",
+    "Downloading 4K over mobile data can use a month's allowance in one evening.",
+    "If a 4K file stutters, the player may be decoding in software; a different player or a 1080p copy usually helps.",
+  ],
+  "Audio Extraction": [
+    "Extracting audio from a video keeps only the sound track, which is a fraction of the size.",
+    "The best audio streams on most platforms are AAC or Opus, and copying them without conversion keeps their quality.",
+    "M4A is simply AAC audio in an MP4 container, and Apple devices play it natively.",
+    "Opus sounds excellent at low bitrates but is less widely supported than AAC or MP3 on older devices.",
+    "Loudness differs a lot between videos, so a playlist of extracted tracks may need volume levelling.",
+    "Extracted audio from a lecture is easier to skim at double speed than the video itself.",
+    "When a video has several audio tracks, such as dubbed languages, each is a separate stream to choose from.",
+    "Audio extraction is a good fit for interviews, sermons, language lessons and music you only need to hear.",
+  ],
+  Playlists: [
+    "A playlist is a list of links, so saving it means saving each video in turn.",
+    "Numbering files by their position keeps a course or an album in the intended order.",
+    "Playlists change over time: videos are added, removed or made private after you first see them.",
+    "Saving a long playlist is easier to follow with a summary of which items succeeded and which did not.",
+    "Choosing one format for a whole playlist keeps the folder consistent and easy to play in sequence.",
+    "A private or deleted video in the middle of a playlist should not stop the rest from being saved.",
+    "Large playlists are kinder to your connection when saved a few items at a time.",
+    "Keeping the playlist's link next to the saved files makes it easy to check for new additions later.",
+  ],
+  Subtitles: [
+    "Subtitles come as separate text tracks with timings, most often in the SRT or VTT format.",
+    "Automatic captions are generated by speech recognition and can miss names and technical terms.",
+    "SRT files open in any text editor, so a wrong word can be fixed in seconds.",
+    "Most video players load an SRT automatically when it has the same name as the video file.",
+    "VTT is the web's caption format and supports simple styling and positioning.",
+    "Many videos offer captions in several languages, added by the creator or by the community.",
+    "Subtitles help language learners follow native speakers at full speed.",
+    "Burned-in subtitles are part of the picture and cannot be switched off, unlike a separate track.",
+  ],
+  Thumbnails: [
+    "A video's thumbnail is a still image chosen or designed by the creator, usually 1280 by 720 pixels.",
+    "Platforms keep thumbnails in several sizes, and the largest is not always available for older uploads.",
+    "Thumbnails are useful as cover images in a personal library or a course outline.",
+    "A thumbnail is the creator's artwork, and the same respect for their rights applies as for the video.",
+    "JPEG is the usual thumbnail format, small enough to save many without worrying about space.",
+    "Designers study successful thumbnails for their use of faces, contrast and short text.",
+    "When a thumbnail looks blurry, the creator may have uploaded a small image that was scaled up.",
+    "A thumbnail saved next to the video makes a folder of files much easier to browse.",
+  ],
+  Transcripts: [
+    "A transcript is the text of everything said in a video, without the timings that subtitles carry.",
+    "Transcripts make a long video searchable: finding a quote takes seconds instead of scrubbing through.",
+    "A transcript built from automatic captions is a good draft but needs checking before you quote it.",
+    "Students often read a transcript first and then watch only the parts they need.",
+    "A plain-text transcript is tiny, so a whole course of them fits in a few hundred kilobytes.",
+    "Transcripts help people who are deaf or hard of hearing, and anyone who prefers reading.",
+    "Quoting from a transcript still calls for crediting the speaker and linking to the source.",
+    "Videos without captions have no transcript to save, though many creators add captions on request.",
+  ],
+  "Video Formats": [
+    "A video format is two choices in one: the container that holds the streams and the codec that compresses them.",
+    "H.264 is the most compatible video codec, while VP9 and AV1 give smaller files at the same quality.",
+    "MKV can hold almost anything, including many audio and subtitle tracks, but fewer phones play it natively.",
+    "MOV is Apple's container and behaves much like MP4 in most players.",
+    "Converting between containers without re-encoding is fast and lossless; changing the codec is slow and loses a little.",
+    "Hardware decoding support, not the file format itself, usually decides whether a video plays smoothly.",
+    "Older smart TVs are often the pickiest players, and MP4 with H.264 and AAC is the safest choice for them.",
+    "When in doubt, the format that plays on the device you will actually use is the right one.",
+  ],
+  WEBM: [
+    "WEBM is an open container designed for the web, usually holding VP9 or AV1 video and Opus audio.",
+    "Every modern browser plays WEBM, and so do most Android phones.",
+    "Older iPhones and some video editors do not open WEBM files without extra software.",
+    "At the same quality, a VP9 WEBM is often noticeably smaller than an H.264 MP4.",
+    "Platforms often offer their highest resolutions only as WEBM streams.",
+    "A WEBM can be repackaged as MKV without re-encoding, which some players prefer.",
+    "If a WEBM will not play, a free player such as VLC or mpv usually solves it.",
+    "WEBM audio-only files with Opus are a compact way to keep spoken-word recordings.",
+  ],
+  "Offline Viewing": [
+    "Offline viewing turns a long flight or a train through tunnels into time for the videos you meant to watch.",
+    "Saving over home Wi-Fi and watching later protects a limited mobile data plan.",
+    "A small, well-chosen offline library is more useful than hundreds of files you never open.",
+    "Lower resolutions are often the better choice offline, because they leave room for more videos on a phone.",
+    "Teachers keep lesson clips offline so a class never depends on the school network.",
+    "Checking that each file plays before you leave home avoids surprises when there is no connection.",
+    "Offline copies are personal copies: sharing them onward is where the rules get strict.",
+    "Deleting what you have watched keeps an offline library light and your device responsive.",
+  ],
+  Podcasts: [
+    "Many podcasts are published as videos too, and the audio alone is usually all you need.",
+    "Spoken-word audio sounds clear at modest bitrates, so podcast files can stay small.",
+    "Listening at 1.25 or 1.5 times the normal speed is common for podcasts and saves a lot of time.",
+    "Chapters in a long episode make it easy to jump to the part you care about.",
+    "A podcast episode saved with its title and date is easy to find again in a music app.",
+    "Video podcasts often include slides or screen shares that are worth keeping as video.",
+    "Most podcast hosts allow personal listening offline, and many offer their own download feeds.",
+    "Long interviews are easier to revisit with a transcript alongside the audio.",
+  ],
+};
