@@ -31,6 +31,8 @@ const PRELUDE = `#!/usr/bin/env node
 const fs = require("fs");
 const http = require("http");
 const args = process.argv.slice(2);
+// a stand-in that reaches nothing but the proxy it is given, as the network jail makes yt-dlp do
+if (process.env.VIDFETCH_JAIL_REPORT) process.stderr.write("vidfetch-network-jail: active\\n");
 if (args.includes("--version")) { process.stdout.write("2023.03.04\\n"); process.exit(0); }
 fs.writeFileSync(RUN_FILE, JSON.stringify({ args, pid: process.pid }));
 fs.appendFileSync(RUNS_FILE, JSON.stringify({ args, link: args[args.length - 1] }) + "\\n");

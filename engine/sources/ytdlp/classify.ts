@@ -6,6 +6,9 @@
 import type { EngineErrorCode } from "../../errors.ts";
 
 const RULES: Array<[RegExp, EngineErrorCode]> = [
+  // the network jail (network-jail.ts) stopped a connection that did not go through our proxy
+  // (a redirect to ftp://, …): the link leads somewhere we do not read
+  [/refused by VidFetch/, "link.unsupported"],
   // DRM is out of scope like logins (issue 12): the video plays only inside the platform's player
   [/\bdrm\b|drm.protected/i, "video.login_required"],
   [/private video|this video is private|content isn'?t available|is only available for registered users/i, "video.login_required"],

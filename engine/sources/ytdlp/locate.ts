@@ -5,6 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { EngineError } from "../../errors.ts";
+import { JAIL_ACTIVE_LINE, jailEnv } from "./network-jail.ts";
 
 export interface YtdlpBinary {
   path: string;
@@ -18,12 +19,14 @@ const VERSION_TIMEOUT_MS = 10_000;
 /** YTDLP_PATH values that switch yt-dlp off even when one is installed. */
 const DISABLED = new Set(["none", "off", "false", "0"]);
 
-function versionOf(binary: string): Promise<string | null> {
+/** What `--version` said: the version, and whether the network jail was loaded (network-jail.ts). */
+function versionOf(binary: string): Promise<{ version: string; confined: boolean } | null> {
   return new Promise((resolve) => {
-    execFile(binary, ["--ignore-config", "--version"], { timeout: VERSION_TIMEOUT_MS, env: ytdlpEnv() }, (err, stdout) => {
+    execFile(binary, ["--ignore-config", "--version"], { timeout: VERSION_TIMEOUT_MS, env: { ...ytdlpEnv(), ...jailEnv(undefined, { report: true }) } }, (err, stdout, stderr) => {
       const version = String(stdout).trim().split("\n")[0] ?? "";
       // a missing binary, a crash or something that is not yt-dlp: not usable
-      resolve(err || !/^\d{4}\.\d{2}\.\d{2}/.test(version) ? null : version);
+      if (err || !/^\d{4}\.\d{2}\.\d{2}/.test(version)) resolve(null);
+      else resolve({ version, confined: String(stderr).split("\n").includes(JAIL_ACTIVE_LINE) });
     });
   });
 }
@@ -57,11 +60,14 @@ export function locateYtdlp(configured: string | undefined): Promise<YtdlpBinary
   if (!hit) {
     hit = (async () => {
       const binary = configured ?? "yt-dlp";
-      const version = await versionOf(binary);
-      if (version) return { path: binary, version };
+      const found = await versionOf(binary);
+      // a yt-dlp that could connect anywhere it likes (a frozen build ignores the jail) is not run
+      if (found?.confined) return { path: binary, version: found.version };
       if (configured !== undefined) {
         // only the operator sees this (the server stops at start), so the message says what to do
-        const text = `YTDLP_PATH=${configured} is not a working yt-dlp (it gave no version for --version): fix the path, or set YTDLP_PATH=off to run without yt-dlp`;
+        const text = found
+          ? `YTDLP_PATH=${configured} cannot be confined to the server's proxy (it did not load the network jail through PYTHONPATH; a frozen single-file build does not): use the release's Python zipapp \`yt-dlp\`, pip's or the distribution's package, or set YTDLP_PATH=off`
+          : `YTDLP_PATH=${configured} is not a working yt-dlp (it gave no version for --version): fix the path, or set YTDLP_PATH=off to run without yt-dlp`;
         throw new EngineError("internal", { detail: text, message: text });
       }
       return null;

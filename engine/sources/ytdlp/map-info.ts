@@ -109,6 +109,9 @@ export function parseInfo(stdout: string): YtdlpInfo {
     if (!first?.success) throw new EngineError("video.no_formats", { detail: "yt-dlp found a playlist without videos" });
     info = first.data;
   }
+  // yt-dlp was led (a redirect, a meta refresh) to a scheme other than http(s): never ours to read
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(info.webpage_url ?? "")?.[1]?.toLowerCase();
+  if (scheme && scheme !== "http" && scheme !== "https") throw new EngineError("link.unsupported", { detail: `yt-dlp was led to a ${scheme}: address` });
   if (info.is_live || info.live_status === "is_live") throw new EngineError("video.live", { detail: "yt-dlp reports a live stream" });
   if (info.live_status === "is_upcoming") throw new EngineError("video.upcoming", { detail: "yt-dlp reports an upcoming stream" });
   return info;

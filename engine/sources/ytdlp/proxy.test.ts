@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startForwardingProxy, type ForwardingProxy, type ProxyRun } from "./proxy.ts";
@@ -9,6 +9,9 @@ let target: http.Server;
 let targetPort = 0;
 const seen: Array<{ url: string; host: string | undefined; forwarded: string | undefined; auth: string | undefined }> = [];
 let proxy: ForwardingProxy;
+/** a raw TCP service behind a mapped host: what reached it through a tunnel */
+let raw: net.Server;
+const rawReceived: Buffer[] = [];
 
 const DNS: Record<string, string[]> = {
   "evil.example.test": ["10.0.0.7"],
@@ -24,8 +27,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
   targetPort = (target.address() as AddressInfo).port;
+  raw = net.createServer((socket) => {
+    socket.on("error", () => undefined);
+    socket.once("data", (first: Buffer) => {
+      rawReceived.push(first);
+      socket.end(`tunnelled ${first.length} bytes`);
+    });
+  });
+  await new Promise<void>((r) => raw.listen(0, "127.0.0.1", r));
   proxy = await startForwardingProxy({
-    hostMap: `mapped.example.test=http://127.0.0.1:${targetPort}`,
+    hostMap: `mapped.example.test=http://127.0.0.1:${targetPort},raw.example.test=http://127.0.0.1:${(raw.address() as AddressInfo).port}`,
     allowPrivate: false,
     logger,
     resolve: async (host) => (DNS[host] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 })),
@@ -34,6 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy?.close();
   await new Promise<void>((r) => target.close(() => r()));
+  await new Promise<void>((r) => raw.close(() => r()));
 });
 
 function authOf(run: ProxyRun): string {
@@ -54,8 +66,11 @@ function viaProxy(url: string, auth?: string): Promise<{ status: number; body: s
   });
 }
 
-/** CONNECT, then (when it opens) a plain HTTP request through the tunnel. */
-function tunnel(authority: string, auth?: string): Promise<{ status: number; body?: string }> {
+/** A TLS record header opening a handshake, as a ClientHello starts (the rest does not matter here). */
+const TLS_START = Buffer.from([0x16, 0x03, 0x01, 0x00, 0x05, 0x01, 0x00, 0x00, 0x01, 0x00]);
+
+/** CONNECT, then (when it opens) `first` through the tunnel (by default a TLS handshake's first bytes). */
+function tunnel(authority: string, auth?: string, first: Buffer | string = TLS_START): Promise<{ status: number; body?: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port: proxy.port, method: "CONNECT", path: authority, agent: false, headers: auth ? { "proxy-authorization": auth } : {} });
     req.on("connect", (res, socket) => {
@@ -68,7 +83,9 @@ function tunnel(authority: string, auth?: string): Promise<{ status: number; bod
       socket.setEncoding("utf8");
       socket.on("data", (c: string) => (body += c));
       socket.on("end", () => resolve({ status: 200, body }));
-      socket.write(`GET /through-tunnel HTTP/1.1\r\nhost: ${authority}\r\nconnection: close\r\n\r\n`);
+      socket.on("error", () => undefined);
+      socket.on("close", () => resolve({ status: 200, body }));
+      socket.write(first);
     });
     req.on("error", reject);
     req.end();
@@ -116,9 +133,23 @@ describe("the forwarding proxy yt-dlp talks through", () => {
 
   it("opens a CONNECT tunnel to a mapped host's origin", async () => {
     const run = proxy.startRun();
-    const res = await tunnel("mapped.example.test:443", authOf(run));
+    const res = await tunnel("raw.example.test:443", authOf(run));
     expect(res.status).toBe(200);
-    expect(res.body).toContain("hello from /through-tunnel");
+    expect(res.body).toBe(`tunnelled ${TLS_START.length} bytes`);
+    expect(rawReceived.at(-1)).toEqual(TLS_START);
+    run.end();
+  });
+
+  // issue 27, finding 2: a tunnel carries https only, not FTP or any other protocol
+  it.each([
+    ["FTP", "USER anonymous\r\n"],
+    ["plain HTTP", "GET /secret HTTP/1.1\r\nhost: raw.example.test\r\n\r\n"],
+  ])("closes a tunnel whose first bytes are %s, before they reach the service", async (_name, first) => {
+    const before = rawReceived.length;
+    const run = proxy.startRun();
+    const res = await tunnel("raw.example.test:21", authOf(run), first);
+    expect(res).toEqual({ status: 200, body: "" });
+    expect(rawReceived.length).toBe(before);
     run.end();
   });
 

@@ -47,6 +47,9 @@ export interface ForwardingProxy {
 /** A destination decided: where to connect, or why not. */
 type Target = { ok: true; host: string; port: number; mapped: boolean } | { ok: false; status: number; reason: string };
 
+/** The first byte of a TLS record that carries a handshake (a ClientHello opens every https tunnel). */
+const TLS_HANDSHAKE_RECORD = 0x16;
+
 const HOP_BY_HOP = ["connection", "keep-alive", "proxy-authorization", "proxy-connection", "proxy-authenticate", "te", "trailer", "upgrade"];
 
 const defaultResolve: ResolveAll = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
@@ -172,11 +175,27 @@ export async function startForwardingProxy(opts: ProxyOptions): Promise<Forwardi
     const upstream = net.connect({ host: target.host, port: target.port });
     sockets.add(upstream);
     upstream.setTimeout(idleTimeoutMs, () => upstream.destroy());
-    upstream.once("connect", () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      if (head.length > 0) upstream.write(head);
+    // A tunnel carries HTTPS only: its first bytes must open a TLS handshake (yt-dlp's https),
+    // never another protocol (FTP, SMTP, a database) to whatever port was named.
+    const open = (first: Buffer) => {
+      if (first[0] !== TLS_HANDSHAKE_RECORD) {
+        log.info({ target: req.url }, "yt-dlp proxy closed a tunnel that did not start with TLS");
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      upstream.write(first);
       upstream.pipe(client);
       client.pipe(upstream);
+    };
+    upstream.once("connect", () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      if (head.length > 0) open(head);
+      else
+        client.once("data", (chunk: Buffer) => {
+          client.pause();
+          open(chunk);
+        });
     });
     upstream.on("error", () => {
       if (upstream.connecting) reply(502, "Bad Gateway");

@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { EngineError } from "../../errors.ts";
 import { ytdlpEnv } from "./locate.ts";
+import { jailEnv } from "./network-jail.ts";
 
 export interface RunOptions {
   binary: string;
@@ -52,7 +53,8 @@ export function runYtdlp(opts: RunOptions): Promise<RunOutput> {
       return;
     }
     const child = spawn(opts.binary, ytdlpArgs(opts.url, opts.proxyUrl, opts.timeoutMs), {
-      env: ytdlpEnv(),
+      // it may connect to the proxy and nowhere else, whatever the scheme (network-jail.ts)
+      env: { ...ytdlpEnv(), ...jailEnv(opts.proxyUrl) },
       stdio: ["ignore", "pipe", "pipe"],
       // its own process group: a wrapper script's children are killed with it
       detached: true,
