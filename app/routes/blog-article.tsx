@@ -6,6 +6,7 @@ import type { Route } from "./+types/blog-article";
 import { AdSlot } from "#app/components/layout/ad-slot.tsx";
 import { absoluteUrl, publicConfigFrom, seo } from "#app/lib/seo.ts";
 import { getArticleBySlug, getRelatedArticles } from "#app/modules/blog/articles.server.ts";
+import { authorSchema } from "#app/modules/blog/byline.ts";
 import { RELATED_COUNT } from "#app/modules/blog/list-constants.ts";
 import { hasControls } from "#app/modules/blog/clean-text.ts";
 import { countComments, createComment, listComments, reportComment } from "#app/modules/blog/comments/comments.server.ts";
@@ -159,7 +160,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
         image: [image],
         datePublished: a.publishedAt,
         dateModified: a.modifiedDate,
-        author: { "@type": "Person", name: a.author },
+        author: authorSchema(a.author, siteName),
         publisher: { "@type": "Organization", name: siteName, logo: { "@type": "ImageObject", url: absoluteUrl(base, "/logo.svg") } },
         mainEntityOfPage: { "@type": "WebPage", "@id": url },
         url,

@@ -16,7 +16,10 @@ import {
   type Tag,
   type Topic,
 } from "./pools.ts";
+import { EDITORIAL_BYLINE } from "../byline.ts";
 import { slugWithSuffix } from "./slugify.ts";
+
+export { EDITORIAL_BYLINE };
 
 /** Spec §9: 40 at first (30 long-form), 15 per new day (5 long-form), long-form at least 20%. */
 export const INITIAL_BATCH = { count: 40, longForm: 30 } as const;
@@ -30,8 +33,6 @@ export const MIN_LONG_FORM_SHARE = 0.2;
 export const LONG_FORM_MINUTES = [5, 7] as const;
 export const SHORT_MINUTES = [3, 4] as const;
 export const WORDS_PER_MINUTE = 200;
-/** Generated articles are signed by the site's editors, never by an invented person. */
-export const EDITORIAL_BYLINE = "The Editorial Team";
 /** An article's image differs from those of the articles published just before it. */
 export const IMAGE_SPACING = 2;
 
