@@ -18,6 +18,7 @@ import { createPageHandler } from "./page-handler.ts";
 import { crossSiteGuard, hostGuard, originFormTarget, pageBodyGuard, pageMethodGuard, urlGuard } from "./request-guards.ts";
 import { contentSecurityPolicy, cspHeaderName, securityHeaderList, securityHeaders } from "./security.ts";
 import { staticFileHeaders } from "./service-worker.ts";
+import { trustProxySetting } from "./trust-proxy.ts";
 
 const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Please try again later.";
 export const RATE_LIMIT_MESSAGE = "You've made too many requests. Please wait a moment and try again.";
@@ -43,10 +44,9 @@ export function createApp(deps: AppDeps): Express {
   const { config, logger } = deps;
   const app = express();
   app.disable("x-powered-by");
-  if (config.TRUST_PROXY) {
-    const v = config.TRUST_PROXY;
-    app.set("trust proxy", v === "true" ? true : /^\d+$/.test(v) ? Number(v) : v);
-  }
+  // X-Forwarded-For counts only from a proxy's own network (trust-proxy.ts)
+  const trustProxy = trustProxySetting(config.TRUST_PROXY);
+  if (trustProxy) app.set("trust proxy", trustProxy);
 
   app.use(originFormTarget());
   app.use(

@@ -94,6 +94,8 @@ export const envSchema = z
     MAX_CONCURRENT_DOWNLOADS: int(1, 10_000).default(100),
     DOWNLOADS_PER_IP_PER_HOUR: int(0, 1_000_000).default(300),
     MAX_CONCURRENT_DOWNLOADS_PER_IP: int(0, 10_000).default(10),
+    // open connections per client address, not counting a trusted proxy's (decision 036); 0: no cap
+    MAX_CONNECTIONS_PER_IP: int(0, 100_000).default(64),
     DOWNLOAD_SEGMENT_CONCURRENCY: int(1, 32).default(6),
     DOWNLOAD_CHUNK_BYTES: int(64 * 1024, 64 * 1024 * 1024).default(8 * 1024 * 1024),
     DOWNLOAD_RANGE_CONCURRENCY: int(1, 16).default(6),

@@ -4,9 +4,11 @@ import type { ServerBuild } from "react-router";
 import { createApp } from "./app.ts";
 import { loadCHeapTrim } from "./c-heap-trim.ts";
 import { loadConfigOrExit } from "./config.ts";
+import { DEFAULT_CONNECTION_LIMITS, guardConnections } from "./connection-guards.ts";
 import { createLogger } from "./logger.ts";
 import { appServicesFrom, createServices } from "./services.ts";
 import { listenWithGracefulShutdown } from "./shutdown.ts";
+import type { TrustProxyFn } from "./trust-proxy.ts";
 
 /** Production entry: `npm start` (scripts/start.mjs builds first when needed). */
 async function main() {
@@ -20,6 +22,9 @@ async function main() {
     build: { mode: "production", serverBuild, clientDir: path.join(buildDir, "client") },
   });
   const server = listenWithGracefulShutdown(app, services);
+  // a reverse proxy's connections carry many clients: the per-address cap counts direct peers
+  const trust = app.get("trust proxy fn") as TrustProxyFn;
+  guardConnections(server, { ...DEFAULT_CONNECTION_LIMITS, maxConnectionsPerIp: config.MAX_CONNECTIONS_PER_IP }, (address) => trust(address, 0));
   server.on("request", services.noteActivity);
   services.noteActivity();
 }

@@ -1,5 +1,6 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { Express } from "express";
+import { DEFAULT_CONNECTION_LIMITS, serverTimeoutOptions } from "./connection-guards.ts";
 import type { Services } from "./services.ts";
 
 const GRACE_MS = 10_000;
@@ -18,7 +19,9 @@ export const LISTEN_BACKLOG = 2048;
  */
 export function listenWithGracefulShutdown(app: Express, services: Services): Server {
   const { config, logger } = services;
-  const server = app.listen(config.PORT, config.HOST, LISTEN_BACKLOG, () => {
+  // Node's request timeouts are set here: only a server's constructor takes the checking interval
+  const server = createServer(serverTimeoutOptions(DEFAULT_CONNECTION_LIMITS), app);
+  server.listen(config.PORT, config.HOST, LISTEN_BACKLOG, () => {
     const addr = server.address();
     const port = typeof addr === "object" && addr ? addr.port : config.PORT;
     logger.info({ url: config.PUBLIC_URL, port }, `${config.SITE_NAME} is listening on ${config.HOST}:${port}`);
