@@ -101,7 +101,7 @@ export async function createComment(
     if ((input.imageSize ?? 0) > MAX_COMMENT_IMAGE_BYTES || input.image.byteLength > MAX_COMMENT_IMAGE_BYTES) {
       return { ok: false, message: COMMENT_MESSAGES.imageTooLarge, field: "image" };
     }
-    const processed = await processCommentImage(input.image, { ffmpegPath: deps.ffmpegPath, queue: deps.imageQueue });
+    const processed = await processCommentImage(input.image, { ffmpegPath: deps.ffmpegPath, queue: deps.imageQueue, client: deps.ip });
     if (!processed.ok) {
       const refused = { ok: false as const, message: imageRefusalMessage(processed), field: "image" as const };
       return processed.reason === "busy" ? { ...refused, retryAfterSeconds: IMAGE_RETRY_AFTER_SECONDS } : refused;

@@ -23,15 +23,19 @@ export const IMAGE_TIMEOUT_MS = 15_000;
  */
 export const IMAGE_CONCURRENCY = 2;
 export const IMAGE_MAX_WAITING = 4;
+/** One image at a time per client address: a visitor posts one comment at a time, a burst from one address never fills the line. */
+export const IMAGE_PER_CLIENT = 1;
 /** What a refused-because-busy upload is told to wait (Retry-After, seconds). */
 export const IMAGE_RETRY_AFTER_SECONDS = 10;
 
-const sharedQueue = createWorkQueue({ concurrency: IMAGE_CONCURRENCY, maxWaiting: IMAGE_MAX_WAITING });
+const sharedQueue = createWorkQueue({ concurrency: IMAGE_CONCURRENCY, maxWaiting: IMAGE_MAX_WAITING, perClient: IMAGE_PER_CLIENT });
 
 export interface ProcessImageDeps {
   ffmpegPath: string;
   /** the process-wide image queue unless a test passes its own */
   queue?: WorkQueue;
+  /** whose share of the queue this image takes (the client's address) */
+  client?: string;
   timeoutMs?: number;
 }
 
@@ -62,7 +66,7 @@ export async function processCommentImage(bytes: Uint8Array, deps: ProcessImageD
     ...(asJpeg ? ["-c:v", "mjpeg", "-q:v", "3", "-pix_fmt", "yuvj420p"] : ["-c:v", "png"]),
     "-f", "image2pipe", "pipe:1",
   ];
-  const queued = await (deps.queue ?? sharedQueue).run(() => runFfmpeg(deps.ffmpegPath, args, bytes, deps.timeoutMs ?? IMAGE_TIMEOUT_MS));
+  const queued = await (deps.queue ?? sharedQueue).run(() => runFfmpeg(deps.ffmpegPath, args, bytes, deps.timeoutMs ?? IMAGE_TIMEOUT_MS), deps.client);
   if (!queued.ok) return { ok: false, reason: "busy" };
   const result = queued.value;
   if (!result.ok) return { ok: false, reason: result.timedOut ? "timeout" : "failed" };
