@@ -14,7 +14,7 @@ import { createReadStream, existsSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
-import { pipeline, type Readable } from "node:stream";
+import { pipeline, type Readable, Transform } from "node:stream";
 import { promisify } from "node:util";
 
 const execFileAsync = promisify(execFile);
@@ -319,6 +319,35 @@ export interface ServeFileOptions {
   open?: Set<Readable>;
   /** a failure other than the client leaving (a read error, say) */
   onError?: (err: Error) => void;
+  /** a rate shared by every response it is given to (parallel ranges do not add up), like a slow CDN */
+  throttle?: SharedRate;
+}
+
+/** Bytes per second shared by the responses that use it: each chunk waits for its share of time. */
+export interface SharedRate {
+  /** resolves when `bytes` more may be sent */
+  take(bytes: number): Promise<void>;
+}
+
+export function createSharedRate(bytesPerSecond: number): SharedRate {
+  let nextFree = 0;
+  return {
+    take(bytes) {
+      const now = performance.now();
+      const start = Math.max(now, nextFree);
+      nextFree = start + (bytes / bytesPerSecond) * 1000;
+      return new Promise((resolve) => setTimeout(resolve, start - now));
+    },
+  };
+}
+
+/** Passes chunks on no faster than `rate` allows. */
+function throttled(rate: SharedRate): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      rate.take(chunk.length).then(() => done(null, chunk), done);
+    },
+  });
 }
 
 /**
@@ -356,11 +385,13 @@ export function serveMediaFile(req: IncomingMessage, res: ServerResponse, file: 
     res.end();
     return;
   }
-  const stream = createReadStream(file, { start, end });
+  const stream = createReadStream(file, { start, end, highWaterMark: opts.throttle ? 16 * 1024 : undefined });
   opts.open?.add(stream);
   stream.once("close", () => opts.open?.delete(stream));
-  pipeline(stream, res, (err) => {
+  const done = (err: NodeJS.ErrnoException | null) => {
     // the client leaving early is the normal end of a cancelled download
-    if (err && (err as NodeJS.ErrnoException).code !== "ERR_STREAM_PREMATURE_CLOSE") opts.onError?.(err);
-  });
+    if (err && err.code !== "ERR_STREAM_PREMATURE_CLOSE") opts.onError?.(err);
+  };
+  if (opts.throttle) pipeline(stream, throttled(opts.throttle), res, done);
+  else pipeline(stream, res, done);
 }

@@ -13,7 +13,8 @@
  *   vidfetchCap  720p/360p with English captions (manual + auto-generated)
  *   vidfetchPrv  private
  *   vidfetchAge  age-restricted
- * Generic: an HLS master, a DASH manifest and a direct MP4 on media.example.test.
+ * Generic: an HLS master, a DASH manifest and a direct MP4 on media.example.test (and the same MP4
+ * from a slow host, SLOW_FILE_PATH, for watching a download's progress).
  */
 import { existsSync, statSync } from "node:fs";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
@@ -21,10 +22,13 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Logger } from "pino";
 import type { Readable } from "node:stream";
-import { ensureMockMedia, serveMediaFile, type MockMediaSet } from "./media.ts";
+import { createSharedRate, ensureMockMedia, serveMediaFile, type MockMediaSet, type SharedRate } from "./media.ts";
 import { captionJson3, captionSrv3 } from "./youtube.ts";
 
 export const MOCK_GENERIC_HOST = "media.example.test";
+/** A direct file on the generic host that arrives slowly: the whole file takes SLOW_FILE_SECONDS. */
+export const SLOW_FILE_PATH = "/files/sample-360p-slow.mp4";
+export const SLOW_FILE_SECONDS = 6;
 
 interface SyntheticVideo {
   id: string;
@@ -452,8 +456,12 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
   const videos = new Map(MOCK_PLATFORM_VIDEOS.map((v) => [v.id, v]));
   const itagFile = (itag: string) => ITAGS[Number(itag)]?.file(media);
   const openFiles = new Set<Readable>();
-  const serveFile = (req: IncomingMessage, res: ServerResponse, file: string, contentType: string) =>
+  // one rate for every request of the slow file (parallel ranges share it), so a whole download takes SLOW_FILE_SECONDS
+  let slow: SharedRate | null = null;
+  const slowRate = () => (slow ??= createSharedRate(statSync(media.progressive).size / SLOW_FILE_SECONDS));
+  const serveFile = (req: IncomingMessage, res: ServerResponse, file: string, contentType: string, throttle?: SharedRate) =>
     serveMediaFile(req, res, file, contentType, {
+      throttle,
       open: openFiles,
       onError: (err) => opts.logger?.warn({ err, url: req.url }, "mock platform: sending a file failed"),
     });
@@ -526,6 +534,8 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
       if (p.startsWith("/hls/")) file = fileUnder(media.hls, p.slice("/hls/".length));
       else if (p.startsWith("/dash/")) file = fileUnder(media.dash, p.slice("/dash/".length));
       else if (p === "/files/sample-360p.mp4") file = media.progressive;
+      // the same file from a slow host: a download long enough to watch its progress
+      else if (p === SLOW_FILE_PATH) return serveFile(req, res, media.progressive, "video/mp4", slowRate());
       if (file) return serveFile(req, res, file, CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream");
     }
     res.writeHead(404).end();

@@ -55,6 +55,8 @@ export async function startHost(
     accounts?: AccountServices;
     db?: Database;
     billing?: BillingServices;
+    /** engine functions a test plays itself (progress events, say), over the recording fake */
+    engine?: Partial<Engine>;
   } = {},
 ) {
   const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env });
@@ -77,7 +79,7 @@ export async function startHost(
     logger,
     db: database.db,
     database,
-    engine: fakeEngine(calls),
+    engine: { ...fakeEngine(calls), ...opts.engine } as Engine,
     build: opts.production && build ? { mode: "production", serverBuild: build, clientDir: "/nonexistent" } : {
       mode: "development",
       middleware: (_req, _res, next) => next(),

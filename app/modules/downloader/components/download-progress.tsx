@@ -24,52 +24,62 @@ export function progressText(active: ActiveDownload): string {
   return parts.join(" · ");
 }
 
+/** What a screen reader hears of a download: its phase changes, not a flood of percentages. */
+function announcement(active: ActiveDownload | null): string {
+  if (!active) return "";
+  if (active.phase === "downloading") return active.attempt > 1 ? `Retrying ${active.label} (${active.attempt}/3)` : `Downloading ${active.label}`;
+  if (active.phase === "success") return `${active.label} downloaded${active.filename ? `: ${active.filename}` : ""}`;
+  return `${active.label} failed`;
+}
+
+/** The live region for a download's phase changes; always present, so the first change is read out. */
+export function DownloadAnnouncer({ active }: { active: ActiveDownload | null }) {
+  return (
+    <p role="status" aria-live="polite" className="sr-only">
+      {announcement(active)}
+    </p>
+  );
+}
+
+/** The bar itself (file name, numbers, bar), shown while a download runs and once it is done. */
+export function DownloadProgressBar({ active }: { active: ActiveDownload | null }) {
+  if (!active || (active.phase !== "downloading" && active.phase !== "success")) return null;
+  const pct = runningPercent(active);
+  return (
+    <div data-testid="download-progress">
+      <div className="flex items-baseline justify-between gap-2 text-sm">
+        <span className="truncate font-medium text-slate-800">{active.filename ?? active.label}</span>
+        <span className="shrink-0 text-slate-600 tabular-nums" data-testid="download-progress-text">
+          {active.phase === "success" && active.untracked ? "Saved by your browser" : progressText(active)}
+        </span>
+      </div>
+      <div
+        role="progressbar"
+        aria-label={`${active.label} download progress`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={pct ?? undefined}
+        aria-valuetext={progressText(active)}
+        className="mt-1.5 h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
+      >
+        <div
+          className={pct === null ? "h-full w-1/3 animate-pulse rounded-full bg-brand-500" : active.phase === "success" ? "h-full rounded-full bg-emerald-600 transition-[width]" : "h-full rounded-full bg-brand-600 transition-[width]"}
+          style={pct === null ? undefined : { width: `${pct}%` }}
+        />
+      </div>
+    </div>
+  );
+}
+
 /**
- * The progress bar under the formats. The visible numbers update with every event; screen readers
- * get the phase changes from the status region instead of a flood of percentages.
+ * A bar in a fixed-height area with its announcer (the offline queue's panel): the bar appearing
+ * never pushes the page around.
  */
 export function DownloadProgress({ active }: { active: ActiveDownload | null }) {
-  const downloading = active?.phase === "downloading";
-  const pct = active ? runningPercent(active) : null;
-  const announce = !active
-    ? ""
-    : active.phase === "downloading"
-      ? active.attempt > 1
-        ? `Retrying ${active.label} (${active.attempt}/3)`
-        : `Downloading ${active.label}`
-      : active.phase === "success"
-        ? `${active.label} downloaded${active.filename ? `: ${active.filename}` : ""}`
-        : `${active.label} failed`;
   return (
-    // Fixed height, always present: the bar appearing never pushes the page around.
     <div className="mt-4 min-h-16" data-testid="download-progress-area">
-      <p role="status" aria-live="polite" className="sr-only">
-        {announce}
-      </p>
-      {active && (downloading || active.phase === "success") ? (
-        <div data-testid="download-progress">
-          <div className="flex items-baseline justify-between gap-2 text-sm">
-            <span className="truncate font-medium text-slate-800">{active.filename ?? active.label}</span>
-            <span className="shrink-0 text-slate-600 tabular-nums" data-testid="download-progress-text">
-              {active.phase === "success" && active.untracked ? "Saved by your browser" : progressText(active)}
-            </span>
-          </div>
-          <div
-            role="progressbar"
-            aria-label={`${active.label} download progress`}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={pct ?? undefined}
-            aria-valuetext={progressText(active)}
-            className="mt-1.5 h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
-          >
-            <div
-              className={pct === null ? "h-full w-1/3 animate-pulse rounded-full bg-brand-500" : active.phase === "success" ? "h-full rounded-full bg-emerald-600 transition-[width]" : "h-full rounded-full bg-brand-600 transition-[width]"}
-              style={pct === null ? undefined : { width: `${pct}%` }}
-            />
-          </div>
-        </div>
-      ) : null}
+      <DownloadAnnouncer active={active} />
+      <DownloadProgressBar active={active} />
     </div>
   );
 }

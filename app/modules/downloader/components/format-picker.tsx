@@ -5,7 +5,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tab
 import type { FormatOption } from "#engine/types.ts";
 import { FORMAT_TABS, groupFormats, optionExplanation, optionNote, optionStatus, type FormatTab } from "../format-groups.ts";
 import { useFormatDownloads } from "../hooks/use-format-downloads.ts";
-import { DownloadProgress } from "./download-progress.tsx";
+import { DownloadAnnouncer, DownloadProgressBar } from "./download-progress.tsx";
 import { FormatButton, type FormatButtonState } from "./format-button.tsx";
 
 const ICONS = { video: Film, audio: Music, image: ImageIcon, text: FileText } as const;
@@ -65,47 +65,55 @@ export function FormatPicker({ formats, sourceUrl, isPremium = false, queueInste
                 const note = optionNote(option, status);
                 const failed = failure?.formatId === option.id ? failure.message : null;
                 return (
-                  <li key={option.id} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center sm:justify-between" data-format-id={option.id} data-testid={`format-${option.id}`}>
-                    <div className="flex min-w-0 items-start gap-3">
-                      <Icon aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-600" />
-                      <div className="min-w-0">
-                        <p className="font-medium text-slate-900">
-                          {option.label}
-                          {option.premium ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">Premium</span> : null}
-                        </p>
-                        <p className="text-sm text-slate-600">
-                          {option.quality} · {option.format} · <span data-testid="format-size">{option.size}</span>
-                        </p>
-                        {explanation ? <p className="mt-1 text-sm text-slate-600">{explanation}</p> : null}
-                        {note ? <p className="mt-1 text-xs text-slate-500">{note}</p> : null}
-                        {failed ? (
-                          <p role="alert" className="mt-1 text-sm font-medium text-destructive" data-testid="format-error">
-                            {failed}
+                  <li key={option.id} className="p-3" data-format-id={option.id} data-testid={`format-${option.id}`}>
+                    <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+                      <div className="flex min-w-0 items-start gap-3">
+                        <Icon aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-600" />
+                        <div className="min-w-0">
+                          <p className="font-medium text-slate-900">
+                            {option.label}
+                            {option.premium ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">Premium</span> : null}
                           </p>
-                        ) : null}
+                          <p className="text-sm text-slate-600">
+                            {option.quality} · {option.format} · <span data-testid="format-size">{option.size}</span>
+                          </p>
+                          {explanation ? <p className="mt-1 text-sm text-slate-600">{explanation}</p> : null}
+                          {note ? <p className="mt-1 text-xs text-slate-500">{note}</p> : null}
+                          {failed ? (
+                            <p role="alert" className="mt-1 text-sm font-medium text-destructive" data-testid="format-error">
+                              {failed}
+                            </p>
+                          ) : null}
+                        </div>
+                      </div>
+                      <div className="shrink-0 sm:ml-4">
+                        {status === "locked" ? (
+                          <Link
+                            to="/premium"
+                            className="inline-flex h-9 min-w-32 items-center justify-center gap-2 rounded-md border border-amber-400 bg-amber-50 px-3 text-sm font-medium text-amber-900 hover:bg-amber-100"
+                          >
+                            <Lock aria-hidden className="size-4" /> Unlock<span className="sr-only"> {option.label}</span> with Premium
+                          </Link>
+                        ) : status === "unavailable" ? (
+                          <button
+                            type="button"
+                            aria-disabled="true"
+                            onClick={() => explainUnavailable(option)}
+                            className="inline-flex h-9 min-w-32 cursor-not-allowed items-center justify-center rounded-md border border-slate-300 bg-slate-100 px-3 text-sm font-medium text-slate-600"
+                          >
+                            Unavailable<span className="sr-only"> {option.label}</span>
+                          </button>
+                        ) : (
+                          <FormatButton label={option.label} state={state} attempt={mine?.attempt ?? 1} disabled={busy && !mine} onClick={() => choose(option)} />
+                        )}
                       </div>
                     </div>
-                    <div className="shrink-0 sm:ml-4">
-                      {status === "locked" ? (
-                        <Link
-                          to="/premium"
-                          className="inline-flex h-9 min-w-32 items-center justify-center gap-2 rounded-md border border-amber-400 bg-amber-50 px-3 text-sm font-medium text-amber-900 hover:bg-amber-100"
-                        >
-                          <Lock aria-hidden className="size-4" /> Unlock<span className="sr-only"> {option.label}</span> with Premium
-                        </Link>
-                      ) : status === "unavailable" ? (
-                        <button
-                          type="button"
-                          aria-disabled="true"
-                          onClick={() => explainUnavailable(option)}
-                          className="inline-flex h-9 min-w-32 cursor-not-allowed items-center justify-center rounded-md border border-slate-300 bg-slate-100 px-3 text-sm font-medium text-slate-600"
-                        >
-                          Unavailable<span className="sr-only"> {option.label}</span>
-                        </button>
-                      ) : (
-                        <FormatButton label={option.label} state={state} attempt={mine?.attempt ?? 1} disabled={busy && !mine} onClick={() => choose(option)} />
-                      )}
-                    </div>
+                    {/* the bar sits in the row the visitor pressed, not below every row */}
+                    {mine && (mine.phase === "downloading" || mine.phase === "success") ? (
+                      <div className="mt-3">
+                        <DownloadProgressBar active={mine} />
+                      </div>
+                    ) : null}
                   </li>
                 );
               })}
@@ -113,7 +121,7 @@ export function FormatPicker({ formats, sourceUrl, isPremium = false, queueInste
           </TabsContent>
         ))}
       </Tabs>
-      <DownloadProgress active={active} />
+      <DownloadAnnouncer active={active} />
     </section>
   );
 }
