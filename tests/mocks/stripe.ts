@@ -5,7 +5,8 @@
  * a browser sees at Stripe:
  *
  *   API      POST /v1/customers, POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id,
- *            GET /v1/subscriptions (customer, status=all), GET|POST /v1/subscriptions/:id,
+ *            GET /v1/checkout/sessions (customer, status), POST /v1/checkout/sessions/:id/expire,
+ *            GET /v1/subscriptions (customer, status=all), GET|POST|DELETE /v1/subscriptions/:id,
  *            POST /v1/billing_portal/sessions
  *   Checkout GET /c/pay/:id  with "Pay" (completes the session, creates the subscription with a
  *            real period, sends signed webhooks to our webhook URL, then redirects to
@@ -328,6 +329,23 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
       const { subscription_data: _hidden, line_items: _lines, ...shown } = session;
       return created(shown);
     }
+    if (req.method === "GET" && p === "/v1/checkout/sessions") {
+      const customer = url.searchParams.get("customer");
+      const status = url.searchParams.get("status");
+      const data = [...sessions.values()]
+        .filter((x) => (!customer || x.customer === customer) && (!status || x.status === status))
+        .sort((a, b) => Number(b.created) - Number(a.created))
+        .map(({ subscription_data: _hidden, line_items: _lines, ...shown }) => shown);
+      return send(res, 200, listOf(data.slice(0, Number(url.searchParams.get("limit") ?? 10)), "/v1/checkout/sessions"));
+    }
+    if (req.method === "POST" && (m = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(p))) {
+      const session = sessions.get(decodeURIComponent(m[1] ?? ""));
+      if (!session) return stripeError(res, 404, `No such checkout.session: '${m[1]}'`, { code: "resource_missing", param: "session" });
+      if (session.status !== "open") return stripeError(res, 400, `Only Checkout Sessions with a status in ["open"] can be expired.`);
+      Object.assign(session, { status: "expired", url: null });
+      const { subscription_data: _hidden, line_items: _lines, ...shown } = session;
+      return send(res, 200, shown);
+    }
     if (req.method === "GET" && (m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(p))) {
       const session = sessions.get(decodeURIComponent(m[1] ?? ""));
       if (!session) return stripeError(res, 404, `No such checkout.session: '${m[1]}'`, { code: "resource_missing", param: "session" });
@@ -343,6 +361,12 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
     if ((m = /^\/v1\/subscriptions\/([^/]+)$/.exec(p))) {
       const sub = subs.get(decodeURIComponent(m[1] ?? ""));
       if (!sub) return stripeError(res, 404, `No such subscription: '${m[1]}'`, { code: "resource_missing", param: "id" });
+      if (req.method === "DELETE") {
+        if (sub.status === "canceled") return stripeError(res, 400, "This subscription has already been canceled.");
+        setSub(String(sub.id), { status: "canceled", ended_at: now(), canceled_at: now() });
+        deliverLater(event("customer.subscription.deleted", { ...sub }));
+        return send(res, 200, sub);
+      }
       if (req.method === "POST") {
         if (sub.status === "canceled") return stripeError(res, 400, "A canceled subscription can only update its cancellation_details and metadata.");
         if (form.cancel_at_period_end !== undefined) {
@@ -370,9 +394,11 @@ export async function startFakeStripe(opts: FakeStripeOptions = {}) {
       if (!session) return html(res, 404, page("Checkout", "<h1>Something went wrong</h1><p>The page you were looking for could not be found.</p>"));
       if (req.method === "POST" && m[2] === "cancel") return redirect(res, String(session.cancel_url));
       if (req.method === "POST" && m[2] === "pay") {
+        if (session.status === "expired") return html(res, 410, page("Checkout", "<h1>This checkout has expired</h1><p>No payment was taken.</p>"));
         if (session.status === "open") await completeCheckout(String(session.id));
         return redirect(res, String(session.success_url).replace("{CHECKOUT_SESSION_ID}", String(session.id)));
       }
+      if (session.status === "expired") return html(res, 410, page("Checkout", "<h1>This checkout has expired</h1><p>You can close this page.</p>"));
       if (session.status !== "open") return html(res, 410, page("Checkout", "<h1>This checkout is complete</h1><p>You can close this page.</p>"));
       const price = priceById.get(String((session.line_items as Json[])[0]?.price)) as Json;
       const customer = customers.get(String(session.customer)) ?? {};

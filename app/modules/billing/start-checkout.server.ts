@@ -4,7 +4,7 @@ import type { SessionUser } from "../account/account-services.server.ts";
 import type { BillingErrorCode } from "./billing-messages.ts";
 import { BILLING_LIMIT_RULES, type BillingDeps, type BillingServices } from "./billing-services.server.ts";
 import { isPaidPlanId, type PaidPlanId } from "./plans.ts";
-import { getUserPlan } from "./user-plan.server.ts";
+import { ENTITLED_STATUSES, getUserPlan } from "./user-plan.server.ts";
 
 export const TRIAL_DAYS = 7;
 
@@ -35,12 +35,34 @@ export async function ensureStripeCustomer(deps: BillingDeps & { billing: Billin
   return stored?.stripeCustomerId ?? customer.id;
 }
 
-/** A 7-day trial only for a user's first subscription: none in our records, none at Stripe. */
-async function isFirstSubscription(deps: BillingDeps & { billing: BillingServices }, userId: string, customerId: string): Promise<boolean> {
+/**
+ * What Stripe knows of the customer's subscriptions, beyond our records (a webhook may not have
+ * arrived yet): whether one still grants a plan, and whether there ever was one (the 7-day trial
+ * is for a user's first subscription only: none in our records, none at Stripe).
+ */
+async function subscriptionHistory(deps: BillingDeps & { billing: BillingServices }, userId: string, customerId: string): Promise<{ live: boolean; first: boolean }> {
   const [ours] = await deps.db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, userId)).limit(1);
-  if (ours) return false;
-  const theirs = await deps.billing.stripe.subscriptions.list({ customer: customerId, status: "all", limit: 1 });
-  return theirs.data.length === 0;
+  const theirs = await deps.billing.stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 });
+  const live = theirs.data.some((sub) => (ENTITLED_STATUSES as readonly string[]).includes(sub.status));
+  return { live, first: !ours && theirs.data.length === 0 };
+}
+
+/**
+ * One checkout open per customer (issue 27 §13): two tabs, each with its checkout page, must
+ * not both be paid into two subscriptions. Each new session expires every open one that is
+ * older than it (by creation time, then id): whichever requests race, the newest survives.
+ */
+async function expireOlderCheckouts(deps: BillingDeps & { billing: BillingServices }, customerId: string, newest: { id: string; created: number }): Promise<void> {
+  const open = await deps.billing.stripe.checkout.sessions.list({ customer: customerId, status: "open", limit: 100 });
+  const older = open.data.filter((s) => s.id !== newest.id && (s.created < newest.created || (s.created === newest.created && s.id < newest.id)));
+  for (const session of older) {
+    try {
+      await deps.billing.stripe.checkout.sessions.expire(session.id);
+    } catch (err) {
+      // completed or expired meanwhile: a completed one is caught by the webhook (cancelDuplicateSubscriptions)
+      deps.logger.warn({ err, session: session.id }, "an older checkout session could not be expired");
+    }
+  }
 }
 
 /**
@@ -60,7 +82,10 @@ export async function startCheckout(deps: BillingDeps, user: SessionUser, planIn
   const configured = { ...deps, billing };
   try {
     const customer = await ensureStripeCustomer(configured, user);
-    const trial = await isFirstSubscription(configured, user.id, customer);
+    const history = await subscriptionHistory(configured, user.id, customer);
+    // paid at Stripe already, even if our copy is not there yet: changes go through the portal
+    if (history.live) return { ok: false, code: "billing.already_subscribed" };
+    const trial = history.first;
     const metadata = { userId: user.id, plan };
     const session = await billing.stripe.checkout.sessions.create({
       mode: "subscription",
@@ -73,6 +98,7 @@ export async function startCheckout(deps: BillingDeps, user: SessionUser, planIn
       subscription_data: { metadata, ...(trial ? { trial_period_days: TRIAL_DAYS } : {}) },
     });
     if (!session.url) throw new Error("Stripe returned a checkout session without a URL");
+    await expireOlderCheckouts(configured, customer, session);
     logger.info({ userId: user.id, plan, session: session.id, trial }, "checkout session created");
     return { ok: true, sessionId: session.id, url: session.url };
   } catch (err) {

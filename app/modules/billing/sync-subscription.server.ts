@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { billingCustomers, subscriptions } from "#db/schema/index.ts";
 import { planOfPrice, type BillingDeps, type BillingServices } from "./billing-services.server.ts";
+import { cancelDuplicateSubscriptions } from "./cancel-duplicate-subscriptions.server.ts";
 import type { PaidPlanId } from "./plans.ts";
+import { ENTITLED_STATUSES } from "./user-plan.server.ts";
 
 export type SyncResult =
   | { ok: true; userId: string; plan: PaidPlanId; status: string }
@@ -51,5 +53,13 @@ export async function syncSubscription(deps: ConfiguredDeps, subscriptionId: str
     .insert(subscriptions)
     .values({ id: sub.id, ...row })
     .onConflictDoUpdate({ target: subscriptions.id, set: row });
+  if ((ENTITLED_STATUSES as readonly string[]).includes(sub.status)) {
+    // a second live subscription (two checkouts paid at once) is canceled; our copies follow,
+    // the kept one's too (its own webhook may not have arrived yet)
+    const { kept, canceled } = await cancelDuplicateSubscriptions(deps, customerId);
+    for (const id of canceled) if (id !== sub.id) await syncSubscription(deps, id);
+    if (canceled.length && kept && kept !== sub.id) await syncSubscription(deps, kept);
+    if (canceled.includes(sub.id)) return syncSubscription(deps, sub.id);
+  }
   return { ok: true, userId: owner.userId, plan, status: sub.status };
 }

@@ -239,6 +239,60 @@ describe.each(testDatabases)("billing on $name", ({ skip, open, prepare }) => {
     expect(await t.planOf(ada.id, new Date(periodEnd.getTime() + 1000))).toBe("free");
   });
 
+  it.skipIf(skip)("two checkout tabs: only the newest checkout can be paid, so one subscription and one trial", async () => {
+    const t = await setup();
+    const ada = await t.signUp();
+    const tab1 = await t.checkout(ada, "Basic");
+    // opened a minute before the second tab (Stripe's creation times are in seconds)
+    t.fake.sessions.get(tab1.body.sessionId)!.created = Number(t.fake.sessions.get(tab1.body.sessionId)!.created) - 60;
+    const tab2 = await t.checkout(ada, "Pro");
+    expect(tab1.res.status).toBe(200);
+    expect(tab2.res.status).toBe(200);
+    expect(t.fake.sessions.get(tab1.body.sessionId)?.status).toBe("expired");
+    // the first tab's Pay button finds its checkout expired: no payment is taken
+    const pay1 = await fetch(`${t.fake.origin}/c/pay/${tab1.body.sessionId}/pay`, { method: "POST", redirect: "manual" });
+    expect(pay1.status).toBe(410);
+    await t.fake.completeCheckout(tab2.body.sessionId);
+    expect([...t.fake.subscriptions.values()].filter((x) => x.status !== "canceled")).toHaveLength(1);
+    expect(await t.planOf(ada.id)).toBe("pro");
+    // a third tab opened now is refused and pointed to Manage Subscription
+    const tab3 = await t.checkout(ada, "Ultimate");
+    expect(tab3.res.status).toBe(409);
+    expect(tab3.body.error?.message).toMatch(/Manage Subscription/);
+  });
+
+  it.skipIf(skip)("a checkout is refused while Stripe holds a live subscription our records do not show yet", async () => {
+    const t = await setup();
+    const ada = await t.signUp();
+    const { body } = await t.checkout(ada, "Basic");
+    // paid, but the webhooks have not arrived
+    await t.fake.completeCheckout(body.sessionId, { webhooks: false });
+    expect(await t.planOf(ada.id)).toBe("free");
+    const again = await t.checkout(ada, "Pro");
+    expect(again.res.status).toBe(409);
+    expect(again.body.error?.code).toBe("billing.already_subscribed");
+  });
+
+  it.skipIf(skip)("two subscriptions paid in the same instant: the webhook keeps the older and cancels the newer", async () => {
+    const t = await setup();
+    const ada = await t.signUp();
+    const tab1 = await t.checkout(ada, "Basic");
+    const tab2 = await t.checkout(ada, "Ultimate");
+    // both checkouts were paid before the first could be expired (the race the rule cannot close)
+    t.fake.sessions.get(tab1.body.sessionId)!.status = "open";
+    const older = await t.fake.completeCheckout(tab1.body.sessionId, { webhooks: false });
+    // a minute older (Stripe's creation times are in seconds)
+    older.created = Number(older.created) - 60;
+    const newer = await t.fake.completeCheckout(tab2.body.sessionId);
+    await t.fake.settle();
+    expect(t.fake.subscriptions.get(String(older.id))?.status).not.toBe("canceled");
+    expect(t.fake.subscriptions.get(String(newer.id))?.status).toBe("canceled");
+    const [row] = await t.db.select().from(subscriptions).where(eq(subscriptions.id, String(newer.id)));
+    expect(row?.status).toBe("canceled");
+    expect(await t.planOf(ada.id)).toBe("basic");
+    expect(t.log.lines.some((l) => String(l.msg).includes("a second live subscription was canceled"))).toBe(true);
+  });
+
   it.skipIf(skip)("a subscription whose price this server does not sell is ignored and logged", async () => {
     const t = await setup({ prices: { STRIPE_PRICE_PRO: "price_elsewhere" } });
     const ada = await t.signUp();
