@@ -2,6 +2,7 @@ import { Ban, Eye, Gauge, HardDriveDownload, Heart, Lock, Server, Scale, ShieldC
 import { Link } from "react-router";
 import type { Route } from "./+types/about-us";
 import { Button } from "#app/components/ui/button.tsx";
+import { HISTORY_RETENTION_DAYS } from "#app/modules/history/retention.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 import { pageMeta } from "#app/modules/pages/page-meta.ts";
 import { usePublicConfig } from "#app/modules/pages/use-public-config.ts";
@@ -17,7 +18,7 @@ const DIFFERENTIATORS = [
   {
     icon: HardDriveDownload,
     title: "Nothing stored",
-    text: "Our server fetches the video and streams it to you as it converts. The file is never written to our disks, and we keep no history of what you downloaded.",
+    text: `Our server fetches the video and streams it to you as it converts. The file is never written to our disks. Without an account we keep no record of what you downloaded; signed in, your dashboard lists your last ${HISTORY_RETENTION_DAYS} days of downloads.`,
   },
   {
     icon: Gauge,

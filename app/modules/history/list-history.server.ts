@@ -1,7 +1,8 @@
-import { count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, gte } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
 import { downloadHistory } from "#db/schema/index.ts";
 import { FORMAT_CATALOG, isFormatId } from "#engine/formats.ts";
+import { historyCutoff } from "./retention.ts";
 
 export const HISTORY_PAGE_SIZE = 10;
 
@@ -24,15 +25,19 @@ export interface HistoryPage {
   total: number;
 }
 
-/** One page of a user's downloads, newest first (page numbers from 1; past the end: the last page). */
-export async function listHistory(db: Database, userId: string, page: number, pageSize = HISTORY_PAGE_SIZE): Promise<HistoryPage> {
-  const [{ total = 0 } = {}] = await db.select({ total: count() }).from(downloadHistory).where(eq(downloadHistory.userId, userId));
+/**
+ * One page of a user's downloads of the retention period, newest first (page numbers from 1;
+ * past the end: the last page). Older rows wait for the next prune but are never shown.
+ */
+export async function listHistory(db: Database, userId: string, page: number, pageSize = HISTORY_PAGE_SIZE, now: Date = new Date()): Promise<HistoryPage> {
+  const mine = and(eq(downloadHistory.userId, userId), gte(downloadHistory.createdAt, historyCutoff(now)));
+  const [{ total = 0 } = {}] = await db.select({ total: count() }).from(downloadHistory).where(mine);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pageCount);
   const rows = await db
     .select()
     .from(downloadHistory)
-    .where(eq(downloadHistory.userId, userId))
+    .where(mine)
     .orderBy(desc(downloadHistory.createdAt), desc(downloadHistory.id))
     .limit(pageSize)
     .offset((current - 1) * pageSize);

@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { lt, sql } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
 import { downloadHistory } from "#db/schema/index.ts";
 import type { DownloadFinished } from "#engine/index.ts";
+import { historyCutoff } from "./retention.ts";
 
 /**
  * The engine's onDownloadFinished hook, for signed-in users only: one row per signed link (the
@@ -27,6 +28,19 @@ export async function recordDownload(db: Database, event: DownloadFinished, now:
       // a download id belongs to the account that created the link
       setWhere: sql`${downloadHistory.userId} = ${userId}`,
     });
+  await pruneHistory(db, now);
+}
+
+/** Per database handle: when old rows were last deleted (a scan of the table, so at most hourly). */
+const prunedAt = new WeakMap<object, number>();
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/** Deletes every user's history older than the retention period (at most once an hour per process). */
+export async function pruneHistory(db: Database, now: Date = new Date(), opts: { force?: boolean } = {}): Promise<void> {
+  const last = prunedAt.get(db);
+  if (!opts.force && last !== undefined && now.getTime() - last < PRUNE_EVERY_MS) return;
+  prunedAt.set(db, now.getTime());
+  await db.delete(downloadHistory).where(lt(downloadHistory.createdAt, historyCutoff(now)));
 }
 
 /** A size that is not a whole, non-negative, exactly representable number is left unknown rather than wrong. */

@@ -3,7 +3,7 @@
  * text: the page's "Last updated" line is generated from it.
  */
 export const LEGAL_LAST_CHANGED = {
-  privacyPolicy: "2026-11-20",
+  privacyPolicy: "2026-11-26",
   termsAndConditions: "2026-11-20",
   disclaimer: "2026-11-20",
   dmca: "2026-11-20",

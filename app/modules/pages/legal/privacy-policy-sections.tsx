@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { HISTORY_RETENTION_DAYS } from "#app/modules/history/retention.ts";
 import { ContactLines, type LegalContext, type LegalSection } from "./legal-document.tsx";
 
 /** The privacy policy's 13 sections (spec §2 "Static pages"). */
@@ -15,9 +16,10 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
             <a href={ctx.publicUrl}>{ctx.publicUrl}</a>, why, how long we keep it and which rights you have. We are the controller of that data.
           </p>
           <p>
-            The short version: you can download videos without an account, and we do not store the videos you download or keep a history of
-            them. We only keep what you actively send us (a message, a request, a newsletter sign-up, an account) and the minimum our servers
-            need to run safely.
+            The short version: you can download videos without an account, we never store the videos you download, and without an account we
+            keep no record of what you downloaded. When you are signed in, your dashboard lists your downloads of the last{" "}
+            {HISTORY_RETENTION_DAYS} days. Otherwise we only keep what you actively send us (a message, a request, a newsletter sign-up, an
+            account) and the minimum our servers need to run safely.
           </p>
         </>
       ),
@@ -61,6 +63,11 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
               For premium plans: your plan, its start and renewal dates and the payment status. Card details are entered on our payment
               provider&apos;s page and never reach our servers.
             </li>
+            <li>
+              <strong>Your download history</strong>, only while you are signed in: for each download you start, the video&apos;s title, the
+              format, the file size, whether it completed and when. Not the link, and never the file. It is listed in your dashboard so you
+              can find and repeat a download, and it is deleted after {HISTORY_RETENTION_DAYS} days.
+            </li>
           </ul>
           <h3>Stored in your browser</h3>
           <p>
@@ -79,7 +86,7 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
           <li>To answer your messages and act on copyright notices.</li>
           <li>To decide which platforms to support next, and to tell you when one you asked for is ready (only if you left your email).</li>
           <li>To send the newsletter you signed up for. Every email has an unsubscribe link.</li>
-          <li>To run your account and premium subscription, including billing emails.</li>
+          <li>To run your account and premium subscription, including billing emails and the download history in your dashboard.</li>
           <li>To keep the service secure and available: rate limits, abuse prevention, fixing errors.</li>
         </ul>
       ),
@@ -158,6 +165,7 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
       body: (
         <ul>
           <li>Downloaded videos and audio: never stored; the stream ends when your download ends.</li>
+          <li>Download history (signed-in users only): {HISTORY_RETENTION_DAYS} days, then deleted automatically.</li>
           <li>Video details cache: a few minutes, in memory.</li>
           <li>Fair-use counters tied to your IP address: at most one hour, in memory.</li>
           <li>Server logs: 14 days.</li>

@@ -1,0 +1,31 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import { HISTORY_RETENTION_DAYS } from "#app/modules/history/retention.ts";
+import { privacyPolicySections } from "./privacy-policy-sections.tsx";
+
+const ctx = { siteName: "TestTube", contactEmail: "help@testtube.example", publicUrl: "https://testtube.example" };
+
+function text(node: React.ReactNode): string {
+  const router = createMemoryRouter([{ path: "/", element: node }]);
+  return renderToStaticMarkup(<RouterProvider router={router} />)
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&apos;/g, "'")
+    .replace(/\s+/g, " ");
+}
+
+/** The dashboard keeps a signed-in user's download history: the policy says so, and for how long. */
+describe("the privacy policy on download history", () => {
+  const sections = Object.fromEntries(privacyPolicySections(ctx).map((s) => [s.id, text(s.body)]));
+
+  it("never says no history is kept", () => {
+    for (const body of Object.values(sections)) expect(body).not.toMatch(/keep a history|no history/i);
+  });
+
+  it("says what is kept, for whom, and that it is deleted after the retention period", () => {
+    expect(sections["data-we-collect"]).toMatch(/download history/i);
+    expect(sections["data-we-collect"]).toMatch(/signed in/i);
+    expect(sections["data-we-collect"]).toContain(`deleted after ${HISTORY_RETENTION_DAYS} days`);
+    expect(sections.retention).toContain(`Download history (signed-in users only): ${HISTORY_RETENTION_DAYS} days`);
+  });
+});
