@@ -1,7 +1,9 @@
 /**
  * Where to go after logging in (`?returnTo=`). Only a path on this site: it must start with a
  * single "/" (not "//" or "/\", which browsers read as another host), carry no control
- * characters or backslashes, and stay short. Anything else falls back to the dashboard.
+ * characters or backslashes, and stay short; the same holds for the path once dot segments are
+ * resolved (`/.//evil`, `/%2e%2e//evil` become `//evil`), which is what is returned. Anything
+ * else falls back to the dashboard.
  */
 export const DEFAULT_AFTER_LOGIN = "/dashboard";
 
@@ -14,10 +16,19 @@ export function safeReturnTo(value: string | null | undefined): string {
   try {
     const url = new URL(value, "http://same.invalid");
     if (url.origin !== "http://same.invalid") return DEFAULT_AFTER_LOGIN;
-    return url.pathname + url.search + url.hash;
+    const normalised = url.pathname + url.search + url.hash;
+    return isOneSlashPath(normalised) ? normalised : DEFAULT_AFTER_LOGIN;
   } catch {
     return DEFAULT_AFTER_LOGIN;
   }
+}
+
+/**
+ * A path a browser cannot read as another host: one "/" and then neither a slash nor a
+ * backslash, written plainly or percent-encoded (a proxy or a later decode must not make one).
+ */
+function isOneSlashPath(path: string): boolean {
+  return /^\/(?![/\\]|%2f|%5c)/i.test(path);
 }
 
 /** The login URL a guard redirects to: back here afterwards, with the notice to show. */
