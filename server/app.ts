@@ -11,6 +11,7 @@ import { createBillingRouter, STRIPE_WEBHOOK_PATH } from "#server/api/billing.ts
 import { createCallerResolver } from "#server/api/caller.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import type { DatabaseHandle } from "#db/client.ts";
+import { authGate } from "./auth-gate.ts";
 import { hostErrorOf, refuse } from "./http-errors.ts";
 import { loggableUrl } from "./loggable-url.ts";
 import { answerFromPageCache, createPageCache, type PageCache, type TrustProxy } from "./page-cache.ts";
@@ -125,10 +126,11 @@ export function createApp(deps: AppDeps): Express {
   // reads and page views never reach the limiter (its checks are asynchronous: a cost per page)
   app.use((req, res, next) => (req.method === "POST" ? postLimiter(req, res, next) : next()));
 
-  // better-auth reads its own body: mounted before any body parser. Its session endpoints
-  // (get-session, sign-out) answer here; credential entry goes through the /login and /signup
-  // form actions, where the per-email limiter sits (auth.server.ts disables the raw ones).
-  app.all("/api/auth/{*splat}", toNodeHandler(deps.accounts.auth));
+  // better-auth reads its own body: mounted before any body parser, behind an allow-list and a
+  // body limit (auth-gate.ts). Its session endpoints (get-session, sign-out) and the verify-email
+  // link answer here; credential entry, password reset and profile changes go through our form
+  // actions, where the limiters sit.
+  app.all("/api/auth/{*splat}", authGate(toNodeHandler(deps.accounts.auth)));
 
   // Checkout, verification and the Stripe webhook (which reads its raw body itself).
   app.use("/api", createBillingRouter({ db: deps.db, logger, billing: deps.billing, accounts: deps.accounts }));

@@ -14,6 +14,7 @@ export const HOST_ERRORS = {
     status: 403,
     message: "This request came from another website, so it was refused. Please use the form on our own page.",
   },
+  "request.not_found": { status: 404, message: "There is nothing at this address." },
   "request.method_not_allowed": { status: 405, message: "This method is not allowed here." },
   "request.too_large": { status: 413, message: "The request is too large. Please shorten your message and try again." },
   "request.unsupported_type": { status: 415, message: "This kind of request body is not accepted here. Please send the form from our page." },

@@ -4,7 +4,9 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
 import { createAuth } from "#app/modules/account/auth.server.ts";
+import { withInProcessFallback } from "#app/modules/account/attempt-limiter.server.ts";
 import { createMailer } from "#app/modules/account/mailer.server.ts";
+import { limitMailsPerAddress } from "#app/modules/account/per-address-mailer.server.ts";
 import { createBillingServices, type BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import { startBlogFreshness } from "#app/modules/blog/freshness.server.ts";
 import { recordDownload } from "#app/modules/history/record-download.server.ts";
@@ -162,6 +164,14 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
   // Generated blog articles: catch up now, then check every 3 hours (spec §4).
   const stopBlogFreshness = startBlogFreshness({ db: database.db, logger });
 
+  // a Redis that is down or slow: attempts are counted in this process, with a warning
+  const accountLimiter = withInProcessFallback(shared.accountLimiter, { logger, ipLimitScale: config.ACCOUNT_IP_LIMIT_SCALE });
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM ?? `${config.SITE_NAME} <no-reply@${new URL(config.PUBLIC_URL).hostname}>`,
+    outboxDir: path.join(path.resolve(config.DATA_DIR), "outbox"),
+    logger,
+  });
   const accounts: AccountServices = {
     auth: createAuth({
       db: database.db,
@@ -169,14 +179,9 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
       publicUrl: config.PUBLIC_URL,
       logger,
       siteName: config.SITE_NAME,
-      mailer: createMailer({
-        smtpUrl: config.SMTP_URL,
-        from: config.MAIL_FROM ?? `${config.SITE_NAME} <no-reply@${new URL(config.PUBLIC_URL).hostname}>`,
-        outboxDir: path.join(path.resolve(config.DATA_DIR), "outbox"),
-        logger,
-      }),
+      mailer: limitMailsPerAddress(mailer, accountLimiter, logger),
     }),
-    limiter: shared.accountLimiter,
+    limiter: accountLimiter,
   };
   // one full collection once the server has been quiet a while (requests, downloads, start-up),
   // then the C heap's free pages given back

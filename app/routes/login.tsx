@@ -30,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) {
     return data<FormResult<LoginField>>({ ok: false, title: "Error", message: parsed.problem.message, fields: parsed.problem.fields, values }, { status: 400 });
   }
-  const result = await signIn(context, parsed.data, { clientIp: context.clientIp, headers: authCallHeaders(request, context.clientIp) });
+  const result = await signIn(context, parsed.data, { clientIp: context.clientIp, headers: authCallHeaders(request, context.clientIp), returnTo });
   if (!result.ok) return accountFailure<LoginField>(result.code, values, result.retryAfterSeconds);
   return redirectWithCookies(returnTo, result.setCookies);
 }

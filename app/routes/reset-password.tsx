@@ -26,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const result = await resetPassword(context, parsed.data);
   if (!result.ok) {
-    if (result.code === "account.unavailable") return accountFailure<ResetPasswordField>(result.code, {});
+    if (result.code === "account.unavailable" || result.code === "account.weak_password") return accountFailure<ResetPasswordField>(result.code, {});
     return data<FormResult<ResetPasswordField>>({ ok: false, title: "Error", message: ACCOUNT_MESSAGES.resetLinkInvalid, fields: [] }, { status: 400 });
   }
   return redirect("/login?notice=password-reset");
@@ -48,7 +48,7 @@ export default function ResetPassword() {
           autoComplete: "new-password",
           minLength: PASSWORD_LIMITS.min,
           maxLength: PASSWORD_LIMITS.max,
-          hint: `At least ${PASSWORD_LIMITS.min} characters.`,
+          hint: `At least ${PASSWORD_LIMITS.min} characters, not a common password.`,
         },
       ]}
       hidden={{ token }}

@@ -1,8 +1,9 @@
 import { data, redirect, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/signup";
 import { seo } from "#app/lib/seo.ts";
-import { accountFailure, redirectWithCookies } from "#app/modules/account/account-action.server.ts";
+import { accountFailure } from "#app/modules/account/account-action.server.ts";
 import { AccountForm, AccountSwitchLink } from "#app/modules/account/account-form.tsx";
+import { ACCOUNT_MESSAGES } from "#app/modules/account/account-messages.ts";
 import { ACCOUNT_LIMITS, PASSWORD_LIMITS, parseSignupForm, type SignupField } from "#app/modules/account/account-schema.ts";
 import { authCallHeaders } from "#app/modules/account/account-services.server.ts";
 import { safeReturnTo } from "#app/modules/account/return-to.ts";
@@ -27,9 +28,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) {
     return data<FormResult<SignupField>>({ ok: false, title: "Error", message: parsed.problem.message, fields: parsed.problem.fields, values }, { status: 400 });
   }
-  const result = await signUp(context, parsed.data, { clientIp: context.clientIp, headers: authCallHeaders(request, context.clientIp) });
+  const result = await signUp(context, parsed.data, { clientIp: context.clientIp, headers: authCallHeaders(request, context.clientIp), returnTo });
   if (!result.ok) return accountFailure<SignupField>(result.code, values, result.retryAfterSeconds);
-  return redirectWithCookies(returnTo, result.setCookies);
+  // the same answer for a new address and a taken one: the mail says which (issue 27 §16)
+  const done = ACCOUNT_MESSAGES.signupRequested;
+  return data<FormResult<SignupField>>({ ok: true, title: done.title, message: done.description.replace("{email}", parsed.data.email) });
 }
 
 export default function Signup() {
@@ -50,7 +53,7 @@ export default function Signup() {
           autoComplete: "new-password",
           minLength: PASSWORD_LIMITS.min,
           maxLength: PASSWORD_LIMITS.max,
-          hint: `At least ${PASSWORD_LIMITS.min} characters.`,
+          hint: `At least ${PASSWORD_LIMITS.min} characters, not a common password.`,
         },
       ]}
       submitLabel="Sign Up"

@@ -2,6 +2,7 @@ import pino from "pino";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
 import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
 import { createAuth } from "#app/modules/account/auth.server.ts";
+import { settleBackgroundWork } from "#app/modules/account/background-work.server.ts";
 import type { MailMessage } from "#app/modules/account/mailer.server.ts";
 import type { Database } from "#db/client.ts";
 import { subscriptions } from "#db/schema/index.ts";
@@ -63,4 +64,16 @@ export async function insertActiveSubscription(
     currentPeriodStart: period.start,
     currentPeriodEnd: period.end,
   });
+}
+
+/**
+ * Open the confirmation link last mailed to `email` (after the signup's background work has
+ * run), as the browser would: the answer signs the account in and redirects to its returnTo.
+ */
+export async function openConfirmationLink(accounts: { auth: AccountServices["auth"]; outbox: MailMessage[] }, email: string): Promise<Response> {
+  await settleBackgroundWork();
+  const mail = accounts.outbox.filter((m) => m.to === email && /\/api\/auth\/verify-email\?/.test(m.text)).at(-1);
+  const url = mail ? /http:\/\/\S+\/api\/auth\/verify-email\?\S+/.exec(mail.text)?.[0] : undefined;
+  if (!url) throw new Error(`no confirmation link was mailed to ${email}`);
+  return accounts.auth.handler(new Request(url));
 }

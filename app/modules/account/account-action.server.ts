@@ -9,11 +9,14 @@ export function accountFailure<F extends string>(code: AccountErrorCode, values:
     "account.rate_limited": ACCOUNT_MESSAGES.rateLimited,
     "account.invalid_credentials": ACCOUNT_MESSAGES.invalidCredentials,
     "account.signup_failed": ACCOUNT_MESSAGES.signupFailed,
+    "account.weak_password": ACCOUNT_MESSAGES.passwordTooWeak,
     "account.unavailable": ACCOUNT_MESSAGES.unavailable,
   }[code];
-  const status = { "account.rate_limited": 429, "account.invalid_credentials": 401, "account.signup_failed": 400, "account.unavailable": 503 }[code];
+  const status = { "account.rate_limited": 429, "account.invalid_credentials": 401, "account.signup_failed": 400, "account.weak_password": 400, "account.unavailable": 503 }[code];
   const headers: HeadersInit = retryAfterSeconds ? { "retry-after": String(retryAfterSeconds) } : {};
-  return data<FormResult<F>>({ ok: false, title: "Error", message, fields: [], values }, { status, headers });
+  // a refused password is the password field's problem; the others are the whole form's
+  const fields = (code === "account.weak_password" ? ["password"] : []) as F[];
+  return data<FormResult<F>>({ ok: false, title: "Error", message, fields, values }, { status, headers });
 }
 
 /** Redirect on success, forwarding better-auth's Set-Cookie lines (session, or its clearing). */

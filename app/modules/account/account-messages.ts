@@ -10,9 +10,16 @@ export const ACCOUNT_MESSAGES = {
   passwordTooShort: "Your password must be at least 8 characters long",
   passwordTooLong: "Your password must be at most 128 characters long",
   nameTooLong: "Please keep your name under 100 characters",
+  passwordTooWeak: "This password is too common or too easy to guess. Please choose a less predictable one.",
+  fieldTooLong: "One of the fields is too long. Please shorten it and try again.",
   rateLimited: "You've made too many requests. Please wait a moment and try again.",
   unavailable: "Our servers are experiencing an issue. Please try again later.",
   logoutFailed: "Could not log out. Please try again.",
+  /** the signup answer, the same for a new address and a taken one (issue 27 §16); {email} is the address */
+  signupRequested: {
+    title: "Check your email",
+    description: "We've sent a message to {email}. Open the link in it to finish signing up. It works for 24 hours.",
+  },
   resetRequested: {
     title: "Check your email",
     description: "If an account exists for that email, we've sent a link to reset your password. It works for one hour.",

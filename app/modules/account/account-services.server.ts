@@ -15,7 +15,7 @@ export interface SessionUser {
   emailVerified: boolean;
 }
 
-export type AccountErrorCode = "account.rate_limited" | "account.invalid_credentials" | "account.signup_failed" | "account.unavailable";
+export type AccountErrorCode = "account.rate_limited" | "account.invalid_credentials" | "account.signup_failed" | "account.weak_password" | "account.unavailable";
 
 export type AccountResult =
   | { ok: true; setCookies: string[] }

@@ -20,13 +20,27 @@ export interface LimitRule {
 /** Budgets per window. Generous for a person who mistypes, tight for a password-guessing script. */
 export const ACCOUNT_LIMIT_RULES = {
   loginPerIp: { limit: 30, windowMs: 15 * 60_000 },
-  loginPerEmail: { limit: 10, windowMs: 15 * 60_000 },
+  /**
+   * Wrong passwords for one account from one address (issue 27 §15): the guesser is slowed down,
+   * the owner at another address is not.
+   */
+  loginPerIpAndEmail: { limit: 10, windowMs: 15 * 60_000 },
+  /**
+   * Against guessing spread over many addresses: loose enough that locking the owner out takes
+   * a hundred addresses an hour (and then only for the rest of that hour).
+   */
+  loginPerEmail: { limit: 100, windowMs: 60 * 60_000 },
   signupPerIp: { limit: 10, windowMs: 60 * 60_000 },
   signupPerEmail: { limit: 5, windowMs: 60 * 60_000 },
   resetPerIp: { limit: 10, windowMs: 60 * 60_000 },
   resetPerEmail: { limit: 3, windowMs: 60 * 60_000 },
   /** email changes mail a link to the new address: a few per account and hour */
   emailChangePerUser: { limit: 5, windowMs: 60 * 60_000 },
+  /**
+   * Every mail the site sends to one address, whatever sent it (reset, verification, an email
+   * change, a signup for a taken address): the last word against mail flooding (issue 27 §9).
+   */
+  mailPerAddress: { limit: 6, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, LimitRule>;
 
 /** Above this many live keys, expired windows are swept before adding another. */
@@ -80,4 +94,41 @@ export async function hitAll(limiter: AttemptLimiter, checks: Array<[string, Lim
     if (!r.allowed && verdict.allowed) verdict = r;
   }
   return verdict;
+}
+
+/** How long a shared store may take to count an attempt before this process counts it instead. */
+const SHARED_STORE_TIMEOUT_MS = 1_000;
+
+/**
+ * A shared limiter (Redis) that fails or hangs must not turn every login into a 500 (issue 27
+ * §18): the attempt is counted in this process instead, with a warning (once a minute while the
+ * store is failing). The limits then hold per instance, which is what a single instance has anyway.
+ */
+export function withInProcessFallback(
+  shared: AttemptLimiter,
+  opts: { logger: { warn(obj: object, msg: string): void }; ipLimitScale?: number; now?: () => number; timeoutMs?: number },
+): AttemptLimiter {
+  const now = opts.now ?? Date.now;
+  const local = createMemoryLimiter(now, { ipLimitScale: opts.ipLimitScale });
+  const timeoutMs = opts.timeoutMs ?? SHARED_STORE_TIMEOUT_MS;
+  let warnedAt = -Infinity;
+  return {
+    async hit(key, rule) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the shared attempt limiter did not answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        return await Promise.race([shared.hit(key, rule), late]);
+      } catch (err) {
+        if (now() - warnedAt >= 60_000) {
+          warnedAt = now();
+          opts.logger.warn({ err }, "attempt limiter: the shared store failed; counting attempts in this process until it answers");
+        }
+        return local.hit(key, rule);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
 }

@@ -1,10 +1,13 @@
 import type { Logger } from "pino";
 import type { AccountServices } from "./account-services.server.ts";
 import { ACCOUNT_LIMIT_RULES, hitAll } from "./attempt-limiter.server.ts";
+import { runInBackground } from "./background-work.server.ts";
+import { weakPasswordReason } from "./password-strength.server.ts";
 
 /**
- * Mail a reset link. The answer is the same whether or not the email has an account (better-auth
- * does no mail and no error for an unknown one), so this form reveals no accounts either.
+ * Mail a reset link. The answer is the same whether or not the email has an account, and it is
+ * given before the account is even looked up (the lookup and the mail run after it), so neither
+ * its words nor its timing reveal an account (issue 27 §10).
  */
 export async function requestPasswordReset(
   ctx: { accounts: AccountServices; logger: Logger },
@@ -17,23 +20,27 @@ export async function requestPasswordReset(
     [`reset:email:${normalised}`, ACCOUNT_LIMIT_RULES.resetPerEmail],
   ]);
   if (!verdict.allowed) return { ok: false, code: "account.rate_limited", retryAfterSeconds: verdict.retryAfterSeconds };
-  try {
-    await ctx.accounts.auth.api.requestPasswordReset({ body: { email: normalised } });
-    return { ok: true };
-  } catch (err) {
-    ctx.logger.error({ err }, "password reset mail failed");
-    return { ok: false, code: "account.unavailable" };
-  }
+  runInBackground(ctx.accounts.auth.api.requestPasswordReset({ body: { email: normalised } }), ctx.logger, "password reset mail");
+  return { ok: true };
 }
 
-/** Set a new password from a mailed token; every session of the account ends. */
+/**
+ * Set a new password from a mailed token; every session of the account ends. The link came by
+ * mail, so its address is confirmed too (an account that never opened its signup link can log
+ * in after a reset).
+ */
 export async function resetPassword(
   ctx: { accounts: AccountServices; logger: Logger },
   input: { token: string; password: string },
-): Promise<{ ok: true } | { ok: false; code: "account.reset_link_invalid" | "account.unavailable" }> {
+): Promise<{ ok: true } | { ok: false; code: "account.reset_link_invalid" | "account.weak_password" | "account.unavailable" }> {
+  if (weakPasswordReason(input.password)) return { ok: false, code: "account.weak_password" };
   let res: Response;
+  let userId: string | undefined;
   try {
+    const context = await ctx.accounts.auth.$context;
+    userId = (await context.internalAdapter.findVerificationValue(`reset-password:${input.token}`))?.value;
     res = await ctx.accounts.auth.api.resetPassword({ body: { token: input.token, newPassword: input.password }, asResponse: true });
+    if (res.ok && userId) await context.internalAdapter.updateUser(userId, { emailVerified: true });
   } catch (err) {
     ctx.logger.error({ err }, "password reset failed unexpectedly");
     return { ok: false, code: "account.unavailable" };

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loader as rootLoader } from "#app/root.tsx";
 import { action as signupAction } from "#app/routes/signup.tsx";
 import { sessions } from "#db/schema/index.ts";
-import { cookieHeaderFrom, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
+import { cookieHeaderFrom, openConfirmationLink, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute } from "#tests/support/route-context.ts";
 import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
 
@@ -27,7 +27,7 @@ describe.each(testDatabases)("session renewal on $name", ({ skip, open, prepare 
     handle = await open();
     const accounts = testAccounts(handle.db);
     const context = { db: handle.db, logger, clientIp: "203.0.113.9", accounts, publicConfig: {} };
-    const signup = (await callRoute(
+    await callRoute(
       signupAction as never,
       new Request(`${TEST_PUBLIC_URL}/signup`, {
         method: "POST",
@@ -35,8 +35,9 @@ describe.each(testDatabases)("session renewal on $name", ({ skip, open, prepare 
         body: new URLSearchParams({ name: "Ada", email: "renew@example.com", password: "analytical-engine", returnTo: "/dashboard" }),
       }),
       context,
-    )) as Response;
-    const cookie = cookieHeaderFrom(signup);
+    );
+    // the mailed link signs the new account in
+    const cookie = cookieHeaderFrom(await openConfirmationLink(accounts, "renew@example.com"));
     const page = async () => {
       const result = (await rootLoader({ request: new Request(`${TEST_PUBLIC_URL}/`, { headers: { cookie } }), context, params: {} } as never)) as {
         data: { user: { email: string } | null };

@@ -15,6 +15,7 @@ import { loadConfig, publicConfig } from "#server/config.ts";
 import { cookieHeaderFrom, insertActiveSubscription, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute, unwrap } from "#tests/support/route-context.ts";
 import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { settleBackgroundWork } from "#app/modules/account/background-work.server.ts";
 
 const logger = pino({ level: "silent" });
 // an ad provider configured, so the slots would render for anyone who should see ads
@@ -132,8 +133,9 @@ describe.each(testDatabases)("dashboard on $name", ({ skip, open, prepare }) => 
     };
     expect(changed.data).toMatchObject({ ok: true, title: "Profile Updated" });
     expect(changed.data.message).toContain("countess@example.com");
-    // not changed yet: the link goes to the new address
+    // not changed yet: the link goes to the new address (mail is sent after the answer)
     expect((await handle.db.select().from(users))[0]?.email).toBe("ada@example.com");
+    await settleBackgroundWork();
     expect(accounts.outbox).toHaveLength(1);
     expect(accounts.outbox[0]?.to).toBe("countess@example.com");
     const url = /http:\/\/localhost:3000\/api\/auth\/verify-email\?\S+/.exec(accounts.outbox[0]!.text)?.[0];

@@ -1,0 +1,20 @@
+/**
+ * Work an account form starts but does not wait for (mail, a signup's rows): the answer then takes
+ * the same time whatever the work turns out to be, so it tells nobody whether an account exists
+ * (issue 27 §10, §16). A failure is logged, never thrown at a request that has already been answered.
+ */
+const pending = new Set<Promise<unknown>>();
+
+export function runInBackground(work: Promise<unknown>, logger: { error(obj: object, msg: string): void }, what: string): void {
+  const tracked = work.then(
+    () => undefined,
+    (err: unknown) => logger.error({ err }, `${what} failed`),
+  );
+  pending.add(tracked);
+  void tracked.finally(() => pending.delete(tracked));
+}
+
+/** Resolves once the background work started so far has ended (tests; a graceful shutdown). */
+export async function settleBackgroundWork(): Promise<void> {
+  while (pending.size > 0) await Promise.allSettled([...pending]);
+}
