@@ -4,6 +4,7 @@
  * platform's streams whenever possible, transcode only where the format asks for it (MP3, AAC) or
  * the source leaves no other way.
  */
+import { formatByteSize } from "../common/byte-units.ts";
 import { safeFileTitle } from "../common/file-names.ts";
 import { canDownload, isPremiumFormat } from "./entitlements.ts";
 import { EngineError } from "./errors.ts";
@@ -420,17 +421,9 @@ export function planFormat(media: ResolvedMedia, id: FormatId): MediaPlan {
   return outcome.built.plan;
 }
 
-/** "84.2 MB", "512 KB"; estimates get a leading "~". */
+/** "84.2 MB", "512 KB"; estimates get a leading "~" (the one rule for sizes: common/byte-units.ts). */
 export function formatBytes(bytes: number, estimated = false): string {
-  const units = ["B", "KB", "MB", "GB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  const text = unit === 0 ? `${Math.round(value)} B` : `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
-  return estimated ? `~${text}` : text;
+  return formatByteSize(bytes, estimated);
 }
 
 /** Every catalogue format for this video: availability, size, and whether the caller may have it. */

@@ -1,15 +1,8 @@
-/** Human byte counts for the progress bar ("12.4 MB"), in the engine's 1024-based units. */
+import { formatByteSize } from "../../../common/byte-units.ts";
+
+/** Byte counts for the progress bar and the history ("12.4 MB"): the card's decimal units (common/byte-units.ts). */
 export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return "0 B";
-  if (bytes < 1024) return `${Math.round(bytes)} B`;
-  const units = ["KB", "MB", "GB", "TB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+  return formatByteSize(bytes);
 }
 
 export function formatSpeed(bytesPerSecond: number): string {

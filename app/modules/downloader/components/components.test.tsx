@@ -164,9 +164,9 @@ describe("format button and progress", () => {
 
   it("reports percent, bytes and speed, and never 100 % before the end", () => {
     const base = { formatId: "mp4-720", label: "MP4 720p HD", attempt: 1 } as const;
-    expect(progressText({ ...base, phase: "downloading", progress: { bytes: 354_000, total: 708_000, speed: 1_048_576, state: "streaming" } })).toBe("50% · 346 KB of 691 KB · 1.0 MB/s");
+    expect(progressText({ ...base, phase: "downloading", progress: { bytes: 354_000, total: 708_000, speed: 1_000_000, state: "streaming" } })).toBe("50% · 354 KB of 708 KB · 1.0 MB/s");
     expect(progressText({ ...base, phase: "downloading", progress: { bytes: 710_000, total: 708_000, speed: 0, state: "streaming" } })).toMatch(/^99%/);
-    expect(progressText({ ...base, phase: "success", progress: { bytes: 707_311, total: null, speed: 0, state: "done" } })).toBe("100% · 691 KB");
+    expect(progressText({ ...base, phase: "success", progress: { bytes: 707_311, total: null, speed: 0, state: "done" } })).toBe("100% · 707 KB");
     const html = render(<DownloadProgress active={{ ...base, phase: "downloading", progress: { bytes: 354_000, total: 708_000, speed: 0, state: "streaming" } }} />);
     expect(html).toContain('role="progressbar"');
     expect(html).toContain('aria-valuenow="50"');
