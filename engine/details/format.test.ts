@@ -73,15 +73,28 @@ describe("formatPublishedDate", () => {
 });
 
 describe("truncateDescription", () => {
-  it("keeps the first 160 characters", () => {
-    const long = "a".repeat(200);
-    expect(truncateDescription(long)).toHaveLength(160);
+  it("keeps a text of 160 characters or fewer as it is", () => {
     expect(truncateDescription("short")).toBe("short");
+    expect(truncateDescription("b".repeat(160))).toBe("b".repeat(160));
     expect(truncateDescription(undefined)).toBe("");
   });
+  it("cuts a longer text between words, with an ellipsis, within 160 characters", () => {
+    const words = "Learn how every download format works, from MP4 and WEBM to MP3, with examples for phones, laptops and smart TVs, and what to pick when storage is tight on your device.";
+    const cut = truncateDescription(words);
+    expect(Array.from(cut).length).toBeLessThanOrEqual(160);
+    expect(cut.endsWith("…")).toBe(true);
+    // what is kept ends on a whole word of the original
+    const kept = cut.slice(0, -1);
+    expect(words.startsWith(kept)).toBe(true);
+    expect(words[kept.length]).toMatch(/[\s,]/);
+  });
+  it("cuts a single long word where the limit falls", () => {
+    const long = "a".repeat(200);
+    expect(truncateDescription(long)).toBe("a".repeat(159) + "…");
+  });
   it("does not split an emoji", () => {
-    const text = "x".repeat(159) + "😀😀";
-    expect(truncateDescription(text)).toBe("x".repeat(159) + "😀");
+    const text = "x".repeat(158) + "😀😀😀";
+    expect(truncateDescription(text)).toBe("x".repeat(158) + "😀…");
   });
 });
 

@@ -48,11 +48,21 @@ export function formatPublishedDate(input: string | number | Date | null | undef
 
 export const DESCRIPTION_LIMIT = 160;
 
-/** The first 160 characters (code points, so an emoji is never cut in half). */
+/**
+ * At most the first 160 characters (code points, so an emoji is never cut in half). A longer text
+ * is cut at the last space that leaves room for an ellipsis, never inside a word (a single word
+ * longer than half the limit is cut where the limit falls).
+ */
 export function truncateDescription(text: string | null | undefined): string {
   if (!text) return "";
   const chars = Array.from(text);
-  return chars.length <= DESCRIPTION_LIMIT ? text : chars.slice(0, DESCRIPTION_LIMIT).join("");
+  if (chars.length <= DESCRIPTION_LIMIT) return text;
+  const head = chars.slice(0, DESCRIPTION_LIMIT - 1);
+  // the next character after the kept part: a space there means the cut already falls between words
+  const atBoundary = /\s/.test(chars[DESCRIPTION_LIMIT - 1]!);
+  const space = atBoundary ? head.length : head.findLastIndex((c) => /\s/.test(c));
+  const kept = space > DESCRIPTION_LIMIT / 2 ? head.slice(0, space) : head;
+  return `${kept.join("").replace(/[\s,.;:!?\-–—]+$/u, "")}…`;
 }
 
 /** Spec §5: more than 1000 subscribers AND more than 4000 views. Unknown counts are not monetized. */
