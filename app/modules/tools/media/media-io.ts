@@ -346,11 +346,11 @@ export async function grabFrame(file: File, time: number, type: "image/png" | "i
   try {
     const track = await primaryVideo(input);
     const duration = await input.computeDuration();
-    if (!(time >= 0 && time <= duration)) throw new ToolError("tool.bad_time");
+    if (!(time >= 0 && time <= duration)) throw new ToolError("tool.bad_frame_time");
     const sink = new CanvasSink(track, { poolSize: 1 });
     const first = await track.getFirstTimestamp();
     const frame = await sink.getCanvas(Math.max(time, first));
-    if (!frame) throw new ToolError("tool.bad_time");
+    if (!frame) throw new ToolError("tool.bad_frame_time");
     const blob = await canvasToBlob(frame.canvas, type, type === "image/jpeg" ? 0.92 : undefined);
     return { blob, timestamp: frame.timestamp, width: frame.canvas.width, height: frame.canvas.height };
   } finally {

@@ -181,7 +181,7 @@ function FrameCard({ file, duration, hasVideo }: { file: File; duration: number;
           e.preventDefault();
           const t = parseTime(time);
           if (t === null || t > duration) {
-            task.fail(TOOL_ERROR_MESSAGES["tool.bad_time"]);
+            task.fail(TOOL_ERROR_MESSAGES["tool.bad_frame_time"]);
             return;
           }
           setResult(null);

@@ -12,6 +12,7 @@ export type ToolErrorCode =
   | "tool.no_audio"
   | "tool.too_large"
   | "tool.bad_time"
+  | "tool.bad_frame_time"
   | "tool.canceled"
   | "tool.save_dismissed"
   | "tool.save_failed"
@@ -27,6 +28,7 @@ export const TOOL_ERROR_MESSAGES: Record<ToolErrorCode, string> = {
   "tool.no_audio": "This file has no audio track to convert.",
   "tool.too_large": "This file is too large to process in the browser.",
   "tool.bad_time": "Enter a start and end time inside the file, with the end after the start.",
+  "tool.bad_frame_time": "Enter a time inside the file, between its start and its end.",
   "tool.canceled": "Canceled.",
   "tool.save_dismissed": "No file was chosen, so nothing was converted. Choose \"Convert and save to a file\" again and pick where to save the result.",
   "tool.save_failed": "The result could not be written to the file you chose (the disk may be full, or the browser lost permission to write it). Nothing was saved; try again or choose another place.",
