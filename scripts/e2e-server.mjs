@@ -12,6 +12,7 @@ process.env.MOCKS ??= "true";
 process.env.LOG_LEVEL ??= "warn";
 // Forms and downloads are exercised many times in a row by the tests.
 process.env.POST_RATE_LIMIT_PER_MINUTE ??= "1000";
+process.env.RESOLVE_RATE_LIMIT_PER_MINUTE ??= "1000";
 // Every e2e account is created from 127.0.0.1.
 process.env.ACCOUNT_IP_LIMIT_SCALE ??= "100";
 

@@ -104,6 +104,8 @@ export const envSchema = z
     RESOLVE_CACHE_SECONDS: int(0, 3600).default(300),
     OUTBOUND_TIMEOUT_MS: int(1000, 120_000).default(15_000),
     POST_RATE_LIMIT_PER_MINUTE: int(1, 10_000).default(30),
+    // requests that resolve a link (POST resolve/downloads, GET download), per IP: server/api/resolve-limit.ts
+    RESOLVE_RATE_LIMIT_PER_MINUTE: int(1, 10_000).default(30),
     // anonymous pages kept in memory (server/page-cache.ts); 0 turns the cache off
     PAGE_CACHE_MB: int(0, 1024).default(8),
     ACCOUNT_IP_LIMIT_SCALE: int(1, 1_000).default(1),

@@ -4,7 +4,7 @@ import { createCachedResolver, EXPIRY_MARGIN_MS } from "./cached-resolve.ts";
 import { memoryResolveCache } from "./memory.ts";
 import type { ResolveCacheStore } from "./types.ts";
 
-const media = (title: string, expiresAt?: number) => ({ details: { title }, expiresAt }) as unknown as ResolvedMedia;
+const media = (title: string, expiresAt?: number) => ({ details: { title, description: "" }, streams: [], expiresAt }) as unknown as ResolvedMedia;
 const quiet = { warn() {} };
 
 describe("cached resolve", () => {

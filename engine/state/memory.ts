@@ -2,6 +2,7 @@ import { EngineError } from "../errors.ts";
 import { createAdmission, createProgressRegistry } from "../stream/downloads.ts";
 import { createLinkUsage } from "../stream/link-usage.ts";
 import type { ResolvedMedia } from "../types.ts";
+import { estimateMediaBytes } from "./media-size.ts";
 import type { AdmissionLimits, AdmissionStore, EngineState, EngineStateFactory, LinkUsageStore, ProgressStore, ResolveCacheStore } from "./types.ts";
 
 /**
@@ -11,6 +12,8 @@ import type { AdmissionLimits, AdmissionStore, EngineState, EngineStateFactory, 
  */
 
 const MAX_CACHE_ENTRIES = 500;
+/** heap the cached resolves may hold together; one larger than a quarter of it is not kept */
+export const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 export function memoryAdmission(limits: AdmissionLimits, now: () => number = Date.now): AdmissionStore {
   const inner = createAdmission({
@@ -29,33 +32,48 @@ export function memoryAdmission(limits: AdmissionLimits, now: () => number = Dat
   };
 }
 
-export function memoryResolveCache(now: () => number = Date.now, maxEntries = MAX_CACHE_ENTRIES): ResolveCacheStore {
-  const entries = new Map<string, { media: ResolvedMedia; expiresAt: number }>();
+/**
+ * Resolves kept until they expire, the oldest dropped first beyond `maxEntries` or beyond
+ * `maxBytes` of estimated heap (media-size.ts): a link of many segments weighs megabytes.
+ */
+export function memoryResolveCache(now: () => number = Date.now, maxEntries = MAX_CACHE_ENTRIES, maxBytes = MAX_CACHE_BYTES): ResolveCacheStore {
+  const entries = new Map<string, { media: ResolvedMedia; expiresAt: number; bytes: number }>();
+  let held = 0;
+  const remove = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    held -= entry.bytes;
+  };
   return {
     async get(key) {
       const hit = entries.get(key);
       if (!hit) return undefined;
       if (hit.expiresAt <= now()) {
-        entries.delete(key);
+        remove(key);
         return undefined;
       }
       return hit.media;
     },
     async set(key, media, expiresAt) {
-      entries.delete(key); // re-insert: Map order doubles as oldest-first order
+      remove(key); // re-insert: Map order doubles as oldest-first order
       if (expiresAt <= now()) return;
-      entries.set(key, { media, expiresAt });
-      while (entries.size > maxEntries) {
+      const bytes = estimateMediaBytes(media);
+      if (bytes > maxBytes / 4) return;
+      entries.set(key, { media, expiresAt, bytes });
+      held += bytes;
+      while (entries.size > maxEntries || held > maxBytes) {
         const oldest = entries.keys().next().value;
         if (oldest === undefined) break;
-        entries.delete(oldest);
+        remove(oldest);
       }
     },
     async delete(key) {
-      entries.delete(key);
+      remove(key);
     },
     async clear() {
       entries.clear();
+      held = 0;
     },
   };
 }

@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { Engine } from "#engine/index.ts";
@@ -22,8 +22,16 @@ const JSON_LIMIT_BYTES = 16 * 1024;
 /** SSE keep-alive: proxies drop idle connections after 30–60 s. */
 const HEARTBEAT_MS = 15_000;
 
-export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUrl?: string; identify?: CallerResolver }): Router {
+export function createApiRouter(deps: {
+  engine: Engine;
+  logger: Logger;
+  publicUrl?: string;
+  identify?: CallerResolver;
+  /** the per-IP limit of requests that resolve a link (resolve-limit.ts); none = unlimited */
+  resolveLimit?: RequestHandler;
+}): Router {
   const { engine, logger } = deps;
+  const resolveLimit: RequestHandler = deps.resolveLimit ?? ((_req, _res, next) => next());
   const callerFromRequest = deps.identify ?? anonymousCaller;
   const router = express.Router();
   // refused on its declared length, before a byte is read (the parser would wait for all of it)
@@ -41,19 +49,19 @@ export function createApiRouter(deps: { engine: Engine; logger: Logger; publicUr
     return result.data;
   };
 
-  router.post("/resolve", async (req, res) => {
+  router.post("/resolve", resolveLimit, async (req, res) => {
     const { url } = parse(linkBody, req.body);
     const result = await engine.resolve(url, await callerFromRequest(req));
     res.set("cache-control", "no-store").json(result);
   });
 
-  router.post("/downloads", async (req, res) => {
+  router.post("/downloads", resolveLimit, async (req, res) => {
     const { url, format } = parse(downloadBody, req.body);
     const created = await engine.createDownload({ url, format, caller: await callerFromRequest(req), ip: clientIp(req) });
     res.set("cache-control", "no-store").json(created);
   });
 
-  router.get("/download", async (req, res) => {
+  router.get("/download", resolveLimit, async (req, res) => {
     const { url, format } = parse(downloadQuery, req.query);
     const created = await engine.createDownload({ url, format, caller: await callerFromRequest(req), ip: clientIp(req) });
     res.set("cache-control", "no-store").redirect(302, created.downloadUrl);

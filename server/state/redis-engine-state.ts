@@ -189,6 +189,9 @@ export function redisAdmission(opts: RedisStateOptions & { limits: AdmissionLimi
   };
 }
 
+/** the largest resolve kept in Redis: every instance reads it whole (a link of 20,000 segments is about 2 MB) */
+const MAX_SHARED_RESOLVE_BYTES = 4 * 1024 * 1024;
+
 export function redisResolveCache(opts: RedisStateOptions & { now: () => number }): ResolveCacheStore {
   const { redis, now } = opts;
   const key = (k: string) => `${redis.prefix}resolve:${k}`;
@@ -200,7 +203,10 @@ export function redisResolveCache(opts: RedisStateOptions & { now: () => number 
     async set(k, media, expiresAt) {
       const ttl = Math.floor(expiresAt - now());
       if (ttl <= 0) return;
-      await redis.client.set(key(k), JSON.stringify(media), { PX: ttl });
+      const json = JSON.stringify(media);
+      // a link of many segments is resolved again rather than kept (issue 27, finding 4)
+      if (json.length > MAX_SHARED_RESOLVE_BYTES) return;
+      await redis.client.set(key(k), json, { PX: ttl });
     },
     async delete(k) {
       await redis.client.del(key(k));

@@ -39,7 +39,7 @@ const media = (title: string): ResolvedMedia => ({
   platform: "generic",
   sourceUrl: `https://example.com/${title}`,
   details: { id: title, title, description: "", thumbnail: "", duration: "1:00", views: "", uploadDate: "", channel: "", platform: "generic", durationSeconds: 60, embedUrl: null } as unknown as ResolvedMedia["details"],
-  streams: [{ id: "s1", kind: "progressive", url: "https://example.com/v.mp4", container: "mp4", bytes: 1234 } as unknown as ResolvedMedia["streams"][number]],
+  streams: [{ id: "s1", kind: "progressive", url: "https://example.com/v.mp4", transport: { type: "direct" }, container: "mp4", bytes: 1234 } as unknown as ResolvedMedia["streams"][number]],
   thumbnails: [],
   captions: [],
 });

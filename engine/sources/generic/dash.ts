@@ -7,6 +7,7 @@ import { parse } from "mpd-parser";
 import { EngineError } from "../../errors.ts";
 import type { SegmentRef, UpstreamStream } from "../../types.ts";
 import { parseCodecs } from "./codecs.ts";
+import { checkDashText, checkPlaylistSegments, createSegmentBudget } from "./segment-limits.ts";
 
 interface MpdByteRange {
   length: number;
@@ -81,6 +82,7 @@ function streamOf(p: MpdPlaylist, id: string, kind: UpstreamStream["kind"], lang
     return { ...base, url, transport: { type: "direct" }, container };
   }
   const first = p.segments[0]!;
+  checkPlaylistSegments(p.segments.length, p.resolvedUri ?? first.resolvedUri);
   const init = first.map ? ref(first.map.resolvedUri, toRange(first.map.byterange)) : undefined;
   const segments = p.segments.map((s) => ref(s.resolvedUri, toRange(s.byterange), s.duration));
   return {
@@ -93,6 +95,7 @@ function streamOf(p: MpdPlaylist, id: string, kind: UpstreamStream["kind"], lang
 
 export function resolveDash(text: string, manifestUrl: string): DashResult {
   if (isDynamicMpd(text)) throw new EngineError("video.live", { detail: `dynamic MPD ${manifestUrl}` });
+  checkDashText(text, manifestUrl);
   let m: MpdManifest;
   try {
     m = parse(text, { manifestUri: manifestUrl }) as unknown as MpdManifest;
@@ -117,6 +120,8 @@ export function resolveDash(text: string, manifestUrl: string): DashResult {
     }
   }
   if (streams.length === 0) throw new EngineError("video.no_formats", { detail: `no playable representations in ${manifestUrl}` });
+  const budget = createSegmentBudget(manifestUrl);
+  for (const s of streams) if (s.transport.type === "segments") budget.take(s.transport.segments.length);
   const fromSegments = Math.max(
     0,
     ...streams.map((s) => (s.transport.type === "segments" ? s.transport.segments.reduce((n, seg) => n + (seg.durationSeconds ?? 0), 0) : 0)),

@@ -9,6 +9,7 @@ import type { SegmentRef, UpstreamStream } from "../../types.ts";
 import type { SourceContext } from "../types.ts";
 import { parseCodecs } from "./codecs.ts";
 import { fetchText } from "./fetch-bytes.ts";
+import { checkPlaylistSegments, checkPlaylistText, createSegmentBudget } from "./segment-limits.ts";
 
 interface M3u8ByteRange {
   length: number;
@@ -69,6 +70,7 @@ export interface MediaPlaylist {
 /** Segments of a media playlist, with absolute URLs. Live and encrypted playlists are refused. */
 export function mediaPlaylist(m: M3u8Manifest, baseUrl: string): MediaPlaylist {
   if (m.segments.length === 0) throw new EngineError("video.no_formats", { detail: `empty HLS playlist ${baseUrl}` });
+  checkPlaylistSegments(m.segments.length, baseUrl);
   if (!m.endList && m.playlistType !== "VOD") {
     throw new EngineError("video.live", { detail: `HLS playlist without EXT-X-ENDLIST: ${baseUrl}` });
   }
@@ -120,9 +122,13 @@ export async function resolveHlsMaster(
 ): Promise<HlsResult> {
   const variants = (m.playlists ?? []).slice(0, MAX_VARIANTS);
   const audioGroups = m.mediaGroups?.AUDIO ?? {};
+  const budget = createSegmentBudget(masterUrl);
   const load = async (url: string) => {
     const { text, url: finalUrl } = await fetchText(ctx, url);
-    return mediaPlaylist(parseM3u8(text), finalUrl);
+    checkPlaylistText(text, finalUrl);
+    const playlist = mediaPlaylist(parseM3u8(text), finalUrl);
+    budget.take(playlist.segments.length);
+    return playlist;
   };
 
   /** one job per stream, in the order the streams are listed: its playlist URL and how to build it */

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
 import { formatDuration, formatPublishedDate } from "../../details/format.ts";
-import { EngineError, isEngineError } from "../../errors.ts";
+import { EngineError, ERRORS, isEngineError } from "../../errors.ts";
 import { probeStream, type ProbeResult } from "../../media/probe.ts";
 import type { ResolvedMedia, SegmentRef, UpstreamStream, VideoDetails } from "../../types.ts";
 import type { ParsedLink, SourceAdapter, SourceContext } from "../types.ts";
@@ -14,6 +14,7 @@ import { normaliseProbeCodec } from "./codecs.ts";
 import { resolveDash } from "./dash.ts";
 import { fetchHead, fetchText, PROBE_BYTES, type Head } from "./fetch-bytes.ts";
 import { isMasterPlaylist, mediaPlaylist, parseM3u8, resolveHlsMaster } from "./hls.ts";
+import { checkPlaylistText } from "./segment-limits.ts";
 
 type Kind = "hls" | "dash" | "media";
 
@@ -200,6 +201,7 @@ async function probeSegments(ctx: SourceContext, s: UpstreamStream): Promise<Ups
 }
 
 async function resolveHls(ctx: SourceContext, text: string, url: string): Promise<{ streams: UpstreamStream[]; durationSeconds: number }> {
+  checkPlaylistText(text, url);
   const manifest = parseM3u8(text);
   if (isMasterPlaylist(manifest)) {
     // each stream is probed as soon as its own playlist has arrived, while the others load
@@ -388,7 +390,8 @@ export const genericSource: SourceAdapter = {
     try {
       return { ok: true, media: await resolveGenericMedia(link.url, ctx) };
     } catch (err) {
-      if (isEngineError(err)) return { ok: false, code: err.code, detail: err.detail };
+      // a message of its own (a refusal that says why) reaches the visitor
+      if (isEngineError(err)) return { ok: false, code: err.code, detail: err.detail, ...(err.message !== ERRORS[err.code].message ? { message: err.message } : {}) };
       throw err;
     }
   },
