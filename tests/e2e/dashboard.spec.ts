@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { SAMPLE, downloadFormat, ffprobe, lookUp } from "./home-helpers.ts";
 import { queryE2eDatabase, requireE2eDatabase } from "./support/db.ts";
+import { submitSignupAndConfirm } from "./support/accounts.ts";
 
 /** A fresh address per run: the e2e database lives as long as the server. */
 const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -13,10 +14,7 @@ function toast(page: Page, title: string) {
 async function signUp(page: Page, name: string, email: string) {
   await page.goto("/signup");
   await expect(page.locator("main form")).toHaveAttribute("novalidate", "");
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByRole("button", { name: "Sign Up" }).click();
+  await submitSignupAndConfirm(page, { name, email, password: "correct horse battery" });
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
@@ -53,6 +51,15 @@ test("free user: Downloads tab downloads, History lists it, Settings saves the n
     await expect(row).toContainText("Done");
   }).toPass({ timeout: 15_000 });
   await expect(page.getByRole("columnheader")).toHaveText(["Title", "Date", "Format", "Size", "Status"]);
+
+  // on a phone: one card per download, status, format and size first, nothing to scroll sideways
+  await page.setViewportSize({ width: 375, height: 812 });
+  const card = page.getByTestId("history-card").first();
+  await expect(card).toBeVisible();
+  await expect(card).toContainText(/Done\s*MP4 720p HD\s*·\s*\d[\d.]* (KB|MB)/);
+  await expect(page.getByTestId("history-row").first()).toBeHidden();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Settings: the name saved for real
   await dashboardTab(page, "Settings").click();
@@ -131,10 +138,7 @@ test.describe("without JavaScript", () => {
   test("the tabs are links and the settings form posts", async ({ page }) => {
     const email = uniqueEmail("nojs-dash");
     await page.goto("/signup");
-    await page.getByLabel("Name").fill("Alan Turing");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill("correct horse battery");
-    await page.getByRole("button", { name: "Sign Up" }).click();
+    await submitSignupAndConfirm(page, { name: "Alan Turing", email, password: "correct horse battery" });
     await expect(page).toHaveURL(/\/dashboard$/);
     await dashboardTab(page, "History").click();
     await expect(page.getByText("No downloads yet")).toBeVisible();

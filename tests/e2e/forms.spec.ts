@@ -41,6 +41,23 @@ test.describe("contact form", () => {
     await expect(toast(page, "Error")).toContainText("Please enter a valid email address");
   });
 
+  test("a mistake's error toast goes once the corrected message is sent, and errors do not stack", async ({ page }) => {
+    const form = await hydratedForm(page, "/contact-us", "Send us a message");
+    await form.getByRole("button", { name: "Send Message" }).click();
+    await expect(toast(page, "Error")).toContainText("Please fill out all required fields");
+    await form.getByLabel(/^Name/).fill("Ada");
+    await form.getByLabel(/^Email/).fill("ada-at-example");
+    await form.getByLabel(/^Message/).fill("Hello");
+    await form.getByRole("button", { name: "Send Message" }).click();
+    // the new problem replaces the old one
+    await expect(toast(page, "Error")).toHaveCount(1);
+    await expect(toast(page, "Error")).toContainText("Please enter a valid email address");
+    await form.getByLabel(/^Email/).fill("ada@example.com");
+    await form.getByRole("button", { name: "Send Message" }).click();
+    await expect(toast(page, "Message sent")).toBeVisible();
+    await expect(toast(page, "Error")).toHaveCount(0);
+  });
+
   test("a complete message is stored, confirmed with the spec's toast, and the form is cleared", async ({ page }) => {
     const form = await hydratedForm(page, "/contact-us", "Send us a message");
     const marker = `e2e-contact-${Date.now()}`;

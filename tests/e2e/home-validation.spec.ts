@@ -57,6 +57,13 @@ test.describe("home: the link form", () => {
     const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Error" });
     await expect(toast).toContainText("This video is private.");
     await expect(page.getByTestId("preview-card")).toHaveCount(0);
+    // the reason stays on the page after the toast has gone, until the next link
+    const card = page.getByTestId("lookup-error");
+    await expect(card.getByRole("alert")).toContainText("This video is private.");
+    await expect(toast).toHaveCount(0, { timeout: 15_000 });
+    await expect(card).toContainText("This video is private.");
+    await lookUp(page, SAMPLE.all);
+    await expect(page.getByTestId("lookup-error")).toHaveCount(0);
   });
 
   test("a failure without a message falls back to the spec's sentence", async ({ page }) => {

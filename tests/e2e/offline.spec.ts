@@ -81,5 +81,8 @@ test.describe("home: offline queue", () => {
     await page.reload();
     await expect(page.getByTestId("queue-entry")).toHaveCount(1);
     await expect(page.getByTestId("queue-entry")).toContainText("vidfetchAll");
+    // the format keeps its label, not the raw id
+    await expect(page.getByTestId("queue-entry")).toContainText("MP4 480p SD");
+    await expect(page.getByTestId("queue-entry")).not.toContainText("MP4-480");
   });
 });

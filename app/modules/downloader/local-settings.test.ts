@@ -37,12 +37,12 @@ describe("offline queue entries", () => {
 
 describe("local settings", () => {
   it("start from the defaults", () => {
-    expect(readSettings(memoryStorage())).toEqual({ lastOnline: null, offlineMode: false, autoProcessQueue: false, downloadQueue: [], queueSources: {} });
+    expect(readSettings(memoryStorage())).toEqual({ lastOnline: null, offlineMode: false, autoProcessQueue: false, downloadQueue: [], queueSources: {}, queueLabels: {} });
   });
 
   it("survive a round trip through storage", () => {
     const store = memoryStorage();
-    const s = enqueue(readSettings(store), { videoId: "vidfetchAll", formatId: "mp4-720" }).settings;
+    const s = enqueue(readSettings(store), { videoId: "vidfetchAll", formatId: "mp4-720", label: "MP4 720p HD" }).settings;
     writeSettings({ ...s, offlineMode: true, autoProcessQueue: true, lastOnline: "2026-11-21T10:00:00.000Z" }, store);
     expect(JSON.parse(store.data.get(SETTINGS_KEY)!)).toMatchObject({ downloadQueue: ["vidfetchAll:mp4-720"], offlineMode: true });
     expect(readSettings(store)).toEqual({
@@ -51,6 +51,8 @@ describe("local settings", () => {
       autoProcessQueue: true,
       downloadQueue: ["vidfetchAll:mp4-720"],
       queueSources: {},
+      // after a reload the queue still names the format as the page did
+      queueLabels: { "mp4-720": "MP4 720p HD" },
     });
   });
 
@@ -98,6 +100,15 @@ describe("queue operations", () => {
 
   it("clear everything", () => {
     const s = enqueue(empty, { videoId: "x", formatId: "webm", sourceUrl: "https://a/b.mp4" }).settings;
-    expect(clearQueue(s)).toMatchObject({ downloadQueue: [], queueSources: {} });
+    expect(clearQueue(s)).toMatchObject({ downloadQueue: [], queueSources: {}, queueLabels: {} });
+  });
+
+  it("keep a format's label while an entry of that format waits", () => {
+    let s = enqueue(empty, { videoId: "a", formatId: "mp3-128", label: "MP3 128 Standard" }).settings;
+    s = enqueue(s, { videoId: "b", formatId: "mp3-128", label: "MP3 128 Standard" }).settings;
+    s = dequeue(s, "a:mp3-128");
+    expect(s.queueLabels).toEqual({ "mp3-128": "MP3 128 Standard" });
+    s = dequeue(s, "b:mp3-128");
+    expect(s.queueLabels).toEqual({});
   });
 });

@@ -14,6 +14,8 @@ export interface LocalSettings {
   downloadQueue: string[];
   /** link to resolve for queued ids that are not YouTube ids (generic media) */
   queueSources: Record<string, string>;
+  /** the label of each queued format ("MP4 720p HD"), so the queue reads the same after a reload */
+  queueLabels: Record<string, string>;
 }
 
 export const DEFAULT_SETTINGS: LocalSettings = {
@@ -22,6 +24,7 @@ export const DEFAULT_SETTINGS: LocalSettings = {
   autoProcessQueue: false,
   downloadQueue: [],
   queueSources: {},
+  queueLabels: {},
 };
 
 type StorageLike = Pick<Storage, "getItem" | "setItem">;
@@ -38,7 +41,7 @@ function storage(): StorageLike | null {
 /** Read the settings, repairing anything missing or malformed instead of failing. */
 export function readSettings(store: StorageLike | null = storage()): LocalSettings {
   const raw = store?.getItem(SETTINGS_KEY);
-  if (!raw) return { ...DEFAULT_SETTINGS, downloadQueue: [], queueSources: {} };
+  if (!raw) return { ...DEFAULT_SETTINGS, downloadQueue: [], queueSources: {}, queueLabels: {} };
   let parsed: Partial<LocalSettings>;
   try {
     parsed = JSON.parse(raw) as Partial<LocalSettings>;
@@ -47,17 +50,22 @@ export function readSettings(store: StorageLike | null = storage()): LocalSettin
     parsed = {};
   }
   const queue = Array.isArray(parsed.downloadQueue) ? parsed.downloadQueue.filter((e): e is string => typeof e === "string" && parseQueueEntry(e) !== null) : [];
-  const sources =
-    parsed.queueSources && typeof parsed.queueSources === "object"
-      ? Object.fromEntries(Object.entries(parsed.queueSources).filter(([, v]) => typeof v === "string"))
-      : {};
+  const sources = stringRecord(parsed.queueSources);
+  const labels = stringRecord(parsed.queueLabels);
   return {
     lastOnline: typeof parsed.lastOnline === "string" ? parsed.lastOnline : null,
     offlineMode: parsed.offlineMode === true,
     autoProcessQueue: parsed.autoProcessQueue === true,
     downloadQueue: queue,
-    queueSources: sources as Record<string, string>,
+    queueSources: sources,
+    queueLabels: labels,
   };
+}
+
+/** The string values of a stored object (anything else in it is dropped). */
+function stringRecord(value: unknown): Record<string, string> {
+  if (!value || typeof value !== "object") return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"));
 }
 
 export function writeSettings(next: LocalSettings, store: StorageLike | null = storage()): void {
@@ -87,23 +95,27 @@ export function parseQueueEntry(entry: string): { videoId: string; formatId: str
 }
 
 /** Add one download to the queue; false when the same entry is already waiting. */
-export function enqueue(s: LocalSettings, item: { videoId: string; formatId: string; sourceUrl?: string }): { settings: LocalSettings; added: boolean } {
+export function enqueue(s: LocalSettings, item: { videoId: string; formatId: string; sourceUrl?: string; label?: string }): { settings: LocalSettings; added: boolean } {
   const entry = queueEntry(item.videoId, item.formatId);
   if (s.downloadQueue.includes(entry)) return { settings: s, added: false };
   const queueSources = item.sourceUrl ? { ...s.queueSources, [item.videoId]: item.sourceUrl } : s.queueSources;
-  return { settings: { ...s, downloadQueue: [...s.downloadQueue, entry], queueSources }, added: true };
+  const queueLabels = item.label ? { ...s.queueLabels, [item.formatId]: item.label } : s.queueLabels;
+  return { settings: { ...s, downloadQueue: [...s.downloadQueue, entry], queueSources, queueLabels }, added: true };
 }
 
-/** Remove one entry, dropping its source link when no other entry needs it. */
+/** Remove one entry, dropping its source link and label when no other entry needs them. */
 export function dequeue(s: LocalSettings, entry: string): LocalSettings {
   const downloadQueue = s.downloadQueue.filter((e) => e !== entry);
-  const stillUsed = new Set(downloadQueue.map((e) => parseQueueEntry(e)?.videoId));
-  const queueSources = Object.fromEntries(Object.entries(s.queueSources).filter(([id]) => stillUsed.has(id)));
-  return { ...s, downloadQueue, queueSources };
+  const left = downloadQueue.map((e) => parseQueueEntry(e));
+  const videos = new Set(left.map((p) => p?.videoId));
+  const formats = new Set(left.map((p) => p?.formatId));
+  const queueSources = Object.fromEntries(Object.entries(s.queueSources).filter(([id]) => videos.has(id)));
+  const queueLabels = Object.fromEntries(Object.entries(s.queueLabels).filter(([id]) => formats.has(id)));
+  return { ...s, downloadQueue, queueSources, queueLabels };
 }
 
 export function clearQueue(s: LocalSettings): LocalSettings {
-  return { ...s, downloadQueue: [], queueSources: {} };
+  return { ...s, downloadQueue: [], queueSources: {}, queueLabels: {} };
 }
 
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;

@@ -5,6 +5,7 @@ import type { FormatTab } from "../format-groups.ts";
 import { useOfflineQueue } from "../hooks/use-offline-queue.ts";
 import type { LookupState } from "../hooks/use-video-lookup.ts";
 import { FormatPicker } from "./format-picker.tsx";
+import { LookupError } from "./lookup-error.tsx";
 import { OfflineQueuePanel } from "./offline-queue-panel.tsx";
 import { PreviewCardShell, PreviewLoading } from "./preview-skeleton.tsx";
 import { VideoDetails } from "./video-details.tsx";
@@ -23,7 +24,12 @@ export interface DownloaderBodyProps {
 export default function DownloaderBody({ state, isPremium, tabs }: DownloaderBodyProps) {
   const queue = useOfflineQueue();
   const loaded = state.status === "loaded" ? state.result : null;
-  const labelFor = useCallback((formatId: string) => loaded?.formats.find((f) => f.id === formatId)?.label ?? formatId.toUpperCase(), [loaded]);
+  const storedLabels = queue.settings.queueLabels;
+  // the video on screen knows its labels; after a reload the queue remembers the ones it stored
+  const labelFor = useCallback(
+    (formatId: string) => loaded?.formats.find((f) => f.id === formatId)?.label ?? storedLabels[formatId] ?? formatId.toUpperCase(),
+    [loaded, storedLabels],
+  );
   const { add } = queue;
   const thumbnail = loaded?.video.thumbnail;
   useEffect(() => keepThumbnailAtHand(thumbnail), [thumbnail]);
@@ -59,6 +65,8 @@ export default function DownloaderBody({ state, isPremium, tabs }: DownloaderBod
           </div>
           <FormatPicker formats={state.result.formats} sourceUrl={state.url} isPremium={isPremium} queueInstead={queue.queueing} onQueue={onQueue} tabs={tabs} />
         </PreviewCardShell>
+      ) : state.status === "error" ? (
+        <LookupError url={state.url} message={state.message} />
       ) : null}
       <OfflineQueuePanel queue={queue} labelFor={labelFor} />
     </>
