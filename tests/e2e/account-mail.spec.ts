@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { mailboxFor, mailText } from "../support/smtp-sink.ts";
+import { submitSignupAndConfirm } from "./support/accounts.ts";
 
 /**
  * Mail journeys over real SMTP: the e2e server sends through a local SMTP server that files
@@ -27,10 +28,7 @@ async function linkFromMail(to: string, pattern: RegExp, count: number): Promise
 async function signUp(page: Page, email: string, password: string) {
   await page.goto("/signup");
   await expect(page.locator("main form")).toHaveAttribute("novalidate", "");
-  await page.getByLabel("Name").fill("Grace Hopper");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign Up" }).click();
+  await submitSignupAndConfirm(page, { name: "Grace Hopper", email, password });
   await expect(page).toHaveURL(/\/dashboard/);
 }
 

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { submitSignupAndConfirm } from "./support/accounts.ts";
 
 /**
  * Plans and payments in the browser, against the built-in fake Stripe (MOCKS=true): its hosted
@@ -14,10 +15,7 @@ function toast(page: Page, title: string) {
 async function signUp(page: Page, name: string, email = uniqueEmail("billing")) {
   await page.goto("/signup");
   await expect(page.locator("main form")).toHaveAttribute("novalidate", "");
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign Up" }).click();
+  await submitSignupAndConfirm(page, { name, email, password });
   await expect(page).toHaveURL(/\/dashboard$/);
   return email;
 }
@@ -70,10 +68,7 @@ test.describe("without JavaScript", () => {
 
   test("the subscribe form still leads to Stripe Checkout and back", async ({ page }) => {
     await page.goto("/signup");
-    await page.getByLabel("Name").fill("Edsger Dijkstra");
-    await page.getByLabel("Email").fill(uniqueEmail("nojs"));
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign Up" }).click();
+    await submitSignupAndConfirm(page, { name: "Edsger Dijkstra", email: uniqueEmail("nojs"), password });
     await expect(page).toHaveURL(/\/dashboard$/);
 
     await page.goto("/premium");

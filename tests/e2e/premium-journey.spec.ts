@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { SAMPLE, downloadFormat, ffprobe, lookUp } from "./home-helpers.ts";
+import { submitSignupAndConfirm } from "./support/accounts.ts";
 
 /**
  * Issue 9's whole journey on the embedded defaults (MOCKS=true, the fake Stripe, PGlite or
@@ -10,10 +11,7 @@ const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toStr
 async function signUp(page: Page, name: string) {
   await page.goto("/signup");
   await expect(page.locator("main form")).toHaveAttribute("novalidate", "");
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Email").fill(uniqueEmail("journey"));
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByRole("button", { name: "Sign Up" }).click();
+  await submitSignupAndConfirm(page, { name, email: uniqueEmail("journey"), password: "correct horse battery" });
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
