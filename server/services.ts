@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
 import { createAuth } from "#app/modules/account/auth.server.ts";
 import { withInProcessFallback } from "#app/modules/account/attempt-limiter.server.ts";
+import { settleBackgroundWork } from "#app/modules/account/background-work.server.ts";
 import { createMailer } from "#app/modules/account/mailer.server.ts";
 import { limitMailsPerAddress } from "#app/modules/account/per-address-mailer.server.ts";
 import { createBillingServices, type BillingServices } from "#app/modules/billing/billing-services.server.ts";
@@ -211,6 +212,8 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
     noteActivity,
     async close() {
       stopBlogFreshness();
+      // signups and mails answered already: their rows and mail go out before the database closes
+      await settleBackgroundWork(10_000);
       await engine.close();
       await shared.close();
       await database.close();

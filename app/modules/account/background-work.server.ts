@@ -14,7 +14,16 @@ export function runInBackground(work: Promise<unknown>, logger: { error(obj: obj
   void tracked.finally(() => pending.delete(tracked));
 }
 
-/** Resolves once the background work started so far has ended (tests; a graceful shutdown). */
-export async function settleBackgroundWork(): Promise<void> {
-  while (pending.size > 0) await Promise.allSettled([...pending]);
+/**
+ * Resolves once the background work started so far has ended (tests; a graceful shutdown, which
+ * waits at most `maxMs` so a mail server that does not answer cannot hold the stop up).
+ */
+export async function settleBackgroundWork(maxMs = Number.POSITIVE_INFINITY): Promise<void> {
+  const until = Date.now() + maxMs;
+  while (pending.size > 0 && Date.now() < until) {
+    let timer: NodeJS.Timeout | undefined;
+    const late = Number.isFinite(maxMs) ? new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, until - Date.now())))) : null;
+    await Promise.race([Promise.allSettled([...pending]), ...(late ? [late] : [])]);
+    clearTimeout(timer);
+  }
 }
