@@ -10,6 +10,7 @@ import { SiteHeader } from "./components/layout/site-header.tsx";
 import { useOnlineStatus } from "./lib/hooks/use-online-status.ts";
 import { siteJsonLd } from "./lib/seo.ts";
 import { viewerFromCookie } from "./modules/billing/viewer.server.ts";
+import { useForgetPagesOnSignOut } from "./modules/offline/use-forget-pages-on-sign-out.ts";
 import "./app.css";
 
 export const links: Route.LinksFunction = () => [
@@ -55,6 +56,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const hideLayoutAds = matches.some((m) => (m.handle as RouteHandle | undefined)?.hideLayoutAds);
   const cfg = data?.publicConfig;
   const siteName = cfg?.siteName ?? "VidFetch";
+  useForgetPagesOnSignOut(Boolean(data?.user));
   useEffect(() => {
     // offline support (app/modules/offline): its own chunk, fetched after the page is up
     if (import.meta.env.PROD) void import("./modules/offline/register.ts").then((m) => m.startServiceWorker());

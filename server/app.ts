@@ -16,6 +16,7 @@ import { hostErrorOf, refuse } from "./http-errors.ts";
 import { loggableUrl } from "./loggable-url.ts";
 import { answerFromPageCache, createPageCache, type PageCache, type TrustProxy } from "./page-cache.ts";
 import { createPageHandler } from "./page-handler.ts";
+import { personalResponseHeaders } from "./personal-responses.ts";
 import { crossSiteGuard, hostGuard, originFormTarget, pageBodyGuard, pageMethodGuard, urlGuard } from "./request-guards.ts";
 import { contentSecurityPolicy, cspHeaderName, securityHeaderList, securityHeaders } from "./security.ts";
 import { staticFileHeaders } from "./service-worker.ts";
@@ -125,6 +126,9 @@ export function createApp(deps: AppDeps): Express {
   });
   // reads and page views never reach the limiter (its checks are asynchronous: a cost per page)
   app.use((req, res, next) => (req.method === "POST" ? postLimiter(req, res, next) : next()));
+
+  // what is rendered for a session stays private, and a sign-out clears the browser's cache
+  app.use(personalResponseHeaders());
 
   // better-auth reads its own body: mounted before any body parser, behind an allow-list and a
   // body limit (auth-gate.ts). Its session endpoints (get-session, sign-out) and the verify-email

@@ -13,6 +13,7 @@ import {
   type PageCache,
   type TrustProxy,
 } from "./page-cache.ts";
+import { personalCacheControl } from "./personal-responses.ts";
 import { inlineScriptHashes } from "./security.ts";
 
 export interface PagePolicy {
@@ -45,7 +46,7 @@ export function createPageHandler(opts: {
       // a form post may have changed what its page shows (a new comment): the next view renders anew
       if (policy.cache && req.method !== "GET" && req.method !== "HEAD" && response.status < 400) policy.cache.deletePath(pagePathOf(req.path));
       if (response.body && /^text\/html\b/i.test(response.headers.get("content-type") ?? "")) await sendPage(req, res, response, policy);
-      else await send(res, response);
+      else await send(req, res, response);
     } catch (err) {
       next(err);
     }
@@ -56,13 +57,15 @@ async function sendPage(req: Request, res: Response, response: globalThis.Respon
   const body = Buffer.from(await response.arrayBuffer());
   if (res.destroyed || res.writableEnded) return;
   const ownCacheControl = response.headers.get("cache-control");
-  const cacheable =
-    req.method === "GET" && response.status === 200 && !ownCacheControl && !response.headers.has("set-cookie") && !hasPerVisitorCookie(req.headers.cookie, req.path);
+  const setsCookie = response.headers.has("set-cookie");
+  const personal = personalCacheControl({ cookie: req.headers.cookie, pathname: req.path, setsCookie, ownCacheControl, page: true });
+  const cacheable = req.method === "GET" && response.status === 200 && !ownCacheControl && !setsCookie && !hasPerVisitorCookie(req.headers.cookie, req.path);
   const etag = etagOf(body);
   const headers: [string, string][] = [];
-  for (const [key, value] of response.headers.entries()) if (key !== "set-cookie") headers.push([key, value]);
+  for (const [key, value] of response.headers.entries()) if (key !== "set-cookie" && !(personal && key === "cache-control")) headers.push([key, value]);
   headers.push([policy.cspHeader, policy.csp(inlineScriptHashes(body))]);
   if (cacheable) headers.push(["Cache-Control", PUBLIC_PAGE_CACHE_CONTROL], ["ETag", etag]);
+  else if (personal) headers.push(["Cache-Control", personal]);
   else if (!ownCacheControl) headers.push(["Cache-Control", PRIVATE_PAGE_CACHE_CONTROL]);
 
   res.statusMessage = response.statusText;
@@ -101,14 +104,23 @@ function toFetchRequest(req: Request, res: Response): globalThis.Request {
   return new Request(url, init);
 }
 
-async function send(res: Response, response: globalThis.Response): Promise<void> {
+async function send(req: Request, res: Response, response: globalThis.Response): Promise<void> {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel();
     return;
   }
   res.statusMessage = response.statusText;
   res.status(response.status);
-  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  // route data carries the root loader's user: for a session it is as private as the page
+  const personal = personalCacheControl({
+    cookie: req.headers.cookie,
+    pathname: req.path,
+    setsCookie: response.headers.has("set-cookie"),
+    ownCacheControl: response.headers.get("cache-control"),
+    page: false,
+  });
+  for (const [key, value] of response.headers.entries()) if (!(personal && key === "cache-control")) res.append(key, value);
+  if (personal) res.setHeader("Cache-Control", personal);
   if (response.headers.get("content-type")?.match(/text\/event-stream/i)) res.flushHeaders();
   if (!response.body) {
     res.end();

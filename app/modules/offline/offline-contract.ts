@@ -46,7 +46,9 @@ export type WorkerMessage =
   /** the queued item left the queue (downloaded, removed or cleared) */
   | { type: "REMOVED_FROM_OFFLINE"; videoId: string }
   /** the visitor chose "Reload" on the update toast: the waiting worker takes over */
-  | { type: "SKIP_WAITING" };
+  | { type: "SKIP_WAITING" }
+  /** a page saw its visitor signed out (any way: logout, expiry): drop every kept page */
+  | { type: "SIGNED_OUT" };
 
 /** The worker's answer to CACHED_FOR_OFFLINE, sent to the page that posted it. */
 export interface CachedForOfflineReply {
@@ -88,6 +90,8 @@ export function parseWorkerMessage(data: unknown): WorkerMessage | null {
     }
     case "SKIP_WAITING":
       return { type: "SKIP_WAITING" };
+    case "SIGNED_OUT":
+      return { type: "SIGNED_OUT" };
     default:
       return null;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SHELL_PAGES, parseWorkerMessage, previewKey } from "../offline-contract.ts";
-import { classifyRequest, isStorablePage, shellPathFor } from "./policy.ts";
+import { classifyRequest, isSignOutRequest, isStorablePage, shellPathFor } from "./policy.ts";
 
 const ORIGIN = "https://vidfetch.example";
 const req = (path: string, over: Partial<{ method: string; mode: string; destination: string }> = {}) => ({
@@ -61,6 +61,13 @@ describe("which answers are kept for offline use", () => {
     expect(isStorablePage(res(0, {}, "opaqueredirect"))).toBe(false);
   });
 
+  it("every way of signing out is seen, and nothing else", () => {
+    for (const path of ["/logout", "/logout.data", "/api/auth/sign-out"]) expect(isSignOutRequest({ url: `${ORIGIN}${path}`, method: "POST" }, ORIGIN), path).toBe(true);
+    expect(isSignOutRequest({ url: `${ORIGIN}/logout`, method: "GET" }, ORIGIN)).toBe(false);
+    expect(isSignOutRequest({ url: "https://evil.example/logout", method: "POST" }, ORIGIN)).toBe(false);
+    expect(isSignOutRequest({ url: `${ORIGIN}/contact-us.data`, method: "POST" }, ORIGIN)).toBe(false);
+  });
+
   it("offline, a shell page stands in for its own path whatever the query", () => {
     expect(shellPathFor(`${ORIGIN}/?url=abc`, SHELL_PAGES)).toBe("/");
     expect(shellPathFor(`${ORIGIN}/tools/text#x`, SHELL_PAGES)).toBe("/tools/text");
@@ -88,6 +95,7 @@ describe("messages a page may post", () => {
     expect(parseWorkerMessage({ type: "SOMETHING_ELSE" })).toBeNull();
     expect(parseWorkerMessage("SKIP_WAITING")).toBeNull();
     expect(parseWorkerMessage({ type: "SKIP_WAITING" })).toEqual({ type: "SKIP_WAITING" });
+    expect(parseWorkerMessage({ type: "SIGNED_OUT" })).toEqual({ type: "SIGNED_OUT" });
   });
 
   it("a preview's key stays inside its own folder whatever the id", () => {

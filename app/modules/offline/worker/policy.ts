@@ -52,6 +52,18 @@ export function isStorablePage(res: { status: number; type: string; headers: { g
   return true;
 }
 
+/**
+ * The requests that end a session: the logout form (a document post, or React Router's `.data`
+ * post when JavaScript runs) and the auth library's sign-out endpoint called from a script.
+ */
+const SIGN_OUT = new Set(["/logout", "/logout.data", "/api/auth/sign-out"]);
+
+export function isSignOutRequest(req: { url: string; method: string }, selfOrigin: string): boolean {
+  if (req.method !== "POST") return false;
+  const url = new URL(req.url);
+  return url.origin === selfOrigin && SIGN_OUT.has(url.pathname);
+}
+
 /** The shell page standing in for a URL while offline: the same path, whatever its query (`/?url=…` → `/`). */
 export function shellPathFor(url: string, shellPages: readonly string[]): string | null {
   const { pathname } = new URL(url);

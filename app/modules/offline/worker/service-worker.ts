@@ -30,7 +30,7 @@ import {
   type CachedForOfflineReply,
   type OfflinePreview,
 } from "../offline-contract.ts";
-import { classifyRequest, isStorablePage, shellPathFor, type RequestKind } from "./policy.ts";
+import { classifyRequest, isSignOutRequest, isStorablePage, shellPathFor, type RequestKind } from "./policy.ts";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 declare const SHELL_REVISION: string;
@@ -103,14 +103,24 @@ const pageFallback: WorkboxPlugin = {
   },
 };
 
+/**
+ * Pages and route data are revalidated with us every time. An anonymous page's
+ * `stale-while-revalidate` (meant for shared caches) would otherwise let the browser's HTTP cache
+ * hand the worker the anonymous copy of a page the visitor now sees signed in (a 304 costs
+ * little). A plugin: Workbox ignores a strategy's fetch options for navigations.
+ */
+const revalidate: WorkboxPlugin = {
+  requestWillFetch: async ({ request }) => new Request(request, { cache: "no-cache" }),
+};
+
 const pages = new NetworkFirst({
   cacheName: CACHES.pages,
-  plugins: [storablePages, new ExpirationPlugin({ maxEntries: PAGES_MAX_ENTRIES, purgeOnQuotaError: true }), pageFallback],
+  plugins: [revalidate, storablePages, new ExpirationPlugin({ maxEntries: PAGES_MAX_ENTRIES, purgeOnQuotaError: true }), pageFallback],
 });
 
 const routeData = new NetworkFirst({
   cacheName: CACHES.pages,
-  plugins: [storablePages, new ExpirationPlugin({ maxEntries: PAGES_MAX_ENTRIES, purgeOnQuotaError: true })],
+  plugins: [revalidate, storablePages, new ExpirationPlugin({ maxEntries: PAGES_MAX_ENTRIES, purgeOnQuotaError: true })],
 });
 
 const images = new StaleWhileRevalidate({
@@ -134,12 +144,17 @@ for (const kind of Object.keys(handlers) as RequestKind[]) {
   registerRoute(({ request }) => classifyRequest(request, self.location.origin) === kind, handlers[kind]);
 }
 
-// Signing out: pages kept while signed in are dropped (they never should be: they are private).
+/**
+ * Signing out drops every kept page and route data. None should hold an account (personal
+ * answers are `private, no-store`, which isStorablePage refuses), but a copy kept by an older
+ * build or an older server must not outlive the session. The request is seen here whether the
+ * logout is a form post, its `.data` fetch or a script calling the auth library; a page that
+ * finds its visitor signed out any other way (expiry) posts SIGNED_OUT.
+ */
+const forgetPages = () => caches.delete(CACHES.pages);
+
 self.addEventListener("fetch", (event) => {
-  const url = new URL(event.request.url);
-  if (event.request.method === "POST" && url.origin === self.location.origin && url.pathname === "/logout") {
-    event.waitUntil(caches.delete(CACHES.pages));
-  }
+  if (isSignOutRequest(event.request, self.location.origin)) event.waitUntil(forgetPages());
 });
 
 // ---- messages from pages ------------------------------------------------------------------------
@@ -196,6 +211,9 @@ self.addEventListener("message", (event) => {
   switch (message.type) {
     case "SKIP_WAITING":
       event.waitUntil(self.skipWaiting());
+      return;
+    case "SIGNED_OUT":
+      event.waitUntil(forgetPages());
       return;
     case "REMOVED_FROM_OFFLINE":
       event.waitUntil(dropPreview(message.videoId));
