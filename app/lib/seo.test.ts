@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { absoluteUrl } from "./seo.ts";
+import { SITE_PAGES } from "#app/modules/site/pages.ts";
+import { absoluteUrl, seo } from "./seo.ts";
 
 describe("absoluteUrl", () => {
   const site = "https://vidfetch.example";
@@ -20,5 +21,17 @@ describe("absoluteUrl", () => {
     expect(absoluteUrl(site, "/\\{%13")).toBe("https://vidfetch.example//%7B%13");
     expect(absoluteUrl(site, "//evil.example/x")).toBe("https://vidfetch.example//evil.example/x");
     expect(absoluteUrl(site, "/\\\\{%E1%A4%A9")).toMatch(/^https:\/\/vidfetch\.example\//);
+  });
+});
+
+describe("page titles", () => {
+  it("read as one sentence: at most one colon, no doubled spaces", () => {
+    for (const page of SITE_PAGES) {
+      const tags = seo([], { path: page.path, title: page.title, description: page.description });
+      const title = (tags.find((t) => "title" in t) as { title: string }).title;
+      expect(title.split(":").length - 1, title).toBeLessThanOrEqual(1);
+      expect(title, title).not.toMatch(/\s{2}/);
+      expect(page.description, page.path).not.toMatch(/\s{2}/);
+    }
   });
 });

@@ -27,7 +27,7 @@ export default function HowToDownload() {
       <PageHero
         eyebrow="Guide"
         title="How to Download Videos"
-        intro={`From a video link to a file on your device in five steps. ${siteName} runs in your browser: nothing to install, no account needed.`}
+        intro={`From a video link to a file on your device in five steps. ${siteName} works from your browser with nothing to install and no account needed: our server fetches the video and sends you the file.`}
       >
         <div className="mt-6 flex flex-wrap gap-3">
           <Button asChild size="lg">

@@ -2,7 +2,8 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { INFO_PAGES } from "./support/pages.ts";
 
-const PAGES: readonly string[] = [...INFO_PAGES, "/no-such-page"];
+// /premium: its orange "Premium" label once read at 3.19:1; /blog: the list and its cards
+const PAGES: readonly string[] = [...INFO_PAGES, "/premium", "/blog", "/no-such-page"];
 
 // Axe measures colours as painted: a toast caught while fading in reads as low contrast.
 // Reduced motion makes sonner (and app.css) skip their transitions, and `settled` waits out

@@ -145,3 +145,14 @@ test.describe("home: the format button retries", () => {
     await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Thumbnail not available" })).toBeVisible();
   });
 });
+
+test.describe("home before its scripts arrive", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the offline panel's place says what it is, not an empty grey box", async ({ page }) => {
+    await page.goto("/");
+    const placeholder = page.getByTestId("offline-panel-placeholder");
+    await expect(placeholder).toContainText("Offline downloads");
+    await expect(placeholder).toContainText("wait here and start once you're back online");
+  });
+});

@@ -3,6 +3,8 @@ import { expect, test } from "@playwright/test";
 const HEADER_LINKS: Array<[string, string]> = [
   ["How to Download", "/how-to-download"],
   ["Supported Sites", "/supported-sites"],
+  ["Blog", "/blog"],
+  ["Premium", "/premium"],
   ["FAQ", "/faq"],
   ["About Us", "/about-us"],
   ["Contact Us", "/contact-us"],
@@ -18,6 +20,23 @@ test("header links navigate and mark the active page", async ({ page }) => {
     await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   }
+});
+
+test("the header fits its links on one line where it shows them, and the footer links the blog and the plans", async ({ page }) => {
+  await page.goto("/faq");
+  const header = page.locator("header").first();
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav).toBeVisible();
+  const fits = () => header.evaluate((h) => [...h.querySelectorAll("nav a, nav button")].every((el) => el.getBoundingClientRect().right <= h.clientWidth && el.getBoundingClientRect().height < 48));
+  expect(await fits()).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+  // narrower: the menu button instead of a crowded row
+  await page.setViewportSize({ width: 1024, height: 720 });
+  await expect(nav).toBeHidden();
+  await expect(page.getByRole("button", { name: "Open menu" })).toBeVisible();
+  const footer = page.getByRole("contentinfo");
+  await expect(footer.getByRole("link", { name: "Blog", exact: true })).toHaveAttribute("href", "/blog");
+  await expect(footer.getByRole("link", { name: "Premium Plans" })).toHaveAttribute("href", "/premium");
 });
 
 test("Tools dropdown: four tools and the coming-soon note, by mouse", async ({ page }) => {

@@ -1,8 +1,13 @@
-/** The header's six links and the Tools dropdown (spec §2 "Header"). */
+/**
+ * The header's links and the Tools dropdown (spec §2 "Header", plus the blog and the plans: a
+ * visitor found neither from the header or the footer).
+ */
 export const HEADER_LINKS = [
   { to: "/", label: "Home" },
   { to: "/how-to-download", label: "How to Download" },
   { to: "/supported-sites", label: "Supported Sites" },
+  { to: "/blog", label: "Blog" },
+  { to: "/premium", label: "Premium" },
   { to: "/faq", label: "FAQ" },
   { to: "/about-us", label: "About Us" },
   { to: "/contact-us", label: "Contact Us" },

@@ -17,6 +17,8 @@ const GROUPS: { heading: string; links: readonly { to: `/${string}`; label: stri
     links: [
       { to: "/about-us", label: "About Us" },
       { to: "/contact-us", label: "Contact Us" },
+      { to: "/blog", label: "Blog" },
+      { to: "/premium", label: "Premium Plans" },
       { to: "/sitemap", label: "Sitemap" },
     ],
   },

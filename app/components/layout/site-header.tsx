@@ -64,7 +64,7 @@ export function SiteHeader({ siteName, user = null }: { siteName: string; user?:
           {siteName}
         </SiteLink>
 
-        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+        <nav aria-label="Main" className="hidden items-center gap-1 xl:flex">
           {HEADER_LINKS.map((l) => (
             <SiteLink key={l.to} to={l.to} className={linkClass(isActivePath(pathname, l.to))} aria-current={isActivePath(pathname, l.to) ? "page" : undefined}>
               {l.label}
@@ -76,7 +76,7 @@ export function SiteHeader({ siteName, user = null }: { siteName: string; user?:
 
         <button
           type="button"
-          className="inline-flex size-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 md:hidden"
+          className="inline-flex size-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 xl:hidden"
           aria-expanded={menuOpen}
           aria-controls={menuId}
           aria-label={menuOpen ? "Close menu" : "Open menu"}
@@ -86,7 +86,7 @@ export function SiteHeader({ siteName, user = null }: { siteName: string; user?:
         </button>
       </div>
 
-      <nav id={menuId} aria-label="Mobile" hidden={!menuOpen} className="border-t border-slate-200 bg-white px-4 pb-4 md:hidden">
+      <nav id={menuId} aria-label="Mobile" hidden={!menuOpen} className="border-t border-slate-200 bg-white px-4 pb-4 xl:hidden">
         <ul className="flex flex-col gap-1 pt-2">
           {HEADER_LINKS.map((l) => (
             <li key={l.to}>

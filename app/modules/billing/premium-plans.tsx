@@ -69,7 +69,7 @@ export function PremiumPlans({ data, failure }: { data: PremiumPageData; failure
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
       <header className="mx-auto max-w-2xl text-center">
-        <p className="flex items-center justify-center gap-2 text-sm font-semibold tracking-wide text-amber-600 uppercase">
+        <p className="flex items-center justify-center gap-2 text-sm font-semibold tracking-wide text-amber-700 uppercase">
           <Crown aria-hidden className="size-5" /> Premium
         </p>
         <h1 className="mt-2 text-3xl font-bold text-slate-900 sm:text-4xl">Choose your plan</h1>

@@ -21,7 +21,7 @@ export interface SitePage {
 export const SITE_PAGES: SitePage[] = [
   {
     path: "/",
-    title: "Free Video Downloader: MP4, MP3, Thumbnails and Transcripts",
+    title: "Free Video Downloader for MP4, MP3, Thumbnails and Transcripts",
     description:
       "Paste a video link, preview it and save it as MP4 up to 1080p, MP3, AAC, M4A or WEBM, or grab the HD thumbnail or transcript. Free, no sign-up, nothing stored.",
     keywords: ["download", "youtube", "mp4", "mp3", "video downloader", "converter", "1080p", "audio", "thumbnail", "transcript"],

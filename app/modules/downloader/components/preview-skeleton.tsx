@@ -68,8 +68,21 @@ export function VideoDetailsSkeleton() {
 }
 
 /** Holds the offline panel's place (same box and minimum height) until its code has loaded. */
+/**
+ * The offline panel until its code arrives: its heading and what it is for, already readable
+ * (an empty grey box there looked broken), with outlines where its switches will be.
+ */
 export function OfflinePanelPlaceholder() {
-  return <div aria-hidden className={`${OFFLINE_PANEL_BOX} animate-pulse`} />;
+  return (
+    <div className={OFFLINE_PANEL_BOX} data-testid="offline-panel-placeholder">
+      <p className="text-base font-semibold text-slate-900">Offline downloads</p>
+      <p className="mt-1 text-sm text-slate-600">When you&apos;re offline, the downloads you choose wait here and start once you&apos;re back online.</p>
+      <div aria-hidden className="mt-4 grid animate-pulse gap-3 sm:grid-cols-2">
+        <div className="h-14 rounded-lg bg-slate-100" />
+        <div className="h-14 rounded-lg bg-slate-100" />
+      </div>
+    </div>
+  );
 }
 
 /** Shared by the live panel and its placeholder, so swapping them moves nothing. */
