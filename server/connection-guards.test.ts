@@ -84,6 +84,16 @@ test("a response streaming for longer than every request timeout is not cut", as
   expect(body.endsWith("done")).toBe(true);
 });
 
+test("a response already under way is never cut for a body its handler does not read", async () => {
+  const port = await start(LIMITS);
+  const c = await open(port);
+  // a GET that declares a body it never sends: the handler streams without reading it (for less
+  // than requestTimeoutMs, which ends any request whose body never arrives)
+  c.socket.write(`GET /?ms=${LIMITS.bodyWindowMs * 3} HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nConnection: close\r\n\r\n`);
+  await c.ended;
+  expect(c.text()).toMatch(/^HTTP\/1\.1 200 [\s\S]*done\r\n0\r\n\r\n$/);
+});
+
 test("one address may hold maxConnectionsPerIp connections; the next is answered 429 and closed", async () => {
   const port = await start(LIMITS);
   const held = await Promise.all([open(port), open(port), open(port)]);

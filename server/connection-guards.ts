@@ -84,14 +84,15 @@ function watchBodyProgress(req: IncomingMessage, res: ServerResponse, limits: Co
   const socket = req.socket;
   let last = socket.bytesRead;
   const timer = setInterval(() => {
+    // answering already: the handler does not wait for the body (a long download must not be cut)
+    if (res.headersSent) return stop();
     const now = socket.bytesRead;
     if (now - last >= limits.bodyMinBytes) {
       last = now;
       return;
     }
     stop();
-    if (res.headersSent) socket.destroy();
-    else answerAndClose(socket, SLOW_BODY, SLOW_BODY_TEXT);
+    answerAndClose(socket, SLOW_BODY, SLOW_BODY_TEXT);
   }, limits.bodyWindowMs);
   timer.unref();
   const stop = () => clearInterval(timer);
