@@ -1,13 +1,17 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUpConfirmed } from "./support/accounts.ts";
 import { Findings } from "./support/findings.ts";
-import { allRequests, fuzzRuns, fuzzSeed, type FuzzRequest, type OpenApiDoc } from "./support/fuzz-requests.ts";
+import { allRequests, fuzzRuns, fuzzSeed, type FuzzRequest, type FuzzSession, type OpenApiDoc } from "./support/fuzz-requests.ts";
 import { rawRequest } from "./support/raw-http.ts";
 import { settledRssMb, startServer, type AttackServer } from "./support/server.ts";
 
 /**
  * Issue 8 (a): hostile requests generated from the OpenAPI document, every form action and every
- * page. The rule: no input is answered 5xx, every request is answered, and the server's memory
+ * page, and (issue 27) the auth library's endpoints, GET /api/v1/download, route data and the
+ * route manifest, the service worker's script and its precached files, some of them with the
+ * session of a signed-in account. The rule: no input is answered 5xx, every request is answered,
+ * no answer to a request without that session carries the account's email, and the server's memory
  * comes back afterwards (measured after a full garbage collection, so a leak shows and V8's
  * unhurried collection of garbage does not). The seed is printed; FUZZ_SEED and FUZZ_RUNS replay a run exactly.
  */
@@ -19,10 +23,18 @@ const BATCH = 1000;
 const WARMUP = 800;
 
 let server: AttackServer;
+const ACCOUNT_EMAIL = `fuzz-account-${Date.now()}@example.com`;
+let session: FuzzSession;
+/** the files the service worker precaches, read from its script */
+let precached: string[] = [];
 
 beforeAll(async () => {
   // the inspector lets the test collect garbage before measuring, so RSS shows what is retained
   server = await startServer({ preferredPort: 3320, inspect: true });
+  session = { cookie: await signUpConfirmed(server, { name: "Fuzz Account", email: ACCOUNT_EMAIL, password: "fuzzing the whole site 27" }) };
+  const worker = await (await fetch(`${server.origin}/service-worker.js`)).text();
+  precached = [...worker.matchAll(/"url":"([^"]+)"/g)].map((m) => `/${m[1]!.replace(/^\//, "")}`);
+  if (!precached.length) throw new Error("no precache list found in /service-worker.js");
 }, 200_000);
 
 afterAll(async () => {
@@ -31,6 +43,8 @@ afterAll(async () => {
 
 /** answers by status over the run (printed, so a run that only hit 429s or 400s shows it) */
 const statuses = new Map<string, number>();
+/** answers that carried the account's email to a request without its session */
+const leaks: string[] = [];
 
 async function fire(requests: FuzzRequest[], firstId: number, findings: Findings): Promise<void> {
   let next = 0;
@@ -41,6 +55,9 @@ async function fire(requests: FuzzRequest[], firstId: number, findings: Findings
         const r = requests[i]!;
         const res = await rawRequest({ port: server.port, method: r.method, target: r.target, headers: r.headers, noHost: r.noHost, body: r.body, timeoutMs: REQUEST_TIMEOUT_MS });
         findings.check({ id: String(firstId + i), ...r }, res);
+        // the account's page or data answered to someone without its session (a cache mixing them up)
+        const withSession = r.headers.some(([k, v]) => k.toLowerCase() === "cookie" && v.includes(session.cookie));
+        if (!withSession && res.kind === "response" && res.body.includes(ACCOUNT_EMAIL)) leaks.push(`#${firstId + i} ${r.method} ${r.target}`);
         const key = res.kind === "response" ? String(res.status) : res.kind;
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
       }
@@ -69,7 +86,7 @@ describe("fuzzing the API, the forms and the pages", () => {
     async () => {
       console.log(`[fuzz] seed ${SEED}, ${RUNS} requests. Replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npx vitest run tests/attack/fuzz.test.ts`);
       const doc = (await (await fetch(`${server.origin}/api/v1/openapi.json`)).json()) as OpenApiDoc;
-      const arbitrary = allRequests(doc);
+      const arbitrary = allRequests(doc, { session, precached });
       const findings = new Findings();
 
       // Warm-up from the same seed, so caches and the heap reach their working size before the baseline.
@@ -93,6 +110,7 @@ describe("fuzzing the API, the forms and the pages", () => {
       console.log(report);
 
       expect(findings.total, `${report}\nReplay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`).toBe(0);
+      expect(leaks, `the account's email in answers to requests without its session (seed ${SEED})`).toEqual([]);
       expect(after - before, `RSS grew from ${before.toFixed(0)} MB to ${after.toFixed(0)} MB (seed ${SEED})`).toBeLessThan(50);
     },
     // generous: 20,000 requests on a shared 2-core machine

@@ -359,13 +359,135 @@ export function protocolRequests(): fc.Arbitrary<FuzzRequest> {
   return fc.oneof(...cases);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Surfaces added in issue 27: the auth library, GET downloads, route data, the service worker   */
+
+/** What a signed-in visitor brings: the session cookie of an account made for the run. */
+export interface FuzzSession {
+  cookie: string;
+}
+
+/** The session's cookie on about one request in `rarity`, else the usual hostile cookies. */
+function maybeSession(session: FuzzSession | undefined, rarity: number): fc.Arbitrary<Header[]> {
+  const none = fc.constant<Header[]>([]);
+  if (!session) return none;
+  return fc.oneof({ weight: rarity - 1, arbitrary: none }, { weight: 1, arbitrary: fc.constant<Header[]>([["Cookie", session.cookie]]) });
+}
+
+/** Adds `cookie` headers to a request (a second Cookie header is joined by Node, as browsers never send two). */
+function withCookie(req: fc.Arbitrary<FuzzRequest>, cookie: fc.Arbitrary<Header[]>): fc.Arbitrary<FuzzRequest> {
+  return fc.tuple(req, cookie).map(([r, c]) => (c.length ? { ...r, headers: [...r.headers.filter(([k]) => k.toLowerCase() !== "cookie"), ...c] } : r));
+}
+
+/** The endpoints better-auth answers over HTTP, and some of the forty it must not. */
+const AUTH_ANSWERED = ["/api/auth/get-session", "/api/auth/sign-out", "/api/auth/verify-email"];
+const AUTH_REFUSED = [
+  "/api/auth/sign-in/email",
+  "/api/auth/sign-up/email",
+  "/api/auth/update-user",
+  "/api/auth/change-email",
+  "/api/auth/change-password",
+  "/api/auth/verify-password",
+  "/api/auth/request-password-reset",
+  "/api/auth/reset-password",
+  "/api/auth/send-verification-email",
+  "/api/auth/list-sessions",
+  "/api/auth/revoke-sessions",
+  "/api/auth/delete-user",
+  "/api/auth/ok",
+  "/api/auth/error",
+];
+const AUTH_FIELDS = ["email", "password", "newPassword", "currentPassword", "name", "token", "callbackURL", "newEmail", "image"];
+
+/** /api/auth/*: the three the site uses with hostile queries and bodies, the rest refused whatever comes. */
+export function authRequests(session?: FuzzSession): fc.Arbitrary<FuzzRequest> {
+  const path = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...AUTH_ANSWERED) },
+    { weight: 3, arbitrary: fc.constantFrom(...AUTH_REFUSED) },
+    { weight: 1, arbitrary: urlComponent().map((x) => `/api/auth/${x}`) },
+  );
+  const callback = fc.oneof(fc.constantFrom("/.//evil.example/x", "//evil.example", "https://evil.example/", "/%2e%2e//evil", "/dashboard", "javascript:alert(1)"), urlComponent());
+  const query = fc
+    .tuple(fc.option(urlComponent(), { nil: undefined }), fc.option(callback.map(percentEncode), { nil: undefined }), queryPairs(["token", "callbackURL", "disableCookieCache", "disableRefresh"]))
+    .map(([token, cb, extra]) => queryFrom([...(token !== undefined ? [["token", token] as [string, string]] : []), ...(cb !== undefined ? [["callbackURL", cb] as [string, string]] : []), ...extra]));
+  const method = fc.oneof({ weight: 8, arbitrary: fc.constantFrom("GET", "POST") }, { weight: 1, arbitrary: fc.constantFrom(...ODD_METHODS) });
+  const body = fc.oneof({ weight: 2, arbitrary: noBody }, { weight: 3, arbitrary: formBody(AUTH_FIELDS, true) });
+  const req = withExtras("auth /api/auth", method, fc.tuple(path, query).map(([p, q]) => p + q), body);
+  // never the run's own session on a sign-out: the rest of the run would be anonymous
+  return withCookie(req, maybeSession(session, 3)).map((r) =>
+    session && r.target.startsWith("/api/auth/sign-out") ? { ...r, headers: r.headers.filter(([k, v]) => !(k === "Cookie" && v === session.cookie)) } : r,
+  );
+}
+
+/** GET /api/v1/download: mock links and hostile ones, every format id and some that are not. */
+export function downloadRequests(doc: OpenApiDoc, session?: FuzzSession): fc.Arbitrary<FuzzRequest> {
+  const base = new URL(doc.servers[0]?.url ?? "http://x/api/v1").pathname.replace(/\/+$/, "");
+  const formats = (resolveRef(doc, { $ref: "#/components/schemas/FormatId" }).enum ?? ["mp4-720"]).map(String);
+  const url = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...MOCK_LINKS).map(percentEncode) }, { weight: 2, arbitrary: urlComponent() }, { weight: 1, arbitrary: fc.constantFrom("ftp%3A%2F%2F127.0.0.1%2Fx", "file%3A%2F%2F%2Fetc%2Fpasswd", "http%3A%2F%2F127.0.0.1%3A22%2F", "") });
+  const format = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...formats) }, { weight: 1, arbitrary: urlComponent() });
+  const target = fc
+    .tuple(fc.option(url, { nil: undefined }), fc.option(format, { nil: undefined }), queryPairs([]))
+    .map(([u, f, extra]) => `${base}/download${queryFrom([...(u !== undefined ? [["url", u] as [string, string]] : []), ...(f !== undefined ? [["format", f] as [string, string]] : []), ...extra])}`);
+  const method = fc.oneof({ weight: 10, arbitrary: fc.constant("GET") }, { weight: 1, arbitrary: fc.constantFrom("HEAD", "POST", ...ODD_METHODS) });
+  return withCookie(withExtras("download GET /api/v1/download", method, target, noBody), maybeSession(session, 4));
+}
+
+/** React Router's route ids, for `_routes` (which loaders a `.data` request runs). */
+const ROUTE_IDS = ["root", "routes/home", "routes/faq", "routes/blog", "routes/blog-article", "routes/dashboard", "routes/premium", "routes/login", "routes/not-found"];
+
+/** Route data (`*.data`, single fetch) and the route manifest (`/__manifest`), signed in or not. */
+export function routeDataRequests(session?: FuzzSession): fc.Arbitrary<FuzzRequest> {
+  const route = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom<string>(...PAGE_ROUTES, `/blog/${ARTICLE_SLUG}`).map((r) => (r === "/" ? "/_root" : r)) },
+    { weight: 1, arbitrary: urlComponent().map((x) => `/${x}`) },
+  );
+  const routes = fc.oneof(
+    fc.array(fc.constantFrom(...ROUTE_IDS), { minLength: 1, maxLength: 4 }).map((ids) => ids.join(",")),
+    urlComponent(),
+    fc.constantFrom("%ZZ", ",".repeat(500), "root,".repeat(300), "__proto__", "constructor"),
+  );
+  const data = fc
+    .tuple(route, fc.option(routes.map((r) => `_routes=${percentEncode(r)}`), { nil: undefined }), queryPairs(["q", "tag", "url", "returnTo", "index"]))
+    .map(([r, rs, extra]) => `${r}.data${queryFrom([...(rs !== undefined ? [rs.split("=") as [string, string]] : []), ...extra])}`);
+  const manifestPaths = fc.array(fc.oneof(fc.constantFrom<string>(...PAGE_ROUTES, `/blog/${ARTICLE_SLUG}`, "/tools/text"), urlComponent().map((x) => `/${x}`)), { minLength: 0, maxLength: 40 });
+  const manifest = fc
+    .tuple(manifestPaths, fc.oneof(fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), maxLength: 12 }), urlComponent()), fc.boolean())
+    .map(([ps, version, many]) => `/__manifest?${[...(many ? ps : ps.slice(0, 3)).map((x) => `p=${percentEncode(x)}`), `version=${version}`].join("&")}`);
+  const method = fc.oneof({ weight: 10, arbitrary: fc.constant("GET") }, { weight: 2, arbitrary: fc.constantFrom("HEAD", "POST", ...ODD_METHODS) });
+  const req = withExtras("route data", method, fc.oneof({ weight: 3, arbitrary: data }, { weight: 1, arbitrary: manifest }), fc.oneof({ weight: 6, arbitrary: noBody }, { weight: 1, arbitrary: formBody(["intent", "email"], false) }));
+  return withCookie(req, maybeSession(session, 3));
+}
+
+/** The service worker's script and the files it precaches (read from the script by the test). */
+export function serviceWorkerRequests(precached: readonly string[]): fc.Arbitrary<FuzzRequest> {
+  const files = ["/service-worker.js", "/offline.html", "/site.webmanifest", ...precached];
+  const odd = fc.oneof(
+    fc.constantFrom(...files).map((f) => `${f}/`),
+    fc.constantFrom(...files).map((f) => `${f}%00`),
+    fc.constantFrom(...files).map((f) => f.replace(/^\//, "//")),
+    fc.constantFrom(...files).map((f) => f.replace(/\.(\w+)$/, ".%2e$1")),
+    fc.constantFrom("/assets/..%2f..%2fpackage.json", "/assets/%2e%2e/%2e%2e/etc/passwd", "/service-worker.js.map", "/assets/", "/icons/..", "/.env", "/build/server/index.js"),
+  );
+  const target = fc.tuple(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...files) }, { weight: 2, arbitrary: odd }), queryPairs(["v", "__WB_REVISION__"])).map(([f, q]) => f + queryFrom(q));
+  const conditional = fc.oneof(
+    fc.constant<Header[]>([]),
+    fc.constantFrom<Header[]>([["If-None-Match", '"x"']], [["If-None-Match", "*"]], [["If-Modified-Since", "Thu, 01 Jan 1970 00:00:00 GMT"]], [["If-Modified-Since", "not a date"]], [["If-Range", '"x"'], ["Range", "bytes=0-10"]], [["Service-Worker", "script"]], [["Service-Worker-Navigation-Preload", "true"]]),
+  );
+  const method = fc.oneof({ weight: 10, arbitrary: fc.constantFrom("GET", "HEAD") }, { weight: 1, arbitrary: fc.constantFrom("POST", ...ODD_METHODS) });
+  return fc.tuple(withExtras("service worker and precache", method, target, noBody), conditional).map(([r, extra]) => ({ ...r, headers: [...r.headers, ...extra] }));
+}
+
 /** The whole mix. Weights favour what is cheap for the server, so 20,000 requests fit in CI. */
-export function allRequests(doc: OpenApiDoc): fc.Arbitrary<FuzzRequest> {
+export function allRequests(doc: OpenApiDoc, extra: { session?: FuzzSession; precached?: readonly string[] } = {}): fc.Arbitrary<FuzzRequest> {
   return fc.oneof(
-    { weight: 30, arbitrary: apiRequests(doc) },
-    { weight: 34, arbitrary: formRequests() },
-    { weight: 22, arbitrary: pageRequests() },
-    { weight: 14, arbitrary: protocolRequests() },
+    { weight: 26, arbitrary: apiRequests(doc) },
+    { weight: 28, arbitrary: formRequests() },
+    { weight: 18, arbitrary: pageRequests() },
+    { weight: 12, arbitrary: protocolRequests() },
+    { weight: 5, arbitrary: authRequests(extra.session) },
+    { weight: 3, arbitrary: downloadRequests(doc, extra.session) },
+    { weight: 5, arbitrary: routeDataRequests(extra.session) },
+    { weight: 3, arbitrary: serviceWorkerRequests(extra.precached ?? []) },
   );
 }
 
