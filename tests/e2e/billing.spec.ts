@@ -27,6 +27,17 @@ async function premiumHydrated(page: Page) {
   await page.waitForFunction(() => document.documentElement.querySelector("main") !== null && "__reactRouterContext" in window);
 }
 
+test("the plan cards show a feature that is not built yet as coming soon, never as included", async ({ page }) => {
+  await page.goto("/premium");
+  const pro = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Pro", exact: true }) });
+  await expect(pro.locator('[data-feature="included"]').filter({ hasText: "4K and 8K downloads" })).toBeVisible();
+  const scheduled = pro.locator("li").filter({ hasText: "Scheduled downloads" });
+  await expect(scheduled).toContainText("Coming soon");
+  await expect(scheduled).toHaveAttribute("data-feature", "soon");
+  const ultimate = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Ultimate", exact: true }) });
+  await expect(ultimate.locator('[data-feature="included"]')).toHaveText(["Everything in Pro"]);
+});
+
 test("sign up, choose Pro, pay at the fake Stripe Checkout: Payment Successful! and Pro is the current plan", async ({ page }) => {
   await signUp(page, "Grace Hopper");
   await premiumHydrated(page);

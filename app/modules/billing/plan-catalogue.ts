@@ -4,6 +4,18 @@ import type { PaidPlanId } from "./plans.ts";
  * The three plan cards (spec §2 "Premium", §3 "Plan", §6 features, §9 prices). What is shown
  * only: the amount charged is the Stripe price configured for the plan on the server.
  */
+/**
+ * One line of a plan card. `soon`: sold by the spec but not built yet; the card shows it as
+ * "Coming soon", never as included (a paying user must get every line shown as theirs).
+ */
+export interface PlanFeature {
+  label: string;
+  soon?: true;
+}
+
+const soon = (label: string): PlanFeature => ({ label, soon: true });
+const built = (label: string): PlanFeature => ({ label });
+
 export interface PlanCard {
   id: PaidPlanId;
   title: string;
@@ -12,7 +24,7 @@ export interface PlanCard {
   duration: "month";
   buttonText: string;
   recommended: boolean;
-  features: string[];
+  features: PlanFeature[];
 }
 
 export const PLAN_CARDS: PlanCard[] = [
@@ -24,7 +36,7 @@ export const PLAN_CARDS: PlanCard[] = [
     duration: "month",
     buttonText: "Subscribe to Basic",
     recommended: false,
-    features: ["Ad-free experience", "Unlimited downloads", "Up to 1080p quality", "Email support", "Basic article content"],
+    features: [built("Ad-free experience"), built("Unlimited downloads"), built("Up to 1080p quality"), built("Email support"), built("Basic article content")],
   },
   {
     id: "pro",
@@ -35,12 +47,12 @@ export const PLAN_CARDS: PlanCard[] = [
     buttonText: "Subscribe to Pro",
     recommended: true,
     features: [
-      "Everything in Basic",
-      "4K and 8K downloads",
-      "Subtitles (SRT and VTT)",
-      "Scheduled downloads",
-      "Priority support",
-      "Full premium articles",
+      built("Everything in Basic"),
+      built("4K and 8K downloads"),
+      built("Subtitles (SRT and VTT)"),
+      soon("Scheduled downloads"),
+      soon("Priority support"),
+      soon("Full premium articles"),
     ],
   },
   {
@@ -52,16 +64,21 @@ export const PLAN_CARDS: PlanCard[] = [
     buttonText: "Subscribe to Ultimate",
     recommended: false,
     features: [
-      "Everything in Pro",
-      "Bulk downloads",
-      "API access",
-      "Custom download profiles",
-      "White-label option",
-      "Dedicated account manager",
-      "Commercial usage rights",
+      built("Everything in Pro"),
+      soon("Bulk downloads"),
+      soon("API access"),
+      soon("Custom download profiles"),
+      soon("White-label option"),
+      soon("Dedicated account manager"),
+      soon("Commercial usage rights"),
     ],
   },
 ];
+
+/** Every line some plan includes today (the home page's premium block picks from these). */
+export function includedFeatures(): string[] {
+  return PLAN_CARDS.flatMap((p) => p.features.filter((f) => !f.soon).map((f) => f.label));
+}
 
 export function planTitle(id: string): string {
   return PLAN_CARDS.find((p) => p.id === id)?.title ?? "Free";

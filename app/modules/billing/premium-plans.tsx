@@ -1,4 +1,4 @@
-import { Check, Crown } from "#app/components/icons.ts";
+import { Check, Clock, Crown } from "#app/components/icons.ts";
 import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
@@ -137,11 +137,19 @@ export function PremiumPlans({ data, failure }: { data: PremiumPageData; failure
                 <span className="text-slate-600">/{plan.duration}</span>
               </p>
               <ul className="mt-6 flex-1 space-y-2 text-sm text-slate-700">
-                {plan.features.map((f) => (
-                  <li key={f} className="flex gap-2">
-                    <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" /> {f}
-                  </li>
-                ))}
+                {plan.features.map((f) =>
+                  f.soon ? (
+                    <li key={f.label} className="flex flex-wrap items-center gap-x-2 text-slate-500" data-feature="soon">
+                      <Clock aria-hidden className="size-4 shrink-0" />
+                      <span>{f.label}</span>
+                      <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-700">Coming soon</span>
+                    </li>
+                  ) : (
+                    <li key={f.label} className="flex gap-2" data-feature="included">
+                      <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-emerald-600" /> {f.label}
+                    </li>
+                  ),
+                )}
               </ul>
               {current ? (
                 <p className="mt-8 rounded-md bg-slate-100 py-2.5 text-center text-sm font-semibold text-slate-800">Your current plan</p>

@@ -20,7 +20,8 @@ const STEPS = [
   { icon: Download, title: "Save the file", text: "Your browser saves the file; the progress bar shows how far it has come." },
 ];
 
-const PREMIUM_FEATURES = ["Ad-free experience", "Unlimited downloads", "4K and 8K quality", "Subtitles (SRT and VTT)", "Scheduled downloads", "Priority support"];
+/** What premium gives today, in the plan cards' own words (a test keeps each one a line some card includes). */
+export const PREMIUM_FEATURES = ["Ad-free experience", "Unlimited downloads", "4K and 8K downloads", "Subtitles (SRT and VTT)"];
 
 /** Three questions from the FAQ, answered briefly; the full list lives on /faq. */
 export const FAQ_TEASER = [
