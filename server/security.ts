@@ -60,7 +60,8 @@ export function contentSecurityPolicy(
     "media-src": ["'self'", "blob:", "https:", ...mapped],
     "font-src": ["'self'", "data:"],
     "connect-src": ["'self'", ...mapped, ...(opts.dev ? ["ws:", "wss:"] : []), ...ads],
-    "frame-src": [...EMBED_HOSTS, ...ads],
+    // mapped origins: the mock platform's preview player stands in for the no-cookie embed
+    "frame-src": [...EMBED_HOSTS, ...mapped, ...ads],
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'self'", ...paymentOrigins(config)],

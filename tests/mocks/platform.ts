@@ -420,6 +420,17 @@ const CONTENT_TYPES: Record<string, string> = {
   ".aac": "audio/aac",
 };
 
+/**
+ * The mock's stand-in for the no-cookie player: a page with a video element playing the sample
+ * clip, so the preview on our page plays offline as the real embed would online.
+ */
+function sendEmbedPage(res: ServerResponse, id: string, title: string): void {
+  const escape = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:100%}</style></head><body><video controls playsinline preload="metadata" poster="/vi/${encodeURIComponent(id)}/hqdefault.jpg" src="/embed-media/sample.mp4" aria-label="${escape(title)}"></video></body></html>`;
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": String(Buffer.byteLength(html)) });
+  res.end(html);
+}
+
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const data = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json; charset=UTF-8", "content-length": String(Buffer.byteLength(data)) });
@@ -510,6 +521,13 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
       return serveFile(req, res, media.thumbnail, "image/jpeg");
     }
     if (p.startsWith("/ytc/")) return serveFile(req, res, media.thumbnail, "image/jpeg");
+    const embed = /^\/embed\/([^/]+)$/.exec(p);
+    if (embed) {
+      const video = videos.get(embed[1]!);
+      if (!video) return void res.writeHead(404).end();
+      return sendEmbedPage(res, video.id, video.title);
+    }
+    if (p === "/embed-media/sample.mp4") return serveFile(req, res, media.progressive, "video/mp4");
     if (p === "/youtube/v3/videos") {
       const video = videos.get(url.searchParams.get("id") ?? "");
       return sendJson(res, 200, { kind: "youtube#videoListResponse", items: video && !video.playability ? [dataApiVideo(video, media)] : [] });
@@ -545,6 +563,8 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const hostMap = [
     "www.youtube.com",
+    // the preview player a browser loads: the mock's own embed page (below)
+    "www.youtube-nocookie.com",
     "youtubei.googleapis.com",
     "*.googlevideo.com",
     "i.ytimg.com",

@@ -11,7 +11,7 @@ import type { CaptionTrack, ResolvedMedia, Thumbnail, VideoDetails } from "../..
 import type { SourceContext } from "../types.ts";
 import { detailsFromDataApi } from "./data-api.ts";
 import { detailsFromInnertube } from "./details-innertube.ts";
-import { rewriteImageUrl } from "./image-hosts.ts";
+import { rewriteBrowserUrl } from "./image-hosts.ts";
 import { DEFAULT_YOUTUBE_CLIENTS, SUPPORTED_YOUTUBE_CLIENTS, fetchNext, getInnertube, parseVideoInfo } from "./innertube.ts";
 import { pickPlayer } from "./pick-player.ts";
 import { expiryOf } from "./streams.ts";
@@ -67,8 +67,9 @@ function browserFacing(details: VideoDetails, hostMap: string | undefined): Vide
   if (!hostMap) return details;
   return {
     ...details,
-    thumbnail: rewriteImageUrl(details.thumbnail, hostMap),
-    channelThumbnail: rewriteImageUrl(details.channelThumbnail, hostMap),
+    thumbnail: rewriteBrowserUrl(details.thumbnail, hostMap),
+    channelThumbnail: rewriteBrowserUrl(details.channelThumbnail, hostMap),
+    embedUrl: details.embedUrl ? rewriteBrowserUrl(details.embedUrl, hostMap) : details.embedUrl,
   };
 }
 

@@ -173,3 +173,13 @@ describe("format button and progress", () => {
     expect(html).toContain("Downloading MP4 720p HD");
   });
 });
+
+describe("the preview's reason when there is none", () => {
+  it("says why for DASH, for HLS without native support, and for a host the browser cannot reach", async () => {
+    const { noPreviewReason } = await import("./video-player.tsx");
+    expect(noPreviewReason("dash", false, "https://cdn.example/a.mpd")).toMatch(/DASH stream without a player library/);
+    expect(noPreviewReason("hls", false, "https://cdn.example/a.m3u8")).toMatch(/cannot play HLS streams on its own/);
+    expect(noPreviewReason("file", true, "https://media.example.test/files/a.mp4")).toMatch(/could not be loaded from media\.example\.test/);
+    for (const kind of ["dash", "hls", "file"] as const) expect(noPreviewReason(kind, true, "x")).toMatch(/download below works/);
+  });
+});

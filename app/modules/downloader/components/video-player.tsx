@@ -35,6 +35,20 @@ function Poster({ video, note }: { video: VideoDetails; note: string }) {
   );
 }
 
+/** Why there is no preview, in words a visitor can act on; the download never depends on it. */
+export function noPreviewReason(kind: GenericKind, failed: boolean, url: string): string {
+  const works = "The download below works: our server fetches the file.";
+  if (kind === "dash") return `Browsers cannot play a DASH stream without a player library, so there is no preview here. ${works}`;
+  if (!failed) return `This browser cannot play HLS streams on its own, so there is no preview here. ${works}`;
+  let host = "its site";
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    // keep the generic wording
+  }
+  return `The preview could not be loaded from ${host}: your browser could not reach it or cannot play its format. ${works}`;
+}
+
 /**
  * The no-cookie embed for YouTube, a native <video> for generic media. HLS plays natively where the
  * browser supports it; elsewhere (and for DASH) the poster stands in: loading a player library
@@ -53,9 +67,7 @@ function GenericPlayer({ video }: { video: VideoDetails }) {
   }, [kind]);
 
   if (playable === null) return null;
-  if (!playable || failed) {
-    return <Poster video={video} note="A preview is not available in this browser. The download below works." />;
-  }
+  if (!playable || failed) return <Poster video={video} note={noPreviewReason(kind, failed, video.downloadUrl)} />;
   return (
     <video
       controls
