@@ -5,9 +5,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { stopWhenOrphaned } from "./stop-when-orphaned.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
+stopWhenOrphaned();
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const stamp = path.join(buildDir, ".build-stamp");
 const sources = ["app", "common", "content", "public", "vite.config.ts", "react-router.config.ts", "package-lock.json"];

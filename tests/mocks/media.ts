@@ -76,12 +76,21 @@ const GOP = FPS * 2;
 
 const inProcess = new Map<string, Promise<MockMediaSet>>();
 
+/** Whether the set for these options is already on disk (a start that must generate it can say so first). */
+export function mockMediaReady(dir: string, opts: { durationSeconds?: number } = {}): boolean {
+  return existsSync(path.join(mediaDirFor(dir, opts.durationSeconds ?? 6), COMPLETE_MARKER));
+}
+
+function mediaDirFor(dir: string, durationSeconds: number): string {
+  return path.resolve(dir, `mock-media-v${MEDIA_VERSION}-${durationSeconds}s`);
+}
+
 export async function ensureMockMedia(dir: string, opts: { durationSeconds?: number } = {}): Promise<MockMediaSet> {
   const durationSeconds = opts.durationSeconds ?? 6;
   if (!Number.isFinite(durationSeconds) || durationSeconds <= 0) {
     throw new RangeError(`durationSeconds must be positive, got ${durationSeconds}`);
   }
-  const finalDir = path.resolve(dir, `mock-media-v${MEDIA_VERSION}-${durationSeconds}s`);
+  const finalDir = mediaDirFor(dir, durationSeconds);
   let pending = inProcess.get(finalDir);
   if (!pending) {
     pending = ensureOnDisk(finalDir, durationSeconds);

@@ -22,7 +22,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Logger } from "pino";
 import type { Readable } from "node:stream";
-import { createSharedRate, ensureMockMedia, serveMediaFile, type MockMediaSet, type SharedRate } from "./media.ts";
+import { createSharedRate, ensureMockMedia, mockMediaReady, serveMediaFile, type MockMediaSet, type SharedRate } from "./media.ts";
 import { captionJson3, captionSrv3 } from "./youtube.ts";
 
 export const MOCK_GENERIC_HOST = "media.example.test";
@@ -463,7 +463,13 @@ export interface MockPlatform {
 }
 
 export async function startMockPlatform(opts: { dataDir: string; logger?: Logger; port?: number }): Promise<MockPlatform> {
-  const media = await ensureMockMedia(path.join(opts.dataDir, "media"));
+  const mediaDir = path.join(opts.dataDir, "media");
+  const generate = !mockMediaReady(mediaDir);
+  const startedAt = Date.now();
+  // the first start makes a dozen files with ffmpeg: the operator should know why nothing answers yet
+  if (generate) opts.logger?.warn({ dir: mediaDir }, "MOCKS=true, first start: generating the mock platform's sample media with ffmpeg (about one to two minutes on a small server; later starts reuse it)...");
+  const media = await ensureMockMedia(mediaDir);
+  if (generate) opts.logger?.warn({ seconds: Math.round((Date.now() - startedAt) / 1000) }, "MOCKS=true: mock media ready");
   const videos = new Map(MOCK_PLATFORM_VIDEOS.map((v) => [v.id, v]));
   const itagFile = (itag: string) => ITAGS[Number(itag)]?.file(media);
   const openFiles = new Set<Readable>();

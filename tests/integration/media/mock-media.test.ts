@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ensureMockMedia } from "#tests/mocks/media.ts";
+import { ensureMockMedia, mockMediaReady } from "#tests/mocks/media.ts";
 import { ffprobeFile } from "./helpers.ts";
 
 const dirs: string[] = [];
@@ -16,7 +16,11 @@ describe("ensureMockMedia", () => {
   it("generates the whole set once, shares concurrent calls and reuses it from disk", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "vidfetch-mock-media-"));
     dirs.push(dir);
+    // a first start can tell the operator it is about to generate (MOCKS=true logs it)
+    expect(mockMediaReady(dir, { durationSeconds: 2 })).toBe(false);
     const [a, b] = await Promise.all([ensureMockMedia(dir, { durationSeconds: 2 }), ensureMockMedia(dir, { durationSeconds: 2 })]);
+    expect(mockMediaReady(dir, { durationSeconds: 2 })).toBe(true);
+    expect(mockMediaReady(dir, { durationSeconds: 3 })).toBe(false);
     expect(a).toEqual(b);
     expect(a.durationSeconds).toBe(2);
     const entries = await fs.readdir(dir);
