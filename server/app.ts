@@ -166,7 +166,7 @@ export function createApp(deps: AppDeps): Express {
         cspHeader: cspHeaderName(cspOptions.dev),
         cache: pageCache,
       },
-      getLoadContext: (req) => ({
+      getLoadContext: (req, res) => ({
         config: deps.config,
         publicConfig: deps.publicConfig,
         db: deps.db,
@@ -176,6 +176,8 @@ export function createApp(deps: AppDeps): Express {
         billing: deps.billing,
         blogLimiter: deps.blogLimiter,
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+        // account mail and signups start once the answer is out (its timing then tells nothing)
+        afterAnswer: (start) => void (res.writableFinished || res.destroyed ? start() : res.once("close", start)),
       }),
     }),
   );

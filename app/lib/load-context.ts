@@ -28,5 +28,7 @@ declare module "react-router" {
   interface AppLoadContext extends AppServices {
     /** the client's address as Express sees it (respecting TRUST_PROXY) */
     clientIp: string;
+    /** run `start` once this request's answer has been written (account mail and signups: background-work.server.ts) */
+    afterAnswer?: (start: () => void) => void;
   }
 }

@@ -20,7 +20,7 @@ export interface AuthOptions {
   /** PUBLIC_URL: the base of better-auth's own URLs and the one trusted origin */
   publicUrl: string;
   logger: Logger;
-  /** password-reset mail (SMTP or the outbox) */
+  /** account mail: reset links, confirmation links, the note to a taken address's owner (SMTP or the outbox) */
   mailer: Mailer;
   siteName?: string;
 }
@@ -28,7 +28,8 @@ export interface AuthOptions {
 /**
  * Credential entry goes through our form actions (login, signup), where the per-IP and
  * per-email limiter sits; better-auth's raw HTTP endpoints for the same thing are switched off
- * so nobody can go around that limiter. The server API (`auth.api.*`) is not affected.
+ * so nobody can go around that limiter (besides, server/auth-gate.ts lets only three of the
+ * library's routes be reached at all). The server API (`auth.api.*`) is not affected.
  */
 export const CREDENTIAL_HTTP_PATHS = ["/sign-in/email", "/sign-up/email"];
 

@@ -5,13 +5,38 @@
  */
 const pending = new Set<Promise<unknown>>();
 
-export function runInBackground(work: Promise<unknown>, logger: { error(obj: object, msg: string): void }, what: string): void {
+type ErrorLog = { error(obj: object, msg: string): void };
+
+/**
+ * When the host has written a request's answer, it calls the function it was given (the router
+ * context's `afterAnswer`); without a host (tests calling a route), at once.
+ */
+export type AfterAnswer = (start: () => void) => void;
+
+export function runInBackground(work: Promise<unknown>, logger: ErrorLog, what: string): void {
   const tracked = work.then(
     () => undefined,
     (err: unknown) => logger.error({ err }, `${what} failed`),
   );
   pending.add(tracked);
   void tracked.finally(() => pending.delete(tracked));
+}
+
+/**
+ * Start `work` once the answer is out. Started earlier, the work (database queries on an
+ * in-process PGlite, composing a mail) shares the event loop with the page being rendered, and a
+ * known address's heavier work would make its answer measurably slower.
+ */
+export function runAfterAnswer(work: () => Promise<unknown>, opts: { afterAnswer?: AfterAnswer; logger: ErrorLog; what: string }): void {
+  runInBackground(
+    new Promise<unknown>((resolve, reject) => {
+      const start = () => void work().then(resolve, reject);
+      if (opts.afterAnswer) opts.afterAnswer(start);
+      else start();
+    }),
+    opts.logger,
+    opts.what,
+  );
 }
 
 /**

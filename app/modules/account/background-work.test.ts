@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { runInBackground, settleBackgroundWork } from "./background-work.server.ts";
+import { runAfterAnswer, runInBackground, settleBackgroundWork } from "./background-work.server.ts";
 
 test("a failure after the answer is logged, not thrown; settling waits for the work", async () => {
   const errors: string[] = [];
@@ -9,6 +9,17 @@ test("a failure after the answer is logged, not thrown; settling waits for the w
   await settleBackgroundWork();
   expect(done).toBe(true);
   expect(errors).toEqual(["reset mail failed"]);
+});
+
+test("work handed to runAfterAnswer starts only once the host says the answer is out", async () => {
+  let answered: (() => void) | undefined;
+  let started = false;
+  runAfterAnswer(async () => void (started = true), { afterAnswer: (start) => void (answered = start), logger: { error: () => {} }, what: "reset mail" });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(started).toBe(false);
+  answered!();
+  await settleBackgroundWork(1_000);
+  expect(started).toBe(true);
 });
 
 test("a shutdown waits a bounded time for work that never ends", async () => {

@@ -1,16 +1,16 @@
 import type { Logger } from "pino";
 import type { AccountServices } from "./account-services.server.ts";
 import { ACCOUNT_LIMIT_RULES, hitAll } from "./attempt-limiter.server.ts";
-import { runInBackground } from "./background-work.server.ts";
+import { runAfterAnswer, type AfterAnswer } from "./background-work.server.ts";
 import { weakPasswordReason } from "./password-strength.server.ts";
 
 /**
  * Mail a reset link. The answer is the same whether or not the email has an account, and it is
- * given before the account is even looked up (the lookup and the mail run after it), so neither
+ * given before the account is even looked up (the lookup and the mail start once it is out), so neither
  * its words nor its timing reveal an account (issue 27 §10).
  */
 export async function requestPasswordReset(
-  ctx: { accounts: AccountServices; logger: Logger },
+  ctx: { accounts: AccountServices; logger: Logger; afterAnswer?: AfterAnswer },
   email: string,
   opts: { clientIp: string },
 ): Promise<{ ok: true } | { ok: false; code: "account.rate_limited" | "account.unavailable"; retryAfterSeconds?: number }> {
@@ -20,7 +20,7 @@ export async function requestPasswordReset(
     [`reset:email:${normalised}`, ACCOUNT_LIMIT_RULES.resetPerEmail],
   ]);
   if (!verdict.allowed) return { ok: false, code: "account.rate_limited", retryAfterSeconds: verdict.retryAfterSeconds };
-  runInBackground(ctx.accounts.auth.api.requestPasswordReset({ body: { email: normalised } }), ctx.logger, "password reset mail");
+  runAfterAnswer(() => ctx.accounts.auth.api.requestPasswordReset({ body: { email: normalised } }), { afterAnswer: ctx.afterAnswer, logger: ctx.logger, what: "password reset mail" });
   return { ok: true };
 }
 

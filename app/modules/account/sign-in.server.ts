@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { AccountResult, AccountServices } from "./account-services.server.ts";
 import type { LoginInput } from "./account-schema.ts";
 import { ACCOUNT_LIMIT_RULES, hitAll } from "./attempt-limiter.server.ts";
-import { runInBackground } from "./background-work.server.ts";
+import { runAfterAnswer, type AfterAnswer } from "./background-work.server.ts";
 
 /**
  * Accounts created from this moment on are used for the first time through the link mailed to
@@ -19,7 +19,7 @@ export const CONFIRMATION_REQUIRED_SINCE = new Date("2026-11-26T00:00:00Z");
  * slows down, the owner elsewhere does not: issue 27 §15), and loosely per account.
  */
 export async function signIn(
-  ctx: { accounts: AccountServices; logger: Logger },
+  ctx: { accounts: AccountServices; logger: Logger; afterAnswer?: AfterAnswer },
   input: LoginInput,
   opts: { clientIp: string; headers: Headers; returnTo?: string },
 ): Promise<AccountResult> {
@@ -58,14 +58,14 @@ function loginAttemptKeys(clientIp: string, email: string): Array<[string, (type
  * here (the same work the library does for a confirmed one), and when it is right the link goes
  * out again, after the answer.
  */
-async function isUnconfirmedLogin(ctx: { accounts: AccountServices; logger: Logger }, email: string, password: string, returnTo: string): Promise<boolean> {
+async function isUnconfirmedLogin(ctx: { accounts: AccountServices; logger: Logger; afterAnswer?: AfterAnswer }, email: string, password: string, returnTo: string): Promise<boolean> {
   const context = await ctx.accounts.auth.$context;
   const found = await context.internalAdapter.findUserByEmail(email, { includeAccounts: true });
   if (!found || found.user.emailVerified || found.user.createdAt < CONFIRMATION_REQUIRED_SINCE) return false;
   const hash = found.accounts.find((a) => a.providerId === "credential")?.password;
   const right = hash ? await context.password.verify({ hash, password }) : (await context.password.hash(password), false);
   if (right) {
-    runInBackground(ctx.accounts.auth.api.sendVerificationEmail({ body: { email, callbackURL: returnTo } }), ctx.logger, "confirmation mail on login");
+    runAfterAnswer(() => ctx.accounts.auth.api.sendVerificationEmail({ body: { email, callbackURL: returnTo } }), { afterAnswer: ctx.afterAnswer, logger: ctx.logger, what: "confirmation mail on login" });
   }
   return true;
 }

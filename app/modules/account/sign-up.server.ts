@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { AccountServices } from "./account-services.server.ts";
 import type { SignupInput } from "./account-schema.ts";
 import { ACCOUNT_LIMIT_RULES, hitAll } from "./attempt-limiter.server.ts";
-import { runInBackground } from "./background-work.server.ts";
+import { runAfterAnswer, type AfterAnswer } from "./background-work.server.ts";
 import { weakPasswordReason } from "./password-strength.server.ts";
 
 export type SignUpResult = { ok: true } | { ok: false; code: "account.rate_limited" | "account.weak_password"; retryAfterSeconds?: number };
@@ -15,7 +15,7 @@ export type SignUpResult = { ok: true } | { ok: false; code: "account.rate_limit
  * nor its timing tell an account apart.
  */
 export async function signUp(
-  ctx: { accounts: AccountServices; logger: Logger },
+  ctx: { accounts: AccountServices; logger: Logger; afterAnswer?: AfterAnswer },
   input: SignupInput,
   opts: { clientIp: string; headers: Headers; returnTo: string },
 ): Promise<SignUpResult> {
@@ -26,7 +26,7 @@ export async function signUp(
   ]);
   if (!verdict.allowed) return { ok: false, code: "account.rate_limited", retryAfterSeconds: verdict.retryAfterSeconds };
   if (weakPasswordReason(input.password, { email, name: input.name })) return { ok: false, code: "account.weak_password" };
-  runInBackground(createOrNotify(ctx.accounts, { ...input, email }, opts), ctx.logger, "signup");
+  runAfterAnswer(() => createOrNotify(ctx.accounts, { ...input, email }, opts), { afterAnswer: ctx.afterAnswer, logger: ctx.logger, what: "signup" });
   return { ok: true };
 }
 
