@@ -42,8 +42,9 @@ export interface CreatedDownload {
 }
 
 export interface Engine {
-  resolve(url: string, caller: Caller): Promise<{ video: VideoDetails; formats: FormatOption[] }>;
-  createDownload(input: { url: string; format: string; caller: Caller; ip: string }): Promise<CreatedDownload>;
+  /** `signal`: the client left (its request closed), `ip`: who asks (issue 27, finding 5) */
+  resolve(url: string, caller: Caller, opts?: { signal?: AbortSignal; ip?: string }): Promise<{ video: VideoDetails; formats: FormatOption[] }>;
+  createDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal }): Promise<CreatedDownload>;
   /**
    * Streams a signed link's file; writes a JSON error itself when the failure comes before
    * headers. `ip` is the client address for fair use (the host's view, after `trust proxy`);
@@ -137,25 +138,32 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     return parsed.kind === "site" ? { kind: "site", site: parsed.site, url: parsed.url } : { kind: "generic", url: parsed.url };
   }
 
+  /** who waits for a resolve: aborted when they leave, and their address */
+  interface Asker {
+    signal?: AbortSignal;
+    ip?: string;
+  }
+
   /** a download being created: its id and format */
   interface ForDownload {
     id: string;
     format: FormatId;
   }
 
-  async function resolveFresh(link: ParsedLink, forDownload?: ForDownload): Promise<ResolvedMedia> {
+  async function resolveFresh(link: ParsedLink, signal: AbortSignal, client: string | undefined, forDownload?: ForDownload): Promise<ResolvedMedia> {
     const adapter = registry.pick(link);
+    const resolveCtx: SourceContext = { ...ctx, signal, client };
     // a resolve for a download being created: segments it will likely read are fetched while
     // the adapter still probes (decision 025)
-    const resolveCtx: SourceContext = forDownload ? { ...ctx, streamsKnown: (streams) => downloadPrefetch.forStreams(link.url, forDownload.format, forDownload.id, streams) } : ctx;
+    if (forDownload) resolveCtx.streamsKnown = (streams) => downloadPrefetch.forStreams(link.url, forDownload.format, forDownload.id, streams);
     const result = await adapter.resolve(link, resolveCtx);
     if (!result.ok) throw failureToError(result as { code: EngineErrorCode; detail?: string; message?: string });
     return result.media;
   }
 
   /** Resolve results are reused briefly (shared by concurrent callers; see state/cached-resolve.ts). */
-  function resolveCached(link: ParsedLink, fresh = false, forDownload?: ForDownload): Promise<ResolvedMedia> {
-    return resolver.resolve(link.url, () => resolveFresh(link, forDownload), fresh);
+  function resolveCached(link: ParsedLink, fresh = false, forDownload?: ForDownload, asker: Asker = {}): Promise<ResolvedMedia> {
+    return resolver.resolve(link.url, (signal) => resolveFresh(link, signal, asker.ip, forDownload), fresh, asker.signal);
   }
 
   const serving: ServeContext = {
@@ -179,12 +187,12 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     mediaTools,
     ytdlp,
 
-    async resolve(url, caller) {
-      const media = await resolveCached(parse(url));
+    async resolve(url, caller, opts = {}) {
+      const media = await resolveCached(parse(url), false, undefined, opts);
       return { video: media.details, formats: listFormats(media, caller) };
     },
 
-    async createDownload({ url, format, caller, ip }) {
+    async createDownload({ url, format, caller, ip, signal }) {
       const link = parse(url);
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
       if (!canDownload(caller, format)) throw premiumRefusal(caller);
@@ -195,7 +203,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       let media: ResolvedMedia;
       let plan: MediaPlan;
       try {
-        media = await resolveCached(link, false, { id, format });
+        media = await resolveCached(link, false, { id, format }, { signal, ip });
         plan = planFormat(media, format);
       } catch (err) {
         segmentPrefetch.release(id);

@@ -23,6 +23,10 @@ export interface SourceContext {
    * starts fetching the segments that download will likely read (docs/decisions/025).
    */
   streamsKnown?: (streams: UpstreamStream[]) => void;
+  /** aborted once nobody waits for this resolve any more (its clients left): work in progress may stop */
+  signal?: AbortSignal;
+  /** who asked (the client's address), for a fair share of scarce work such as yt-dlp runs */
+  client?: string;
 }
 
 export interface SourceAdapter {

@@ -51,3 +51,65 @@ describe("cached resolve", () => {
     expect(warnings.length).toBe(2);
   });
 });
+
+describe("cached resolve, callers that leave (issue 27, finding 5)", () => {
+  const tick = () => new Promise((res) => setTimeout(res, 0));
+  const resolver = () => createCachedResolver({ store: memoryResolveCache(), ttlSeconds: 60, now: Date.now, logger: quiet });
+  /** a load that runs until it is aborted; `aborted` says whether it was */
+  const endless = () => {
+    const state = { aborted: false, started: 0 };
+    const load = (signal: AbortSignal) =>
+      new Promise<ResolvedMedia>((_resolve, reject) => {
+        state.started++;
+        signal.addEventListener("abort", () => {
+          state.aborted = true;
+          reject(new Error("aborted"));
+        });
+      });
+    return { state, load };
+  };
+
+  it("aborts the resolve once the last caller waiting for it has left, not before", async () => {
+    const r = resolver();
+    const { state, load } = endless();
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = r.resolve("k", load, false, first.signal);
+    const b = r.resolve("k", load, false, second.signal);
+    await tick();
+    expect(state.started).toBe(1);
+    first.abort();
+    await expect(a).rejects.toMatchObject({ code: "download.failed" });
+    expect(state.aborted).toBe(false);
+    second.abort();
+    await expect(b).rejects.toMatchObject({ code: "download.failed" });
+    expect(state.aborted).toBe(true);
+    // the next caller starts a resolve of its own
+    const third = new AbortController();
+    const c = r.resolve("k", load, false, third.signal);
+    await tick();
+    expect(state.started).toBe(2);
+    third.abort();
+    await expect(c).rejects.toBeDefined();
+  });
+
+  it("a caller without a signal keeps the resolve going for everyone", async () => {
+    const r = resolver();
+    let finish: (m: ResolvedMedia) => void = () => undefined;
+    let aborted = false;
+    const load = (signal: AbortSignal) =>
+      new Promise<ResolvedMedia>((resolve) => {
+        finish = resolve;
+        signal.addEventListener("abort", () => (aborted = true));
+      });
+    const leaving = new AbortController();
+    const a = r.resolve("k", load, false, leaving.signal);
+    const b = r.resolve("k", load);
+    await tick();
+    leaving.abort();
+    await expect(a).rejects.toMatchObject({ code: "download.failed" });
+    expect(aborted).toBe(false);
+    finish(media("done"));
+    expect((await b).details.title).toBe("done");
+  });
+});

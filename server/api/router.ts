@@ -19,6 +19,18 @@ const downloadQuery = z.object({ url: z.string().max(4096), format: z.string().m
 
 const JSON_LIMIT_BYTES = 16 * 1024;
 
+/**
+ * Aborted when the client goes away before its answer is sent: the resolve it waits for stops
+ * once nobody else waits for it either (a yt-dlp run is killed; issue 27, finding 5).
+ */
+function leaving(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
 /** SSE keep-alive: proxies drop idle connections after 30–60 s. */
 const HEARTBEAT_MS = 15_000;
 
@@ -51,19 +63,19 @@ export function createApiRouter(deps: {
 
   router.post("/resolve", resolveLimit, async (req, res) => {
     const { url } = parse(linkBody, req.body);
-    const result = await engine.resolve(url, await callerFromRequest(req));
+    const result = await engine.resolve(url, await callerFromRequest(req), { signal: leaving(res), ip: clientIp(req) });
     res.set("cache-control", "no-store").json(result);
   });
 
   router.post("/downloads", resolveLimit, async (req, res) => {
     const { url, format } = parse(downloadBody, req.body);
-    const created = await engine.createDownload({ url, format, caller: await callerFromRequest(req), ip: clientIp(req) });
+    const created = await engine.createDownload({ url, format, caller: await callerFromRequest(req), ip: clientIp(req), signal: leaving(res) });
     res.set("cache-control", "no-store").json(created);
   });
 
   router.get("/download", resolveLimit, async (req, res) => {
     const { url, format } = parse(downloadQuery, req.query);
-    const created = await engine.createDownload({ url, format, caller: await callerFromRequest(req), ip: clientIp(req) });
+    const created = await engine.createDownload({ url, format, caller: await callerFromRequest(req), ip: clientIp(req), signal: leaving(res) });
     res.set("cache-control", "no-store").redirect(302, created.downloadUrl);
   });
 
@@ -128,6 +140,11 @@ export function createApiRouter(deps: {
   router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
       next(err);
+      return;
+    }
+    if (res.destroyed) {
+      // the client left while its link was resolved: nobody reads an answer, and it is no fault
+      logger.debug({ code: isEngineError(err) ? err.code : undefined, path: loggableUrl(req.originalUrl) }, "api request left by its client");
       return;
     }
     // body-parser and path-decoding refusals (bad JSON, too large, charset, encoding, %ZZ)

@@ -96,11 +96,12 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
   };
 
   async function describe(link: Link, ctx: SourceContext): Promise<YtdlpInfo> {
-    const release = await slots.acquire();
+    // a share of the slots per client; a client that left stops waiting (run-slots.ts)
+    const release = await slots.acquire(ctx.client, ctx.signal);
     let run: ProxyRun | null = null;
     try {
       run = (await proxyFor(ctx)).startRun();
-      const out = await runYtdlp({ binary: opts.binary.path, url: link.url, proxyUrl: run.url, timeoutMs, signal: closing.signal, killGraceMs: opts.killGraceMs });
+      const out = await runYtdlp({ binary: opts.binary.path, url: link.url, proxyUrl: run.url, timeoutMs, signal: closing.signal, cancel: ctx.signal, killGraceMs: opts.killGraceMs });
       return parseInfo(out.stdout);
     } catch (err) {
       // a destination our guard refused explains the failure better than yt-dlp's "HTTP Error 403"

@@ -15,6 +15,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** aborted = kill now (engine closing) */
   signal?: AbortSignal;
+  /** aborted = nobody waits for this run any more (its clients left): kill now */
+  cancel?: AbortSignal;
   killGraceMs?: number;
 }
 
@@ -52,6 +54,10 @@ export function runYtdlp(opts: RunOptions): Promise<RunOutput> {
       reject(new EngineError("download.busy", { detail: "the engine is closing" }));
       return;
     }
+    if (opts.cancel?.aborted) {
+      reject(new EngineError("download.failed", { detail: "nobody waits for this resolve any more" }));
+      return;
+    }
     const child = spawn(opts.binary, ytdlpArgs(opts.url, opts.proxyUrl, opts.timeoutMs), {
       // it may connect to the proxy and nowhere else, whatever the scheme (network-jail.ts)
       env: { ...ytdlpEnv(), ...jailEnv(opts.proxyUrl) },
@@ -82,6 +88,8 @@ export function runYtdlp(opts: RunOptions): Promise<RunOutput> {
     const timer = setTimeout(() => kill(new EngineError("upstream.timeout", { detail: `yt-dlp took longer than ${opts.timeoutMs} ms` })), opts.timeoutMs);
     const onAbort = () => kill(new EngineError("download.busy", { detail: "the engine is closing" }));
     opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const onCancel = () => kill(new EngineError("download.failed", { detail: "nobody waits for this resolve any more" }));
+    opts.cancel?.addEventListener("abort", onCancel, { once: true });
 
     child.stdout.on("data", (chunk: Buffer) => {
       outBytes += chunk.length;
@@ -96,6 +104,7 @@ export function runYtdlp(opts: RunOptions): Promise<RunOutput> {
       clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
       opts.signal?.removeEventListener("abort", onAbort);
+      opts.cancel?.removeEventListener("abort", onCancel);
       const stderr = err.slice(0, MAX_STDERR_BYTES);
       if (failure) return reject(failure);
       const stdout = Buffer.concat(out).toString("utf8");

@@ -120,6 +120,25 @@ describe("yt-dlp failing", () => {
     await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);
   }, 20_000);
 
+  // issue 27, finding 5: a run nobody waits for any more is killed, not left to its timeout
+  it("a run whose every client has left is killed; one a client still waits for goes on", async () => {
+    const { fixture, fake } = await engineWith({ type: "hang" }, { timeoutMs: 60_000 });
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = fixture.engine.resolve(FB_LINK, ANONYMOUS, { signal: first.signal, ip: "203.0.113.5" });
+    const b = fixture.engine.resolve(FB_LINK, ANONYMOUS, { signal: second.signal, ip: "198.51.100.9" });
+    await expect.poll(async () => (await fake.lastRun())?.pid ?? null, { timeout: 5000 }).not.toBeNull();
+    const { pid } = (await fake.lastRun())!;
+    first.abort();
+    await expect(a).rejects.toMatchObject({ code: "download.failed" });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(pid)).toBe(true);
+    second.abort();
+    await expect(b).rejects.toMatchObject({ code: "download.failed" });
+    await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);
+    expect(await fake.runs()).toHaveLength(1);
+  }, 20_000);
+
   it("a crash is an error naming the platform, not our servers", async () => {
     const { fixture } = await engineWith({ type: "crash" });
     const err = await fixture.engine.resolve(FB_LINK, ANONYMOUS).catch((e: unknown) => e);
