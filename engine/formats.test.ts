@@ -104,8 +104,8 @@ describe("entitlements", () => {
 describe("listFormats", () => {
   it("marks a missing height unavailable with a note instead of hiding it", () => {
     const f = byId(youtubeLike());
-    expect(f["mp4-480"]).toMatchObject({ available: false, bytes: null, size: "30-60 MB", note: "No 480p stream for this video" });
-    expect(f["mp4-1440"]).toMatchObject({ available: false, premium: true, size: "Size unknown" });
+    expect(f["mp4-480"]).toMatchObject({ available: false, bytes: null, size: "", note: "No 480p stream for this video" });
+    expect(f["mp4-1440"]).toMatchObject({ available: false, premium: true, size: "", bytes: null });
   });
 
   it("gives exact sizes for remuxes: the video plus the audio it is muxed with", () => {

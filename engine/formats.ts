@@ -433,9 +433,8 @@ export function listFormats(media: ResolvedMedia, caller: Caller): FormatOption[
     const outcome = build(media, id);
     const base = { id, label: entry.label, quality: entry.quality, format: entry.format, icon: entry.icon, premium: entry.premium, allowed: canDownload(caller, id) };
     const fallbackSize = entry.sizeRange ?? "Size unknown";
-    if (!outcome.ok) {
-      return { ...base, size: fallbackSize, available: false, bytes: null, note: outcome.note };
-    }
+    // a format this video does not have has no size either (the spec's range would read as a promise)
+    if (!outcome.ok) return { ...base, size: "", available: false, bytes: null, note: outcome.note };
     const { size, note } = outcome.built;
     const option: FormatOption = {
       ...base,

@@ -75,7 +75,13 @@ export function FormatPicker({ formats, sourceUrl, isPremium = false, queueInste
                             {option.premium ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-900">Premium</span> : null}
                           </p>
                           <p className="text-sm text-slate-600">
-                            {option.quality} · {option.format} · <span data-testid="format-size">{option.size}</span>
+                            {option.quality} · {option.format}
+                            {option.available && option.size ? (
+                              <>
+                                {" "}
+                                · <span data-testid="format-size">{option.size}</span>
+                              </>
+                            ) : null}
                           </p>
                           {explanation ? <p className="mt-1 text-sm text-slate-600">{explanation}</p> : null}
                           {note ? <p className="mt-1 text-xs text-slate-500">{note}</p> : null}
