@@ -42,6 +42,19 @@ function isStreamingPath(p: string) {
   return p.startsWith("/api/v1/dl/") || /^\/api\/v1\/downloads\/[^/]+\/progress$/.test(p);
 }
 
+/**
+ * Is this response a stream that a compressor would hold back? Decided when the headers go out,
+ * inside whatever router answers: by then a mounted router has cut its prefix off `req.url` (and
+ * `req.path`), so the full path comes from `originalUrl`; an event stream is never compressed
+ * whichever route sends it (a compressor buffers events until the stream ends).
+ */
+function isStreamingResponse(req: Request, res: Response): boolean {
+  if (/^text\/event-stream\b/i.test(String(res.getHeader("content-type") ?? ""))) return true;
+  const target = req.originalUrl;
+  const q = target.indexOf("?");
+  return isStreamingPath(q === -1 ? target : target.slice(0, q));
+}
+
 export function createApp(deps: AppDeps): Express {
   const { config, logger } = deps;
   const app = express();
@@ -68,7 +81,7 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(
     compression({
-      filter: (req, res) => !isStreamingPath(req.path) && compression.filter(req, res),
+      filter: (req, res) => !isStreamingResponse(req as Request, res as Response) && compression.filter(req, res),
     }),
   );
   const https = config.PUBLIC_URL.startsWith("https://");
