@@ -65,7 +65,8 @@ export const envSchema = z
             .map((e) => e.split("=") as [string, string]),
         ) as Partial<Record<AdPlacement, string>>,
       ),
-    CONTACT_EMAIL: z.email().default("support@vidfetch.example"),
+    // unset: the pages point to the contact form, and messages are only stored
+    CONTACT_EMAIL: optionalString.pipe(z.email().optional()),
 
     YOUTUBE_API_KEY: optionalString,
     YOUTUBE_API_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://www.googleapis.com/youtube/v3"),

@@ -6,7 +6,7 @@ import type { AccountServices } from "#app/modules/account/account-services.serv
 import { createAuth } from "#app/modules/account/auth.server.ts";
 import { withInProcessFallback } from "#app/modules/account/attempt-limiter.server.ts";
 import { settleBackgroundWork } from "#app/modules/account/background-work.server.ts";
-import { createMailer } from "#app/modules/account/mailer.server.ts";
+import { createMailer, type Mailer } from "#app/modules/account/mailer.server.ts";
 import { limitMailsPerAddress } from "#app/modules/account/per-address-mailer.server.ts";
 import { createBillingServices, type BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import { startBlogFreshness } from "#app/modules/blog/freshness.server.ts";
@@ -24,6 +24,8 @@ export interface Services {
   database: DatabaseHandle;
   engine: Engine;
   accounts: AccountServices;
+  /** SMTP or the outbox; contact messages and platform requests reach CONTACT_EMAIL through it */
+  mailer: Mailer;
   /** Stripe, or null without payment keys */
   billing: BillingServices | null;
   /** OUTBOUND_HOST_MAP plus the mock platform's entries */
@@ -205,6 +207,7 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
     database,
     engine,
     accounts,
+    mailer,
     billing,
     hostMap,
     mocks,
@@ -233,6 +236,7 @@ export function appServicesFrom(services: Services) {
     accounts: services.accounts,
     billing: services.billing,
     blogLimiter: services.shared.blogLimiter,
+    mailer: services.mailer,
     database: services.database,
     hostMap: services.hostMap,
     rateLimitStore: services.shared.rateLimitStore,

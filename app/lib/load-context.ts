@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
 import type { AttemptLimiter } from "#app/modules/account/attempt-limiter.server.ts";
+import type { Mailer } from "#app/modules/account/mailer.server.ts";
 import type { BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import type { Database } from "#db/client.ts";
 import type { Engine } from "#engine/index.ts";
@@ -22,6 +23,8 @@ export interface AppServices {
   billing: BillingServices | null;
   /** the blog's per-address limits (likes): in this process, or shared through Redis (REDIS_URL) */
   blogLimiter: AttemptLimiter;
+  /** outgoing mail (SMTP or the outbox): contact messages and platform requests go to CONTACT_EMAIL */
+  mailer: Mailer;
 }
 
 declare module "react-router" {

@@ -95,7 +95,7 @@ export function siteJsonLd(cfg: PublicConfig): Record<string, unknown>[] {
       name: cfg.siteName,
       url,
       logo: absoluteUrl(cfg.publicUrl, "/logo.svg"),
-      contactPoint: { "@type": "ContactPoint", contactType: "customer support", email: cfg.contactEmail, url: `${cfg.publicUrl}/contact-us` },
+      contactPoint: { "@type": "ContactPoint", contactType: "customer support", ...(cfg.contactEmail ? { email: cfg.contactEmail } : {}), url: `${cfg.publicUrl}/contact-us` },
     },
     {
       "@context": "https://schema.org",

@@ -20,7 +20,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) {
     return data<FormResult<ContactField>>({ ok: false, title: "Error", message: parsed.problem.message, fields: parsed.problem.fields, values }, { status: 400 });
   }
-  const result = await submitContactMessage(context, parsed.data, {
+  const inbox = context.mailer ? { mailer: context.mailer, contactEmail: context.config.CONTACT_EMAIL, logger: context.logger } : undefined;
+  const result = await submitContactMessage({ ...context, inbox }, parsed.data, {
     ipHash: hashClientIp(context.clientIp, context.config.DOWNLOAD_SIGNING_SECRET),
   });
   if (!result.ok) {
@@ -65,6 +66,11 @@ export default function ContactUs() {
               <MessageSquareText aria-hidden className="size-5 text-brand-600" /> Send us a message
             </h2>
             <ContactForm actionResult={actionResult} />
+            <p className="mt-4 text-sm text-slate-600" data-testid="where-messages-go">
+              {contactEmail
+                ? `Your message is stored on our server and sent by email to the team that runs ${siteName} (${contactEmail}); a reply comes to the address you give.`
+                : `Your message is stored on our server, where the team that runs ${siteName} reads it; a reply comes to the address you give.`}
+            </p>
           </section>
 
           <section aria-labelledby="contact-faq-heading">
@@ -104,15 +110,17 @@ export default function ContactUs() {
           <div className="rounded-2xl border border-slate-200 bg-slate-50 p-6">
             <h2 className="text-lg font-semibold text-slate-900">Contact information</h2>
             <ul className="mt-4 space-y-4 text-sm text-slate-700">
-              <li className="flex gap-3">
-                <Mail aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-600" />
-                <span>
-                  <span className="block font-medium text-slate-900">Email</span>
-                  <a href={`mailto:${contactEmail}`} className="break-all text-brand-700 underline underline-offset-2">
-                    {contactEmail}
-                  </a>
-                </span>
-              </li>
+              {contactEmail ? (
+                <li className="flex gap-3">
+                  <Mail aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-600" />
+                  <span>
+                    <span className="block font-medium text-slate-900">Email</span>
+                    <a href={`mailto:${contactEmail}`} className="break-all text-brand-700 underline underline-offset-2">
+                      {contactEmail}
+                    </a>
+                  </span>
+                </li>
+              ) : null}
               <li className="flex gap-3">
                 <Clock aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-600" />
                 <span>

@@ -61,7 +61,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const result = await submitPlatformRequest(context, parsed.data, {
+  const inbox = context.mailer ? { mailer: context.mailer, contactEmail: context.config.CONTACT_EMAIL, logger: context.logger } : undefined;
+  const result = await submitPlatformRequest({ ...context, inbox }, parsed.data, {
     ipHash: hashClientIp(context.clientIp, context.config.DOWNLOAD_SIGNING_SECRET),
   });
   if (!result.ok) {

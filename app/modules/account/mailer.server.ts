@@ -8,6 +8,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** where replies go (a contact message: the visitor who wrote it) */
+  replyTo?: string;
 }
 
 /** Outgoing mail, behind an interface so tests and the outbox can stand in for SMTP. */

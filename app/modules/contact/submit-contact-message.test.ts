@@ -3,6 +3,7 @@ import pino from "pino";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { contactMessages } from "#db/schema/index.ts";
 import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import type { MailMessage } from "#app/modules/account/mailer.server.ts";
 import { submitContactMessage } from "./submit-contact-message.server.ts";
 
 const logger = pino({ level: "silent" });
@@ -19,11 +20,35 @@ describe.each(testDatabases)("submitContactMessage on $name", ({ skip, open, pre
   it.skipIf(skip)("stores the message with the hashed address", async () => {
     handle = await open();
     const result = await submitContactMessage({ db: handle.db, logger }, input, { ipHash: "abc123" });
-    expect(result).toEqual({ ok: true, stored: true });
+    expect(result).toMatchObject({ ok: true, stored: true });
     const rows = await handle.db.select().from(contactMessages);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ name: "Ada", email: "ada@example.com", subject: "", message: "Please add Vimeo.", ipHash: "abc123" });
     expect(rows[0]?.createdAt).toBeInstanceOf(Date);
+  });
+
+  it.skipIf(skip)("mails the stored message to CONTACT_EMAIL, with replies going to the visitor", async () => {
+    handle = await open();
+    const sent: MailMessage[] = [];
+    const inbox = { mailer: { send: async (m: MailMessage) => void sent.push(m) }, contactEmail: "team@vidfetch.example", logger };
+    const result = await submitContactMessage({ db: handle.db, logger, inbox }, { ...input, subject: "Vimeo?" }, { ipHash: null });
+    expect(result.ok && (await result.mailed)).toBe(true);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ to: "team@vidfetch.example", replyTo: "ada@example.com", subject: "Contact form: Vimeo?" });
+    expect(sent[0]!.text).toContain("Please add Vimeo.");
+    expect(sent[0]!.text).toContain("Ada <ada@example.com>");
+  });
+
+  it.skipIf(skip)("without CONTACT_EMAIL, or when the mail fails, the message is still stored and the visitor told it was sent", async () => {
+    handle = await open();
+    const failing = { mailer: { send: async () => Promise.reject(new Error("SMTP down")) }, contactEmail: "team@vidfetch.example", logger };
+    const unset = { mailer: { send: async () => Promise.reject(new Error("must not be called")) }, contactEmail: undefined, logger };
+    for (const inbox of [failing, unset]) {
+      const result = await submitContactMessage({ db: handle.db, logger, inbox }, input, { ipHash: null });
+      expect(result).toMatchObject({ ok: true, stored: true });
+      expect(result.ok && (await result.mailed)).toBe(false);
+    }
+    expect(await handle.db.select().from(contactMessages)).toHaveLength(2);
   });
 
   it.skipIf(skip)("answers a filled honeypot with success and stores nothing", async () => {

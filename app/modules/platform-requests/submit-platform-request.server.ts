@@ -3,16 +3,18 @@ import type { Logger } from "pino";
 import { databaseErrorCode } from "#db/errors.ts";
 import type { Database } from "#db/client.ts";
 import { platformRequests } from "#db/schema/index.ts";
+import { notifyOperators, type OperatorInbox } from "#app/modules/contact/notify-operators.server.ts";
 import type { PlatformRequestInput } from "./platform-request-schema.ts";
 
-export type SubmitPlatformRequestResult = { ok: true; stored: boolean } | { ok: false; code: "platform_request.store_failed" };
+export type SubmitPlatformRequestResult = { ok: true; stored: boolean; mailed?: Promise<boolean> } | { ok: false; code: "platform_request.store_failed" };
 
 /**
- * Store one validated platform request. Honeypot submissions look successful and store
- * nothing; a database failure is logged and returned so the user sees an error.
+ * Store one validated platform request, then mail it to the operators (CONTACT_EMAIL) in the
+ * background. Honeypot submissions look successful and store nothing; a database failure is
+ * logged and returned so the user sees an error.
  */
 export async function submitPlatformRequest(
-  deps: { db: Database; logger: Logger },
+  deps: { db: Database; logger: Logger; inbox?: OperatorInbox },
   input: PlatformRequestInput,
   meta: { ipHash: string | null },
 ): Promise<SubmitPlatformRequestResult> {
@@ -34,5 +36,12 @@ export async function submitPlatformRequest(
     return { ok: false, code: "platform_request.store_failed" };
   }
   deps.logger.info({ id }, "platform request stored");
-  return { ok: true, stored: true };
+  const mailed = deps.inbox
+    ? notifyOperators(deps.inbox, {
+        subject: `Platform request: ${input.platformName}`,
+        text: `A visitor asked for support of ${input.platformName}.\n\n${input.details.trim() || "(no details)"}\n\n${input.email ? `Tell them when it is ready: ${input.email}` : "They left no address."}\n(Request ${id}.)\n`,
+        ...(input.email ? { replyTo: input.email } : {}),
+      })
+    : Promise.resolve(false);
+  return { ok: true, stored: true, mailed };
 }

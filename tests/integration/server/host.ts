@@ -74,6 +74,7 @@ export async function startHost(
     accounts,
     billing: opts.billing ?? null,
     blogLimiter: createMemoryLimiter(),
+    mailer: { send: async () => {} },
     config,
     publicConfig: publicConfig(config),
     logger,

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { ContactLines, type LegalContext, type LegalSection } from "./legal-document.tsx";
+import { ContactLines, WriteTo, type LegalContext, type LegalSection } from "./legal-document.tsx";
 
 export const DMCA_TAKEDOWN_ITEMS = [
   "A physical or electronic signature of the copyright owner or of a person authorised to act on their behalf.",
@@ -58,7 +58,7 @@ export function dmcaSections(ctx: LegalContext): LegalSection[] {
             ))}
           </ol>
           <p>
-            Send notices to <a href={`mailto:${ctx.contactEmail}`}>{ctx.contactEmail}</a> with &quot;DMCA Notice&quot; in the subject line. We
+            Send notices to <WriteTo ctx={ctx} subject="DMCA Notice" />. We
             usually act within two business days. Incomplete notices cannot be processed; we will tell you what is missing. Knowingly false claims
             can make you liable for damages under 17 U.S.C. § 512(f).
           </p>
@@ -142,8 +142,8 @@ export function dmcaSections(ctx: LegalContext): LegalSection[] {
       body: (
         <>
           <p>
-            Our designated contact for copyright notices: <a href={`mailto:${ctx.contactEmail}`}>{ctx.contactEmail}</a> (subject &quot;DMCA
-            Notice&quot; or &quot;DMCA Counter-Notice&quot;).
+            Our designated contact for copyright notices: <WriteTo ctx={ctx} /> (subject &quot;DMCA Notice&quot; or &quot;DMCA
+            Counter-Notice&quot;).
           </p>
           <ContactLines ctx={ctx} topic="copyright" />
         </>

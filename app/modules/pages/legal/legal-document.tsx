@@ -11,8 +11,27 @@ export interface LegalSection {
 
 export interface LegalContext {
   siteName: string;
-  contactEmail: string;
+  /** CONTACT_EMAIL; unset: the texts point to the contact form only */
+  contactEmail: string | undefined;
   publicUrl: string;
+}
+
+/** Where to write: the configured address, or the contact form when the site has none. */
+export function WriteTo({ ctx, subject }: { ctx: LegalContext; subject?: string }) {
+  if (!ctx.contactEmail) {
+    return (
+      <>
+        our <Link to="/contact-us">contact form</Link>
+        {subject ? <> with &quot;{subject}&quot; as the subject</> : null}
+      </>
+    );
+  }
+  return (
+    <>
+      <a href={`mailto:${ctx.contactEmail}`}>{ctx.contactEmail}</a>
+      {subject ? <> with &quot;{subject}&quot; in the subject line</> : null}
+    </>
+  );
 }
 
 /** A legal page: title, generated "Last updated" line, table of contents, numbered sections. */
@@ -58,8 +77,17 @@ export function ContactLines({ ctx, topic }: { ctx: LegalContext; topic: string 
   return (
     <>
       <p>
-        Questions about {topic}? Write to <a href={`mailto:${ctx.contactEmail}`}>{ctx.contactEmail}</a> or use our{" "}
-        <Link to="/contact-us">contact form</Link>. We answer within 24-48 hours.
+        Questions about {topic}?{" "}
+        {ctx.contactEmail ? (
+          <>
+            Write to <a href={`mailto:${ctx.contactEmail}`}>{ctx.contactEmail}</a> or use our <Link to="/contact-us">contact form</Link>.
+          </>
+        ) : (
+          <>
+            Write to us through our <Link to="/contact-us">contact form</Link>.
+          </>
+        )}{" "}
+        We answer within 24-48 hours.
       </p>
     </>
   );

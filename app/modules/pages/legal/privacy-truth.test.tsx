@@ -29,3 +29,17 @@ describe("the privacy policy on download history", () => {
     expect(sections.retention).toContain(`Download history (signed-in users only): ${HISTORY_RETENTION_DAYS} days`);
   });
 });
+
+/** Without CONTACT_EMAIL there is no address to print: the texts send visitors to the form. */
+describe("legal texts without a contact address", () => {
+  it("point to the contact form and print no mail link", async () => {
+    const { dmcaSections } = await import("./dmca-sections.tsx");
+    const noEmail = { ...ctx, contactEmail: undefined };
+    const router = createMemoryRouter([{ path: "/", element: <>{[...dmcaSections(noEmail), ...privacyPolicySections(noEmail)].map((s) => <div key={s.id}>{s.body}</div>)}</> }]);
+    const html = renderToStaticMarkup(<RouterProvider router={router} />);
+    expect(html).not.toContain("mailto:");
+    expect(html).not.toContain("undefined");
+    expect(html).toContain('href="/contact-us"');
+    expect(html).toMatch(/contact form<\/a> with &quot;DMCA Notice&quot; as the subject/);
+  });
+});
