@@ -156,3 +156,17 @@ test.describe("home before its scripts arrive", () => {
     await expect(placeholder).toContainText("wait here and start once you're back online");
   });
 });
+
+test("a link pasted before the page's script has run is kept and downloads", async ({ page }) => {
+  // the scripts arrive late, as on a slow phone: the visitor has pasted by then
+  await page.route("**/assets/*.js", async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  await page.goto("/", { waitUntil: "commit" });
+  await urlField(page).fill(SAMPLE.all);
+  // hydrated: the offline panel's code has replaced its placeholder's outline
+  await page.waitForFunction(() => "__reactRouterContext" in window && document.querySelector('[role="switch"]') !== null, undefined, { timeout: 30_000 });
+  await page.getByRole("button", { name: "Download", exact: true }).click();
+  await expect(page.getByTestId("video-title")).toHaveText(SAMPLE.title);
+});

@@ -1,5 +1,5 @@
 import { Download, LoaderCircle, X } from "#app/components/icons.ts";
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { cn } from "#app/lib/cn.ts";
@@ -35,6 +35,13 @@ export function UrlForm({
   const messageId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [submitMessage, setSubmitMessage] = useState<string | null>(null);
+  // A link pasted before the page's script ran sits in the field but not in our state: take it
+  // over once hydrated, or the first press of Download would say the field is empty.
+  useEffect(() => {
+    const typed = inputRef.current?.value ?? "";
+    if (typed !== "" && typed !== value) onChange(typed);
+    // once, at hydration: later changes come through onChange
+  }, []);
   const live = checkLinkWhileTyping(value);
   const message = live.message ?? submitMessage;
 
