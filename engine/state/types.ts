@@ -48,8 +48,11 @@ export interface ProgressStore {
 
 /** What one signed link has delivered (docs/decisions/010-download-links-are-single-use.md). */
 export interface LinkUsageStore {
-  /** throws download.link_used when this request would replay a used-up link */
-  admit(id: string, kind: RequestKind, expiresAtMs: number): Promise<void>;
+  /**
+   * throws download.link_used when this request would replay a used-up link; a shared store
+   * that lost its state since `issuedAtMs` refuses a link it does not know (download.link_expired)
+   */
+  admit(id: string, kind: RequestKind, expiresAtMs: number, issuedAtMs?: number): Promise<void>;
   setSize(id: string, bytes: number | null): Promise<void>;
   addBytes(id: string, n: number): void;
   /** a full request delivered every byte */

@@ -175,9 +175,11 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
     const rangeHeader = typeof req.headers.range === "string" ? req.headers.range : undefined;
     let kind = requestKind(rangeHeader);
     const expiresAtMs = claims.exp * 1000;
+    // when the link was made (its lifetime before its expiry): a store that lost its state since refuses it
+    const issuedAtMs = expiresAtMs - ctx.config.limits.linkTtlSeconds * 1000;
     // Cheapest refusals first, all before any upstream work: a used-up link, too many
     // streams for this IP or link, a full server, then fair use (counted for full downloads).
-    await linkUsage.admit(id, kind, expiresAtMs);
+    await linkUsage.admit(id, kind, expiresAtMs, issuedAtMs);
     await slots.take(ip, id);
     if (kind === "full" && !headOnly && fairUse) await slots.countFairUse(ip);
     ctx.active.add(controller);
@@ -213,12 +215,12 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
         // The range was not honoured (a file made while it streams): the whole file goes out,
         // so this is a full download after all.
         kind = "full";
-        await linkUsage.admit(id, kind, expiresAtMs);
+        await linkUsage.admit(id, kind, expiresAtMs, issuedAtMs);
         if (!headOnly && fairUse) await slots.countFairUse(ip);
       }
       await linkUsage.setSize(id, span.total);
       // the first resume of a link learns the file's size only now
-      if (kind === "resume") await linkUsage.admit(id, kind, expiresAtMs);
+      if (kind === "resume") await linkUsage.admit(id, kind, expiresAtMs, issuedAtMs);
     } catch (err) {
       out.teardown();
       throw err;

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { EngineError } from "#engine/errors.ts";
 import type { DownloadProgress } from "#engine/index.ts";
+import { withLocalFallback } from "#engine/state/local-fallback.ts";
 import type { AdmissionLimits, AdmissionStore, EngineState, EngineStateFactory, LinkUsageStore, ProgressStore, ResolveCacheStore } from "#engine/state/types.ts";
 import type { ResolvedMedia } from "#engine/types.ts";
 import type { RedisHandle } from "./redis-client.ts";
@@ -58,7 +59,15 @@ return {0, n, '0'}`;
 
 /** Creates a link's usage on first sight (expiring with the link), then says whether this request may run. */
 const ADMIT_SCRIPT = `
+local epoch = redis.call('GET', KEYS[2])
+if not epoch then
+  -- the state was lost (a restart without persistence, a flush): links made before now are unknown
+  redis.call('SET', KEYS[2], ARGV[4])
+  epoch = ARGV[4]
+end
 if redis.call('EXISTS', KEYS[1]) == 0 then
+  -- a link's making time is known to the second (its expiry is): the second of the epoch passes
+  if tonumber(ARGV[5]) + 1000 <= tonumber(epoch) then return {3, '0', epoch} end
   redis.call('HSET', KEYS[1], 'served', 0)
   redis.call('PEXPIREAT', KEYS[1], ARGV[2])
 end
@@ -322,12 +331,21 @@ export function redisProgress(opts: RedisStateOptions & { now: () => number }): 
 }
 
 /**
+ * Since when Redis knows every link's usage (epoch ms). Set when an instance starts and no
+ * marker exists (a fresh or emptied Redis), and by the admit script when the marker vanished
+ * while instances ran (a restart without persistence): a link made before it and unknown to
+ * Redis is refused, since it may have been used up (issue 27, finding 18; decision 041).
+ */
+const linkEpochKey = (redis: RedisHandle) => `${redis.prefix}link-epoch`;
+
+/**
  * Link usage as one hash per link, expiring with the link. Served bytes are added in batches
  * (every LINK_FLUSH_MS), so the resume budget may lag a running stream by that much.
  */
 export function redisLinkUsage(opts: RedisStateOptions): LinkUsageStore & { close(): Promise<void> } {
   const { redis } = opts;
   const key = (id: string) => `${redis.prefix}link:${id}`;
+  const epochKey = linkEpochKey(redis);
   const pending = new Map<string, number>();
   let timer: NodeJS.Timeout | null = null;
   const flush = async () => {
@@ -340,8 +358,14 @@ export function redisLinkUsage(opts: RedisStateOptions): LinkUsageStore & { clos
     await multi.exec().catch((err: unknown) => opts.logger.warn({ err }, "could not record served bytes in redis"));
   };
   return {
-    async admit(id, kind, expiresAtMs) {
-      const [verdict, served, size] = (await evalScript(redis, ADMIT_SCRIPT, [key(id)], [kind, Math.floor(expiresAtMs), RESUME_BUDGET_FACTOR])) as [number, string, string];
+    async admit(id, kind, expiresAtMs, issuedAtMs = Number.MAX_SAFE_INTEGER) {
+      const [verdict, served, size] = (await evalScript(redis, ADMIT_SCRIPT, [key(id), epochKey], [kind, Math.floor(expiresAtMs), RESUME_BUDGET_FACTOR, Date.now(), Math.floor(issuedAtMs)])) as [
+        number,
+        string,
+        string,
+      ];
+      // made before Redis lost what it knew of links: it may have been used up (decision 041)
+      if (verdict === 3) throw new EngineError("download.link_expired", { detail: `${id}: made before the link state was lost at ${size}` });
       if (verdict === 1) throw new EngineError("download.link_used", { detail: `${id}: already downloaded in full` });
       if (verdict === 2) throw new EngineError("download.link_used", { detail: `${id}: served ${served} bytes of a ${size}-byte file` });
     },
@@ -370,7 +394,15 @@ export function redisLinkUsage(opts: RedisStateOptions): LinkUsageStore & { clos
 
 /** EngineDeps.state for REDIS_URL: every concern shared through `redis`. */
 export function redisEngineState(opts: RedisStateOptions): EngineStateFactory {
-  return ({ limits, now }): EngineState => {
+  // A Redis without the marker may have lost links' usage: links made before now are refused.
+  // Looked at on start and on every reconnect (a restart without persistence comes back empty),
+  // so links made after the restart are not mistaken for older ones.
+  const markStart = () =>
+    void opts.redis.client.set(linkEpochKey(opts.redis), String(Date.now()), { NX: true }).catch((err: unknown) => opts.logger.warn({ err }, "could not mark the link state's start in redis"));
+  markStart();
+  opts.redis.client.on("ready", markStart);
+  // Redis down: this instance's own state answers until it is back (local-fallback.ts)
+  return withLocalFallback(({ limits, now }): EngineState => {
     const admission = redisAdmission({ ...opts, limits, now });
     const progress = redisProgress({ ...opts, now });
     const linkUsage = redisLinkUsage(opts);
@@ -383,5 +415,5 @@ export function redisEngineState(opts: RedisStateOptions): EngineStateFactory {
         await Promise.all([admission.close(), progress.close(), linkUsage.close()]);
       },
     };
-  };
+  }, opts.logger);
 }
