@@ -9,6 +9,7 @@ import type { ServerBuild } from "react-router";
 import type { AppServices } from "#app/lib/load-context.ts";
 import { createBillingRouter, STRIPE_WEBHOOK_PATH } from "#server/api/billing.ts";
 import { createCallerResolver } from "#server/api/caller.ts";
+import { createResolveLimiter } from "#server/api/resolve-limit.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import type { DatabaseHandle } from "#db/client.ts";
 import { authGate } from "./auth-gate.ts";
@@ -154,7 +155,8 @@ export function createApp(deps: AppDeps): Express {
 
   // the caller (account and plan) comes from the session cookie
   const identify = createCallerResolver({ accounts: deps.accounts, db: deps.db, logger });
-  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL, identify }));
+  const resolveLimit = createResolveLimiter({ perMinute: config.RESOLVE_RATE_LIMIT_PER_MINUTE, store: deps.rateLimitStore?.("resolve") });
+  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL, identify, resolveLimit }));
 
   if (deps.build.mode === "production") {
     const clientDir = deps.build.clientDir;
