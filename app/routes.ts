@@ -35,6 +35,7 @@ export default [
   route("signup", "routes/signup.tsx"),
   route("logout", "routes/logout.ts"),
   route("dashboard", "routes/dashboard.tsx"),
+  route("dashboard/export", "routes/dashboard-export.ts"),
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),
 

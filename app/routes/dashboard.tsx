@@ -6,7 +6,9 @@ import type { Route } from "./+types/dashboard";
 import { Button } from "#app/components/ui/button.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tabs.tsx";
 import { seo } from "#app/lib/seo.ts";
-import { accountFailure } from "#app/modules/account/account-action.server.ts";
+import { accountFailure, redirectWithCookies } from "#app/modules/account/account-action.server.ts";
+import { deleteAccount } from "#app/modules/account/account-data.server.ts";
+import { signOut } from "#app/modules/account/session-user.server.ts";
 import { ACCOUNT_MESSAGES } from "#app/modules/account/account-messages.ts";
 import { parseProfileForm, type ProfileField } from "#app/modules/account/account-schema.ts";
 import { loginUrlFor } from "#app/modules/account/return-to.ts";
@@ -66,6 +68,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(context, request);
   const fields = formFields(await request.formData());
+  if (fields.intent === "delete-account") return deleteAccountAction(context, request, viewer.user, fields.password ?? "");
   if (fields.intent !== "profile") throw data("Unknown form", { status: 400 });
   const values = { name: fields.name ?? "", email: fields.email ?? "" };
   const parsed = parseProfileForm(fields);
@@ -77,6 +80,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   const done = ACCOUNT_MESSAGES.profileUpdated;
   const message = result.emailChangeSentTo ? ACCOUNT_MESSAGES.emailChangeSent.replace("{email}", result.emailChangeSentTo) : done.description;
   return data<FormResult<ProfileField>>({ ok: true, title: done.title, message });
+}
+
+/** Settings → "Delete account": the password confirms it; every device is signed out and the browser's copies go. */
+async function deleteAccountAction(context: Route.ActionArgs["context"], request: Request, user: { id: string; email: string }, password: string) {
+  let setCookies: string[] = [];
+  const result = await deleteAccount(context, user, password, async () => {
+    ({ setCookies } = await signOut(context.accounts, request));
+  });
+  if (!result.ok) {
+    if (result.code === "account.rate_limited") return accountFailure<"password">("account.rate_limited", {}, result.retryAfterSeconds);
+    const message = result.code === "account.wrong_password" ? ACCOUNT_MESSAGES.deleteWrongPassword : ACCOUNT_MESSAGES.deleteBillingFailed;
+    const status = result.code === "account.wrong_password" ? 401 : 502;
+    return data<FormResult<"password">>({ ok: false, title: "Error", message, fields: result.code === "account.wrong_password" ? ["password"] : [] }, { status });
+  }
+  const response = redirectWithCookies("/login?notice=account-deleted", setCookies);
+  response.headers.set("clear-site-data", '"cache"');
+  return response;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { SAMPLE, downloadFormat, ffprobe, lookUp } from "./home-helpers.ts";
@@ -148,4 +149,33 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("status")).toContainText("Profile Updated");
     await expect(page.getByText("Welcome, Alan M. Turing")).toBeVisible();
   });
+});
+
+test("Settings: download my data as JSON, then delete the account with its password", async ({ page }, testInfo) => {
+  const email = uniqueEmail("delete");
+  await signUp(page, "Grace Hopper", email);
+  await dashboardTab(page, "Settings").click();
+  const yourData = page.getByRole("region", { name: "Your data" });
+
+  const downloadPromise = page.waitForEvent("download");
+  await yourData.getByRole("link", { name: "Download my data (JSON)" }).click();
+  const download = await downloadPromise;
+  const file = testInfo.outputPath(download.suggestedFilename());
+  await download.saveAs(file);
+  expect(download.suggestedFilename()).toMatch(/^my-account-data-\d{4}-\d{2}-\d{2}\.json$/);
+  const exported = JSON.parse(readFileSync(file, "utf8")) as { account: { email: string; name: string } };
+  expect(exported.account).toMatchObject({ email, name: "Grace Hopper" });
+
+  // a wrong password keeps the account
+  await yourData.getByLabel("Your password").fill("not my password");
+  await yourData.getByRole("button", { name: "Delete my account" }).click();
+  await expect(yourData.getByRole("alert")).toHaveText("That password is not right, so your account was not deleted.");
+
+  await yourData.getByLabel("Your password").fill("correct horse battery");
+  await yourData.getByRole("button", { name: "Delete my account" }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await expect(toast(page, "Account Deleted")).toBeVisible();
+  // the dashboard is closed to the old session, and the account no longer logs in
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/login/);
 });

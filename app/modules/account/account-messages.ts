@@ -28,6 +28,8 @@ export const ACCOUNT_MESSAGES = {
   /** {email} is the new address */
   emailChangeSent: "We sent a confirmation link to {email}. Your email changes once you open it.",
   resetLinkInvalid: "This password reset link is invalid or has expired. Please ask for a new one.",
+  deleteWrongPassword: "That password is not right, so your account was not deleted.",
+  deleteBillingFailed: "We could not cancel your subscription, so your account was not deleted. Please try again in a few minutes or contact us.",
 } as const;
 
 /** Notices a redirect to /login can carry (`?notice=`), shown once on arrival. */
@@ -35,6 +37,7 @@ export const LOGIN_NOTICES = {
   "auth-required": { tone: "error", title: "Authentication Required", description: "Please log in to access your dashboard." },
   "logged-out": { tone: "success", title: "Logged Out", description: "You have been logged out." },
   "password-reset": { tone: "success", title: "Password Updated", description: "Your password has been changed. Please log in with the new one." },
+  "account-deleted": { tone: "success", title: "Account Deleted", description: "Your account and the data kept with it have been deleted." },
   // spec §8 "Payment and account": a logged-out subscribe, and /payment-success without a session
   "login-required": { tone: "error", title: "Login Required", description: "Please log in or create an account to subscribe" },
   "payment-auth-required": { tone: "error", title: "Authentication Required", description: "Please log in to activate your premium features" },

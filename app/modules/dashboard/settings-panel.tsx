@@ -1,6 +1,6 @@
 import { AlertDialog } from "radix-ui";
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
@@ -20,15 +20,74 @@ import { PostButton } from "./post-button.tsx";
 export function SettingsPanel(props: {
   user: { name: string; email: string };
   plan: PlanSummary | null;
-  actionResult?: FormResult<ProfileField>;
+  /** the last form's answer: the profile form's, or the delete form's (no JavaScript) */
+  actionResult?: FormResult<ProfileField> | FormResult<"password">;
   /** no JavaScript: the "Cancel" link asked for the in-page confirmation */
   confirmCancel: boolean;
 }) {
   return (
     <div className="grid gap-6">
-      <ProfileForm user={props.user} actionResult={props.actionResult} />
+      <ProfileForm user={props.user} actionResult={isDeleteResult(props.actionResult) ? undefined : (props.actionResult as FormResult<ProfileField> | undefined)} />
       {props.plan ? <SubscriptionCard plan={props.plan} confirmCancel={props.confirmCancel} /> : null}
+      <YourData hasPlan={props.plan !== null} actionResult={isDeleteResult(props.actionResult) ? props.actionResult : undefined} />
     </div>
+  );
+}
+
+/** The delete form's answer (it flags the password, or says the account was not deleted). */
+function isDeleteResult(result: FormResult<string> | undefined): boolean {
+  return Boolean(result && !result.ok && (result.fields.includes("password") || /not deleted/.test(result.message)));
+}
+
+/**
+ * "Your data": a copy of everything kept about the account (JSON), and deleting the account, which
+ * the terms promise. Deletion asks for the password; a plain form, so it works without JavaScript.
+ */
+function YourData({ hasPlan, actionResult }: { hasPlan: boolean; actionResult?: FormResult<string> }) {
+  const fetcher = useFetcher<FormResult<"password">>();
+  const result = fetcher.data ?? actionResult;
+  const busy = fetcher.state !== "idle";
+  return (
+    <section aria-labelledby="your-data-heading" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <h2 id="your-data-heading" className="text-lg font-semibold text-slate-900">
+        Your data
+      </h2>
+      <p className="mt-2 text-sm text-slate-700">
+        A copy of everything we keep about your account: profile, plan, download history, sessions, and the comments and messages sent with
+        your email.
+      </p>
+      <a href="/dashboard/export" download className="mt-3 inline-block text-sm font-medium text-brand-700 underline underline-offset-2">
+        Download my data (JSON)
+      </a>
+      <h3 className="mt-6 font-semibold text-slate-900">Delete account</h3>
+      <p className="mt-1 text-sm text-slate-700">
+        Deletes your account, its sessions on every device and your download history, and removes your name and email from your comments.
+        {hasPlan ? " Your subscription is canceled at once." : ""} This cannot be undone.
+      </p>
+      <fetcher.Form method="post" action="/dashboard?tab=settings" className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
+        <input type="hidden" name="intent" value="delete-account" />
+        <div className="space-y-1.5">
+          <Label htmlFor="delete-password">Your password</Label>
+          <Input
+            id="delete-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            aria-invalid={result && !result.ok && result.fields.includes("password") ? true : undefined}
+            aria-describedby={result && !result.ok ? "delete-account-error" : undefined}
+          />
+        </div>
+        <Button type="submit" variant="destructive" disabled={busy}>
+          {busy ? "Deleting..." : "Delete my account"}
+        </Button>
+      </fetcher.Form>
+      {result && !result.ok ? (
+        <p id="delete-account-error" role="alert" className="mt-2 text-sm font-medium text-destructive">
+          {result.message}
+        </p>
+      ) : null}
+    </section>
   );
 }
 

@@ -172,7 +172,11 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
           <li>Contact messages: 12 months after our last reply, then deleted.</li>
           <li>Platform requests: 24 months; an email address you gave is deleted once we have told you the platform is supported.</li>
           <li>Newsletter subscriptions: until you unsubscribe.</li>
-          <li>Accounts: until you delete your account; backups are overwritten within 30 days.</li>
+          <li>
+            Accounts: until you delete your account (Dashboard, Settings, &quot;Delete account&quot;). Deleting it removes the account, its sessions
+            on every device, its subscription record and its download history at once, cancels a paid subscription, and removes your name and
+            email from comments you wrote with that address (their text stays in the discussion). Backups are overwritten within 30 days.
+          </li>
           <li>Payment records: as long as tax law requires, usually up to 10 years.</li>
         </ul>
       ),
@@ -192,6 +196,10 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
             <li>withdraw consent at any time;</li>
             <li>complain to your data protection authority.</li>
           </ul>
+          <p>
+            With an account you can use two of them yourself, at once: in your dashboard, Settings, &quot;Your data&quot; gives you a copy of
+            everything we keep about your account as a JSON file, and &quot;Delete account&quot; deletes it as described above.
+          </p>
           <p>
             California residents have the rights of the CCPA/CPRA, including to know, delete and correct personal information and to opt out of
             its sale or sharing. We do not sell personal information. To use any of these rights, contact us as described below; we answer within

@@ -43,3 +43,11 @@ describe("legal texts without a contact address", () => {
     expect(html).toMatch(/contact form<\/a> with &quot;DMCA Notice&quot; as the subject/);
   });
 });
+
+describe("the privacy policy on account deletion and export", () => {
+  it("names where a user deletes the account and takes a copy, which the dashboard offers", () => {
+    const sections = Object.fromEntries(privacyPolicySections(ctx).map((s) => [s.id, text(s.body)]));
+    expect(sections.retention).toMatch(/Delete account/);
+    expect(sections["your-rights"]).toMatch(/copy of everything we keep about your account as a JSON file/);
+  });
+});
