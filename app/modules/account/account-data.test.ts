@@ -6,7 +6,7 @@ import { action as signupAction } from "#app/routes/signup.tsx";
 import type { BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { blogComments, downloadHistory, sessions, subscriptions, users } from "#db/schema/index.ts";
-import { cookieHeaderFrom, insertActiveSubscription, openConfirmationLink, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
+import { cookieHeaderFrom, formPostFromSite, insertActiveSubscription, openConfirmationLink, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute, unwrap } from "#tests/support/route-context.ts";
 import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
 import type { AccountServices } from "./account-services.server.ts";
@@ -18,11 +18,7 @@ import type { AccountServices } from "./account-services.server.ts";
 const logger = pino({ level: "silent" });
 const ada = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical-engine" };
 
-function post(path: string, fields: Record<string, string>, cookie = "") {
-  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", origin: TEST_PUBLIC_URL };
-  if (cookie) headers.cookie = cookie;
-  return new Request(`${TEST_PUBLIC_URL}${path}`, { method: "POST", body: new URLSearchParams(fields), headers });
-}
+const post = formPostFromSite;
 
 /** A Stripe that records cancellations, or refuses them. */
 function fakeBilling(opts: { fail?: boolean } = {}) {

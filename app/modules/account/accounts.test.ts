@@ -8,7 +8,7 @@ import { action as resetAction } from "#app/routes/reset-password.tsx";
 import { action as signupAction } from "#app/routes/signup.tsx";
 import { sql } from "drizzle-orm";
 import { authAccounts, sessions, users } from "#db/schema/index.ts";
-import { cookieHeaderFrom, openConfirmationLink, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
+import { cookieHeaderFrom, formPostFromSite, openConfirmationLink, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute, unwrap } from "#tests/support/route-context.ts";
 import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
 import type { AccountServices } from "./account-services.server.ts";
@@ -17,11 +17,7 @@ import { settleBackgroundWork } from "./background-work.server.ts";
 const logger = pino({ level: "silent" });
 const ada = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical-engine" };
 
-function post(path: string, fields: Record<string, string>, cookie = "") {
-  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", origin: TEST_PUBLIC_URL };
-  if (cookie) headers.cookie = cookie;
-  return new Request(`${TEST_PUBLIC_URL}${path}`, { method: "POST", body: new URLSearchParams(fields), headers });
-}
+const post = formPostFromSite;
 function get(path: string, cookie = "") {
   return new Request(`${TEST_PUBLIC_URL}${path}`, { headers: cookie ? { cookie } : {} });
 }

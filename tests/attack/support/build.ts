@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { isAlive } from "../../support/processes.ts";
 
 /**
  * One production build shared by every attack suite. Vitest runs the suites in parallel worker
@@ -18,14 +19,6 @@ const STAMP = path.join(BUILD_DIR, ".build-stamp");
 const CHECKED = path.join(BUILD_DIR, ".attack-checked-by");
 const LOCK = `${BUILD_DIR}.lock`;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function lockHolder(lock: string): number {
   try {
@@ -47,7 +40,7 @@ export async function withLock<T>(lock: string, fn: () => T | Promise<T>): Promi
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       // a holder that died (killed run) leaves its lock behind: take it over
       const holder = lockHolder(lock); // 0 while a new holder has not written its pid yet
-      if (holder && !alive(holder)) rmSync(lock, { recursive: true, force: true });
+      if (holder && !isAlive(holder)) rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error(`waited 5 minutes for the lock ${lock}`, { cause: err });
       await sleep(250);
     }

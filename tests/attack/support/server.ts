@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { isAlive } from "../../support/processes.ts";
 import { BUILD_DIR, ensureBuild, ROOT, withLock } from "./build.ts";
 
 /**
@@ -83,14 +84,6 @@ function ownerOf(dir: string): number {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {

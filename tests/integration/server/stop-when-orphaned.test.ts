@@ -5,6 +5,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { isAlive } from "#tests/support/processes.ts";
 
 /**
  * `npm start` is npm → sh -c → node. A SIGTERM to npm ended npm and the shell, and the server
@@ -12,15 +13,6 @@ import { describe, expect, it } from "vitest";
  * through its own SIGTERM handler (where the graceful shutdown lives).
  */
 const MODULE = pathToFileURL(path.resolve(import.meta.dirname, "../../../scripts/stop-when-orphaned.mjs")).href;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("a server started through a shell", () => {
   it("stops through its SIGTERM handler when the shell that started it is killed", async () => {
@@ -42,8 +34,8 @@ describe("a server started through a shell", () => {
     expect(serverPid).not.toBe(shell.pid);
 
     shell.kill("SIGKILL");
-    for (let i = 0; i < 60 && alive(serverPid); i++) await sleep(50);
-    const stillRunning = alive(serverPid);
+    for (let i = 0; i < 60 && isAlive(serverPid); i++) await sleep(50);
+    const stillRunning = isAlive(serverPid);
     if (stillRunning) process.kill(serverPid, "SIGKILL");
     expect(stillRunning).toBe(false);
     expect(readFileSync(stoppedFile, "utf8")).toBe("SIGTERM");
