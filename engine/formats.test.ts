@@ -131,6 +131,9 @@ describe("listFormats", () => {
     expect(f["mp3-256"]!.note).toBe("Source audio is 140 kbps");
     expect(f["mp3-128"]!.note).toBeUndefined();
     expect(f["aac-256"]!.note).toBe("Source audio is 140 kbps");
+    // AAC is not inflated past its source: encoded at 160 kbps, and the row says so, size included
+    expect(f["aac-256"]).toMatchObject({ quality: "160 kbps", bytes: Math.round((160_000 * 721) / 8) });
+    expect(f["mp3-320"]!.quality).toBe("320 kbps");
   });
 
   it("falls back to the spec's range only when nothing is known about the size", () => {
@@ -317,7 +320,11 @@ describe("planFormat", () => {
 
   it("transcodes MP3 and AAC at the chosen bitrate from the best audio", () => {
     expect(planFormat(youtubeLike(), "mp3-320")).toMatchObject({ op: "transcode", codec: "mp3", bitrateKbps: 320, input: { id: "251" }, mimeType: "audio/mpeg", extension: "mp3" });
-    expect(planFormat(youtubeLike(), "aac-256")).toMatchObject({ op: "transcode", codec: "aac", bitrateKbps: 256, mimeType: "audio/mp4", extension: "m4a" });
+    // the best audio is 140 kbps: AAC stops at the first step that holds it
+    expect(planFormat(youtubeLike(), "aac-256")).toMatchObject({ op: "transcode", codec: "aac", bitrateKbps: 160, mimeType: "audio/mp4", extension: "m4a" });
+    const rich = youtubeLike();
+    rich.streams = rich.streams.map((s) => (s.id === "251" ? { ...s, bitrate: 260_000 } : s));
+    expect(planFormat(rich, "aac-256")).toMatchObject({ codec: "aac", bitrateKbps: 256 });
   });
 
   it("thumbnail-hd is the maxres JPEG, else the best that exists", () => {

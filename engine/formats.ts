@@ -174,6 +174,8 @@ interface Built {
   plan: MediaPlan;
   size: SizeInfo;
   note?: string;
+  /** what the file really is, when it differs from the catalogue's quality ("128 kbps" for AAC 256 of a 128 kbps source) */
+  quality?: string;
 }
 
 type Outcome = { ok: true; built: Built } | { ok: false; note: string };
@@ -299,14 +301,21 @@ function planM4a(media: ResolvedMedia): Outcome {
   };
 }
 
-function planAudioTranscode(media: ResolvedMedia, codec: "mp3" | "aac", kbps: number): Outcome {
+/** AAC bitrates an encode may pick when the source is below the one asked for. */
+const AAC_STEPS = [96, 128, 160, 192, 224, 256];
+
+function planAudioTranscode(media: ResolvedMedia, codec: "mp3" | "aac", asked: number): Outcome {
   const duration = durationOf(media);
   const source = audioTracks(media)[0] ?? bestAudio(media, []);
   if (!source) return unavailable("No audio track for this video");
-  const bytes = duration > 0 ? Math.round((kbps * 1000 * duration) / 8) : null;
   const sourceKbps = source.kind === "audio" && source.bitrate ? Math.round(source.bitrate / 1000) : null;
+  const below = sourceKbps !== null && sourceKbps < asked * 0.95;
+  // AAC "256" of a 128 kbps source is encoded at the first step that holds the source, and says
+  // so: a higher bitrate only makes the file bigger. MP3 keeps the bitrate its label names.
+  const kbps = codec === "aac" && below ? (AAC_STEPS.find((s) => s >= sourceKbps! * 0.95) ?? asked) : asked;
+  const bytes = duration > 0 ? Math.round((kbps * 1000 * duration) / 8) : null;
   // Honest label: a 320 kbps MP3 made from 128 kbps audio is still 128 kbps of detail.
-  const note = sourceKbps !== null && sourceKbps < kbps * 0.95 ? `Source audio is ${sourceKbps} kbps` : undefined;
+  const note = below ? `Source audio is ${sourceKbps} kbps` : undefined;
   return {
     ok: true,
     built: {
@@ -321,6 +330,7 @@ function planAudioTranscode(media: ResolvedMedia, codec: "mp3" | "aac", kbps: nu
       },
       size: { bytes, estimated: bytes !== null },
       note,
+      ...(kbps !== asked ? { quality: `${kbps} kbps` } : {}),
     },
   };
 }
@@ -435,9 +445,10 @@ export function listFormats(media: ResolvedMedia, caller: Caller): FormatOption[
     const fallbackSize = entry.sizeRange ?? "Size unknown";
     // a format this video does not have has no size either (the spec's range would read as a promise)
     if (!outcome.ok) return { ...base, size: "", available: false, bytes: null, note: outcome.note };
-    const { size, note } = outcome.built;
+    const { size, note, quality } = outcome.built;
     const option: FormatOption = {
       ...base,
+      quality: quality ?? base.quality,
       size: size.bytes !== null ? formatBytes(size.bytes, size.estimated) : fallbackSize,
       available: true,
       bytes: size.bytes,
