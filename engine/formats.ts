@@ -362,7 +362,7 @@ export function pickHdThumbnail(thumbnails: Thumbnail[]): Thumbnail | undefined 
 function planThumbnail(media: ResolvedMedia): Outcome {
   const thumb = pickHdThumbnail(media.thumbnails);
   if (!thumb) return unavailable("Thumbnail not available");
-  return { ok: true, built: { plan: { op: "image", url: thumb.url, mimeType: "image/jpeg", extension: "jpg", bytes: null }, size: { bytes: null, estimated: false } } };
+  return { ok: true, built: { plan: { op: "image", url: thumb.url, mimeType: "image/jpeg", extension: "jpg", bytes: null }, size: { bytes: thumb.bytes ?? null, estimated: false } } };
 }
 
 /** A manual track beats speech recognition; English beats others when both exist. */

@@ -21,6 +21,7 @@ import { memoryEngineState } from "./state/memory.ts";
 import type { EngineStateFactory } from "./state/types.ts";
 import { createDownloadPrefetch } from "./stream/download-prefetch.ts";
 import type { DownloadProgress } from "./stream/downloads.ts";
+import { measureHdThumbnail } from "./details/thumbnail-size.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./stream/outbound-fetch.ts";
 import { createSegmentPrefetch } from "./stream/segment-prefetch.ts";
 import { serveDownload, type DownloadFinished, type ServeContext } from "./stream/serve-download.ts";
@@ -158,6 +159,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     if (forDownload) resolveCtx.streamsKnown = (streams) => downloadPrefetch.forStreams(link.url, forDownload.format, forDownload.id, streams);
     const result = await adapter.resolve(link, resolveCtx);
     if (!result.ok) throw failureToError(result as { code: EngineErrorCode; detail?: string; message?: string });
+    await measureHdThumbnail(result.media, ctx.fetch, { signal, logger });
     return result.media;
   }
 

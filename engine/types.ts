@@ -114,6 +114,8 @@ export interface Thumbnail {
   height?: number;
   /** maxres | high | medium | default | other */
   name?: string;
+  /** the file's size, when a HEAD told it (the HD thumbnail's, at resolve) */
+  bytes?: number;
 }
 
 export interface CaptionTrack {

@@ -11,6 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "#engine/index.ts";
+import { formatBytes } from "#engine/formats.ts";
 import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
 import { MOCK_CAPTION_LINES } from "#tests/mocks/youtube.ts";
 import { sourceContext } from "./helpers.ts";
@@ -102,10 +103,15 @@ describe("engine on the mock platform", () => {
     expect(p.streams.map((s) => s.codec_name).sort()).toEqual(["opus", "vp9"]);
   });
 
-  it("thumbnail-hd is the maxres JPEG", async () => {
+  it("thumbnail-hd is the maxres JPEG, and its row says its real size before the download", async () => {
+    const { formats } = await engine.resolve("https://www.youtube.com/watch?v=vidfetchAll", { kind: "anonymous" });
+    const row = formats.find((f) => f.id === "thumbnail-hd")!;
     const { created, body } = await download("thumbnail-hd");
     expect(created.filename).toBe("youtube-thumbnail-vidfetchAll.jpg");
     expect(body.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    // a HEAD at resolve: the exact bytes, not the spec's "200 KB"
+    expect(row).toMatchObject({ bytes: body.length, size: formatBytes(body.length) });
+    expect(row.estimated).toBeUndefined();
   });
 
   it("transcript is the caption track as clean text", async () => {
