@@ -24,7 +24,7 @@ test.describe("home: a Facebook link", () => {
     await page.goto("/");
     await urlField(page).fill("https://www.facebook.com/reel/112233445566");
     await page.getByRole("button", { name: "Download", exact: true }).click();
-    await expect(page.getByText("This link is not a supported video or media link.")).toBeVisible();
+    await expect(page.getByTestId("lookup-error")).toContainText("This link is not a supported video or media link.");
     await expect(page.getByText(/Unable to connect/)).toHaveCount(0);
   });
 });
