@@ -59,9 +59,9 @@ export async function deleteAccount(
   /** runs once the password and the subscription are settled, before the rows go (the route signs out here) */
   beforeDelete: () => Promise<void> = async () => {},
 ): Promise<DeleteAccountResult> {
-  // a stolen session must not be a way to guess the password: the login's own limits apply
+  // a stolen session must not be a way to guess the password: the login's rules, counted here per account
   for (const [key, rule] of [
-    [`login:user:${user.id}`, ACCOUNT_LIMIT_RULES.loginPerEmail],
+    [`delete:user:${user.id}:hour`, ACCOUNT_LIMIT_RULES.loginPerEmail],
     [`delete:user:${user.id}`, ACCOUNT_LIMIT_RULES.loginPerIpAndEmail],
   ] as const) {
     const verdict = await deps.accounts.limiter.hit(key, rule);
@@ -72,10 +72,10 @@ export async function deleteAccount(
   const hash = found?.user.id === user.id ? found.accounts.find((a) => a.providerId === "credential")?.password : undefined;
   if (!hash || !(await context.password.verify({ hash, password }))) return { ok: false, code: "account.wrong_password" };
 
-  const liveIds = (await deps.db.select({ id: subscriptions.id, status: subscriptions.status }).from(subscriptions).where(eq(subscriptions.userId, user.id))).filter((s) =>
+  const live = (await deps.db.select({ id: subscriptions.id, status: subscriptions.status }).from(subscriptions).where(eq(subscriptions.userId, user.id))).filter((s) =>
     LIVE.includes(s.status),
   );
-  for (const sub of liveIds) {
+  for (const sub of live) {
     if (!deps.billing) return { ok: false, code: "account.subscription_cancel_failed" };
     try {
       await deps.billing.stripe.subscriptions.cancel(sub.id);
@@ -95,6 +95,6 @@ export async function deleteAccount(
       .where(eq(sql`lower(${blogComments.email})`, user.email.toLowerCase()));
     await tx.delete(users).where(eq(users.id, user.id));
   });
-  deps.logger.info({ canceledSubscriptions: liveIds.length }, "account deleted");
+  deps.logger.info({ canceledSubscriptions: live.length }, "account deleted");
   return { ok: true };
 }
