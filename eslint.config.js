@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-const serverOnly = ["#engine/*", "#db/*", "#server/*", "#jobs/*"].map((group) => ({
+const serverOnly = ["#engine/*", "#db/*", "#server/*"].map((group) => ({
   group: [group, `**/${group.slice(1, -2)}/**`],
   allowTypeImports: true,
   message: "Browser code may not import server-only code. Move the call into a *.server.ts module (types are fine with `import type`).",

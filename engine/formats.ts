@@ -4,8 +4,8 @@
  * platform's streams whenever possible, transcode only where the format asks for it (MP3, AAC) or
  * the source leaves no other way.
  */
-import { formatByteSize } from "../common/byte-units.ts";
-import { safeFileTitle } from "../common/file-names.ts";
+import { formatByteSize } from "#common/byte-units.ts";
+import { safeFileTitle } from "#common/file-names.ts";
 import { canDownload, isPremiumFormat } from "./entitlements.ts";
 import { EngineError } from "./errors.ts";
 import type { Caller, CaptionTrack, FormatId, FormatOption, MediaPlan, ResolvedMedia, Thumbnail, UpstreamStream } from "./types.ts";

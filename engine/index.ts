@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { parseLink, type ParsedLink } from "../common/links.ts";
+import { parseLink, type ParsedLink } from "#common/links.ts";
 import type { EngineConfig } from "./config.ts";
 import { canDownload, fairUseApplies } from "./entitlements.ts";
 import { EngineError, ERRORS, type EngineErrorCode } from "./errors.ts";

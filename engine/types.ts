@@ -4,7 +4,7 @@
  * runner executes a plan into bytes. Changes here must stay backwards compatible: several parts
  * of the engine build on these shapes.
  */
-import type { SitePlatform } from "../common/links.ts";
+import type { SitePlatform } from "#common/links.ts";
 import type { EngineErrorCode } from "./errors.ts";
 
 /** One uniform result for every adapter. */

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import type { ParsedLink } from "../../common/links.ts";
+import type { ParsedLink } from "#common/links.ts";
 import { createSourceRegistry, defaultSources } from "./index.ts";
 import type { SourceAdapter, SourceContext } from "./types.ts";
 

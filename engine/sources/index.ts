@@ -5,7 +5,7 @@
  * every other http(s) link to the generic media adapter, with yt-dlp as the fallback for web
  * pages that are not media themselves.
  */
-import type { ParsedLink } from "../../common/links.ts";
+import type { ParsedLink } from "#common/links.ts";
 import { ERRORS, EngineError } from "../errors.ts";
 import type { SourceResult, ResolvedMedia } from "../types.ts";
 import type { SourceAdapter, SourceContext } from "./types.ts";

@@ -1,4 +1,4 @@
-import { SITE_NAMES, type ParsedLink } from "../../common/links.ts";
+import { SITE_NAMES, type ParsedLink } from "#common/links.ts";
 
 /** The platform a visitor would name for a link: "YouTube", "Facebook", or the host of a media link. */
 export function platformNameOf(link: ParsedLink): string {

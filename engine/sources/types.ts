@@ -4,7 +4,7 @@
  * (never the global fetch), configuration, logger and the located media tools.
  */
 import type { Logger } from "pino";
-import type { ParsedLink } from "../../common/links.ts";
+import type { ParsedLink } from "#common/links.ts";
 import type { EngineConfig } from "../config.ts";
 import type { MediaTools } from "../media/ffmpeg.ts";
 import type { OutboundFetch } from "../stream/outbound-fetch.ts";

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { Transform } from "node:stream";
 import { EngineError } from "../errors.ts";
-import { stripInvisibleControls } from "../../common/file-names.ts";
+import { stripInvisibleControls } from "#common/file-names.ts";
 import { processStreaming, type StreamingActivity } from "../media/streaming-activity.ts";
 import type { PlanOutput } from "./run-plan.ts";
 

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import type { ParsedLink } from "../../common/links.ts";
+import type { ParsedLink } from "#common/links.ts";
 import type { EngineConfig } from "../config.ts";
 import { canDownload, fairUseApplies } from "../entitlements.ts";
 import { EngineError, errorBody, isEngineError, redactUrls } from "../errors.ts";

@@ -1,4 +1,4 @@
-import { formatByteSize } from "../../../common/byte-units.ts";
+import { formatByteSize } from "#common/byte-units.ts";
 
 /** Byte counts for the progress bar and the history ("12.4 MB"): the card's decimal units (common/byte-units.ts). */
 export function formatBytes(bytes: number): string {

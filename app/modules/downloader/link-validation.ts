@@ -1,4 +1,4 @@
-import { LINK_MESSAGES, parseLink, SITE_NAMES, type LinkError } from "../../../common/links.ts";
+import { LINK_MESSAGES, parseLink, SITE_NAMES, type LinkError } from "#common/links.ts";
 
 export type LinkCheck = { ok: true; url: string } | { ok: false; message: string };
 

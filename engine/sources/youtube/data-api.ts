@@ -7,7 +7,7 @@
  * "Unknown" subscribers). The base URL is operator configuration, hence a trusted destination.
  */
 import type { Logger } from "pino";
-import { youtubeWatchUrl } from "../../../common/links.ts";
+import { youtubeWatchUrl } from "#common/links.ts";
 import {
   formatCount,
   formatDuration,

@@ -4,7 +4,7 @@
  * subscriber count, channel avatar and the publish date. What neither gives stays "Unknown"/empty.
  */
 import type { YT } from "youtubei.js";
-import { youtubeWatchUrl } from "../../../common/links.ts";
+import { youtubeWatchUrl } from "#common/links.ts";
 import {
   formatCount,
   formatDuration,

@@ -5,7 +5,7 @@
  * of resident memory, which a server that never resolves a YouTube link should not hold.
  */
 import type { Logger } from "pino";
-import type { ParsedLink } from "../../../common/links.ts";
+import type { ParsedLink } from "#common/links.ts";
 import type { OutboundFetch } from "../../stream/outbound-fetch.ts";
 import type { CaptionTrack, ResolvedMedia, Thumbnail, VideoDetails } from "../../types.ts";
 import type { SourceContext } from "../types.ts";

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { SitePlatform } from "../../../common/links.ts";
+import type { SitePlatform } from "#common/links.ts";
 import {
   formatCount,
   formatDuration,

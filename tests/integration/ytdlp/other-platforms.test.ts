@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseLink, SITE_NAMES, type SitePlatform } from "../../../common/links.ts";
+import { parseLink, SITE_NAMES, type SitePlatform } from "#common/links.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import type { MockMediaSet } from "#tests/mocks/media.ts";
 import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";

@@ -1,5 +1,5 @@
 /** Pure helpers for the media tools: times, sizes, codec names and output file names. */
-import { safeFileTitle } from "../../../../common/file-names.ts";
+import { safeFileTitle } from "#common/file-names.ts";
 
 /** "1:02:03.450", "2:05.000", "0:07.250": hours only when needed, milliseconds always. */
 export function formatTime(seconds: number): string {

@@ -2,7 +2,7 @@ import { useId, useMemo, useState } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input, Textarea } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { safeFileTitle } from "../../../../common/file-names.ts";
+import { safeFileTitle } from "#common/file-names.ts";
 import { CopyButton } from "../shared/copy-button.tsx";
 import { ToolAlert, ToolCard } from "../shared/tool-page.tsx";
 import {
