@@ -22,7 +22,7 @@ import { PlanCard } from "#app/modules/dashboard/plan-card.tsx";
 import { SettingsPanel } from "#app/modules/dashboard/settings-panel.tsx";
 import { Downloader } from "#app/modules/downloader/components/downloader.tsx";
 import { listHistory } from "#app/modules/history/list-history.server.ts";
-import { formFields, type FormResult } from "#app/modules/pages/forms/form-problem.ts";
+import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(matches, { title: "Dashboard", description: "Your account dashboard.", path: "/dashboard", noindex: true });

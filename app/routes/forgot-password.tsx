@@ -6,7 +6,7 @@ import { AccountForm, AccountSwitchLink } from "#app/modules/account/account-for
 import { ACCOUNT_MESSAGES } from "#app/modules/account/account-messages.ts";
 import { ACCOUNT_LIMITS, parseForgotPasswordForm, type ForgotPasswordField } from "#app/modules/account/account-schema.ts";
 import { requestPasswordReset } from "#app/modules/account/password-reset.server.ts";
-import { formFields, type FormResult } from "#app/modules/pages/forms/form-problem.ts";
+import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(matches, { title: "Forgot Password", description: "Get a link to choose a new password.", path: "/forgot-password", noindex: true });

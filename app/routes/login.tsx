@@ -9,7 +9,7 @@ import { authCallHeaders } from "#app/modules/account/account-services.server.ts
 import { safeReturnTo } from "#app/modules/account/return-to.ts";
 import { getSessionUser } from "#app/modules/account/session-user.server.ts";
 import { signIn } from "#app/modules/account/sign-in.server.ts";
-import { formFields, type FormResult } from "#app/modules/pages/forms/form-problem.ts";
+import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(matches, { title: "Log In", description: "Log in to your account to see your dashboard and premium features.", path: "/login", noindex: true });

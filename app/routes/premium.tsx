@@ -7,7 +7,7 @@ import { billingError } from "#app/modules/billing/billing-messages.ts";
 import { PremiumPlans, type PremiumPageData, type SubscribeFailure } from "#app/modules/billing/premium-plans.tsx";
 import { planIdFrom, startCheckout } from "#app/modules/billing/start-checkout.server.ts";
 import { getUserPlan } from "#app/modules/billing/user-plan.server.ts";
-import { formFields } from "#app/modules/pages/forms/form-problem.ts";
+import { formFields } from "#app/lib/forms/form-problem.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(matches, {

@@ -6,7 +6,7 @@ import { AccountForm } from "#app/modules/account/account-form.tsx";
 import { ACCOUNT_MESSAGES } from "#app/modules/account/account-messages.ts";
 import { PASSWORD_LIMITS, parseResetPasswordForm, type ResetPasswordField } from "#app/modules/account/account-schema.ts";
 import { resetPassword } from "#app/modules/account/password-reset.server.ts";
-import { formFields, type FormResult } from "#app/modules/pages/forms/form-problem.ts";
+import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(matches, { title: "Reset Password", description: "Choose a new password for your account.", path: "/reset-password", noindex: true });

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import type { FormResult } from "../pages/forms/form-problem.ts";
+import type { FormResult } from "#app/lib/forms/form-problem.ts";
 import { ACCOUNT_MESSAGES } from "./account-messages.ts";
 import type { AccountErrorCode } from "./account-services.server.ts";
 

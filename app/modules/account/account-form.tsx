@@ -4,10 +4,10 @@ import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import type { FormProblem, FormResult } from "../pages/forms/form-problem.ts";
-import { FormStatus } from "../pages/forms/form-status.tsx";
-import { useFormSubmission } from "../pages/forms/use-form-submission.ts";
-import { useHydrated } from "../pages/forms/use-hydrated.ts";
+import type { FormProblem, FormResult } from "#app/lib/forms/form-problem.ts";
+import { FormStatus } from "#app/lib/forms/form-status.tsx";
+import { useFormSubmission } from "#app/lib/forms/use-form-submission.ts";
+import { useHydrated } from "#app/lib/forms/use-hydrated.ts";
 import { LOGIN_NOTICES, type LoginNotice } from "./account-messages.ts";
 
 export interface AccountField<F extends string> {

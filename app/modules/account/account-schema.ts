@@ -1,5 +1,5 @@
 import { z } from "#app/lib/zod.ts";
-import { summariseIssues, type FormProblem } from "../pages/forms/form-problem.ts";
+import { summariseIssues, type FormProblem } from "#app/lib/forms/form-problem.ts";
 import { ACCOUNT_MESSAGES } from "./account-messages.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { FormStatus } from "../pages/forms/form-status.tsx";
+import { FormStatus } from "#app/lib/forms/form-status.tsx";
 import { BILLING_NOTICES, type BillingNotice } from "./billing-messages.ts";
 
 /**

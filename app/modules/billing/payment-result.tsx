@@ -4,7 +4,7 @@ import { Link, useNavigation, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";
 import { useOnlineStatus } from "#app/lib/hooks/use-online-status.ts";
-import { useHydrated } from "../pages/forms/use-hydrated.ts";
+import { useHydrated } from "#app/lib/forms/use-hydrated.ts";
 import { planTitle } from "./plan-catalogue.ts";
 
 export type PaymentOutcome =

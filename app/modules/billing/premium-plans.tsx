@@ -4,8 +4,8 @@ import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/cn.ts";
-import { FormStatus } from "../pages/forms/form-status.tsx";
-import { useHydrated } from "../pages/forms/use-hydrated.ts";
+import { FormStatus } from "#app/lib/forms/form-status.tsx";
+import { useHydrated } from "#app/lib/forms/use-hydrated.ts";
 import { PLAN_CARDS, PREMIUM_FAQ, planTitle, type PlanCard } from "./plan-catalogue.ts";
 import type { PaidPlanId, PlanId } from "./plans.ts";
 

@@ -2,11 +2,11 @@ import { Send } from "#app/components/icons.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input, Textarea } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import type { FormResult } from "../pages/forms/form-problem.ts";
-import { FormStatus } from "../pages/forms/form-status.tsx";
-import { HoneypotField } from "../pages/forms/honeypot-field.tsx";
-import { useFormSubmission } from "../pages/forms/use-form-submission.ts";
-import { useHydrated } from "../pages/forms/use-hydrated.ts";
+import type { FormResult } from "#app/lib/forms/form-problem.ts";
+import { FormStatus } from "#app/lib/forms/form-status.tsx";
+import { HoneypotField } from "#app/lib/forms/honeypot-field.tsx";
+import { useFormSubmission } from "#app/lib/forms/use-form-submission.ts";
+import { useHydrated } from "#app/lib/forms/use-hydrated.ts";
 import { CONTACT_LIMITS, parseContactForm, type ContactField } from "./contact-schema.ts";
 
 /** The /contact-us form. `actionResult` is the plain-POST result (no JavaScript). */

@@ -1,5 +1,5 @@
 import { z } from "#app/lib/zod.ts";
-import { summariseIssues, type FormProblem } from "../pages/forms/form-problem.ts";
+import { summariseIssues, type FormProblem } from "#app/lib/forms/form-problem.ts";
 
 /**
  * The contact form (spec §3 "Contact form", §5 "Contact"): one schema for the browser and the

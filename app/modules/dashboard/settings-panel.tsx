@@ -5,10 +5,10 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { ACCOUNT_LIMITS, parseProfileForm, type ProfileField } from "#app/modules/account/account-schema.ts";
-import type { FormResult } from "#app/modules/pages/forms/form-problem.ts";
-import { FormStatus } from "#app/modules/pages/forms/form-status.tsx";
-import { useFormSubmission } from "#app/modules/pages/forms/use-form-submission.ts";
-import { useHydrated } from "#app/modules/pages/forms/use-hydrated.ts";
+import type { FormResult } from "#app/lib/forms/form-problem.ts";
+import { FormStatus } from "#app/lib/forms/form-status.tsx";
+import { useFormSubmission } from "#app/lib/forms/use-form-submission.ts";
+import { useHydrated } from "#app/lib/forms/use-hydrated.ts";
 import { tabHref, type PlanSummary } from "./dashboard-data.ts";
 import { PostButton } from "./post-button.tsx";
 

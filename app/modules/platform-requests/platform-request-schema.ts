@@ -1,5 +1,5 @@
 import { z } from "#app/lib/zod.ts";
-import { summariseIssues, type FormProblem } from "../pages/forms/form-problem.ts";
+import { summariseIssues, type FormProblem } from "#app/lib/forms/form-problem.ts";
 
 /**
  * The "Request Platform Support" form on /supported-sites: one schema for the browser and the

@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input, Textarea } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { useHydrated } from "#app/modules/pages/forms/use-hydrated.ts";
+import { useHydrated } from "#app/lib/forms/use-hydrated.ts";
 import type { PublicComment } from "../comments/types.ts";
 import { COMMENT_MESSAGES, MAX_COMMENT_IMAGE_BYTES, MAX_COMMENT_LENGTH, MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, messageText, type CommentMessage } from "../comments/messages.ts";
 import { formatLongDate } from "../types.ts";

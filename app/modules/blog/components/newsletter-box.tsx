@@ -4,7 +4,7 @@ import { useSearchParams } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { isNewsletterOutcome, NEWSLETTER_MESSAGES } from "#app/modules/newsletter/newsletter-messages.ts";
-import { HoneypotField } from "#app/modules/pages/forms/honeypot-field.tsx";
+import { HoneypotField } from "#app/lib/forms/honeypot-field.tsx";
 
 type State = { status: "idle" } | { status: "sending" } | { status: "done"; ok: boolean; message: string };
 
