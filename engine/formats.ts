@@ -144,8 +144,15 @@ function exactBytes(s: UpstreamStream): number | null {
   return null;
 }
 
+/**
+ * An audio track whose rate nobody stated (an HLS audio rendition: its rate is inside the
+ * variant's BANDWIDTH) is counted at a common AAC/Opus rate, so its row shows an estimate.
+ */
+const NOMINAL_AUDIO_BPS = 128_000;
+
 function estimatedBytes(s: UpstreamStream, duration: number): number | null {
-  if (s.bitrate && duration > 0) return Math.round((s.bitrate * duration) / 8);
+  const bitrate = s.bitrate || (s.kind === "audio" ? NOMINAL_AUDIO_BPS : 0);
+  if (bitrate && duration > 0) return Math.round((bitrate * duration) / 8);
   return null;
 }
 

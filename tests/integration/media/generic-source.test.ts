@@ -289,3 +289,23 @@ describe.skipIf(!hasFixtures)("recorded manifests (../shared/fixtures/manifests)
     expect(r.streams.every((s) => s.transport.type === "direct")).toBe(true);
   });
 });
+
+describe("generic source: HLS sizes before download", () => {
+  it("gives every available row of an HLS master a size from the variants' bitrates × duration, marked estimated", async () => {
+    const m = await resolve(urlOf(media.manifests.hlsMaster));
+    const rows = listFormats(m, { kind: "anonymous" }).filter((r) => r.available && !["thumbnail-hd", "transcript"].includes(r.id));
+    expect(rows.length).toBeGreaterThan(3);
+    for (const row of rows) {
+      expect.soft(row.bytes, row.id).toBeGreaterThan(0);
+      expect.soft(row.estimated, row.id).toBe(true);
+      expect.soft(row.size, row.id).toMatch(/^~\d/);
+    }
+    // the 720p variant's BANDWIDTH already counts its audio rendition (RFC 8216 §4.3.4.2); the
+    // rendition's own rate is unstated, so it adds a nominal 128 kbps: an estimate, near the mark
+    const v720 = m.streams.find((s) => s.height === 720)!;
+    const row720 = rows.find((r) => r.id === "mp4-720")!;
+    const fromBandwidth = (v720.bitrate! * m.details.durationSeconds) / 8;
+    expect(row720.bytes).toBeGreaterThanOrEqual(fromBandwidth);
+    expect(row720.bytes).toBeLessThan(fromBandwidth * 1.3);
+  });
+});
