@@ -18,7 +18,7 @@ import { promisify } from "node:util";
 import pino from "pino";
 import { createEngine, type Engine } from "../engine/index.ts";
 import type { EngineConfig } from "../engine/config.ts";
-import { DEFAULT_MAX_CONNECTIONS_PER_HOST } from "../engine/stream/outbound-fetch.ts";
+import { DEFAULT_MAX_CONNECTIONS_PER_HOST } from "../engine/outbound/outbound-fetch.ts";
 import { DEFAULT_RANGE_CONCURRENCY } from "../engine/stream/ranged-reader.ts";
 import { segmentsInFlight } from "../engine/stream/run-plan.ts";
 import { startMockPlatform } from "../tests/mocks/platform.ts";

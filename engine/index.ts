@@ -22,7 +22,7 @@ import type { EngineStateFactory } from "./state/types.ts";
 import { createDownloadPrefetch } from "./stream/download-prefetch.ts";
 import type { DownloadProgress } from "./stream/downloads.ts";
 import { measureHdThumbnail } from "./details/thumbnail-size.ts";
-import { createOutbound, type Outbound, type ResolveHost } from "./stream/outbound-fetch.ts";
+import { createOutbound, type Outbound, type ResolveHost } from "./outbound/outbound-fetch.ts";
 import { createSegmentPrefetch } from "./stream/segment-prefetch.ts";
 import { serveDownload, type DownloadFinished, type ServeContext } from "./stream/serve-download.ts";
 import { signDownload } from "./stream/signed-links.ts";

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OutboundFetch } from "../stream/outbound-fetch.ts";
+import type { OutboundFetch } from "../outbound/outbound-fetch.ts";
 import type { CaptionTrack } from "../types.ts";
 import { fetchTranscript, pickCaptionTrack, trackUrl } from "./fetch-transcript.ts";
 import { decodeEntities, parseTimedText } from "./parse-timedtext.ts";

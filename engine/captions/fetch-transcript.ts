@@ -4,7 +4,7 @@
  * parsed too, because a track URL may pin its own format or a server may ignore `fmt`.
  */
 import { EngineError, isEngineError } from "../errors.ts";
-import type { OutboundFetch } from "../stream/outbound-fetch.ts";
+import type { OutboundFetch } from "../outbound/outbound-fetch.ts";
 import type { CaptionTrack } from "../types.ts";
 import { parseTimedText, type Cue } from "./parse-timedtext.ts";
 import { toSrt, toTxt, toVtt } from "./render.ts";

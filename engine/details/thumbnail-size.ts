@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { pickHdThumbnail } from "../formats.ts";
-import type { OutboundFetch } from "../stream/outbound-fetch.ts";
+import type { OutboundFetch } from "../outbound/outbound-fetch.ts";
 import type { ResolvedMedia } from "../types.ts";
 
 /** A slow image host must not hold up the video's details: the size then stays unknown. */

@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import type { ParsedLink } from "#common/links.ts";
 import type { EngineConfig } from "../config.ts";
 import type { MediaTools } from "../media/ffmpeg.ts";
-import type { OutboundFetch } from "../stream/outbound-fetch.ts";
+import type { OutboundFetch } from "../outbound/outbound-fetch.ts";
 import type { Platform, ResolvedMedia, SourceResult, UpstreamStream } from "../types.ts";
 
 export type { ParsedLink };

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { fetchPart, partLength } from "./fetch-part.ts";
-import type { OutboundOpen, OutboundResponse } from "./outbound-fetch.ts";
+import type { OutboundOpen, OutboundResponse } from "../outbound/outbound-fetch.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 const FILE = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));

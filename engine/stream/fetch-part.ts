@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../errors.ts";
 import type { SegmentRef } from "../types.ts";
 import { abortableDelay } from "./abortable-delay.ts";
-import type { OutboundOpen } from "./outbound-fetch.ts";
+import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
 import { createRetryBudget } from "./retry-budget.ts";
 import type { SingleFlightRefresh } from "./single-flight-refresh.ts";
 

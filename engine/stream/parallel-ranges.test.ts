@@ -3,7 +3,7 @@ import { randomMedia, startFakeUpstream, type FakeUpstream } from "#tests/integr
 import { collect, sha256, silentLogger } from "#tests/integration/engine-core/helpers.ts";
 import { startThrottlingProxy, type ThrottlingProxy } from "#tests/integration/media/throttling-proxy.ts";
 import { createByteBudget } from "./connection-rate.ts";
-import { createOutbound, type Outbound } from "./outbound-fetch.ts";
+import { createOutbound, type Outbound } from "../outbound/outbound-fetch.ts";
 import { openRangedSource } from "./ranged-reader.ts";
 
 /**

@@ -8,7 +8,7 @@
 import type { Readable } from "node:stream";
 import type { Logger } from "pino";
 import type { ByteBudget, ConnectionRate } from "./connection-rate.ts";
-import type { OutboundOpen } from "./outbound-fetch.ts";
+import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
 import { rangeSizing, splitRange } from "./range-plan.ts";
 import type { RangeTarget } from "./range-request.ts";
 import { openSegmentSource } from "./segment-reader.ts";

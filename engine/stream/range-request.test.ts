@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import type { OutboundInit, OutboundOpen, OutboundResponse } from "./outbound-fetch.ts";
+import type { OutboundInit, OutboundOpen, OutboundResponse } from "../outbound/outbound-fetch.ts";
 import { requestRange, type RangeRequester, type RangeTarget } from "./range-request.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 

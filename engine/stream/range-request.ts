@@ -7,7 +7,7 @@
  */
 import type { Readable } from "node:stream";
 import { EngineError } from "../errors.ts";
-import type { OutboundOpen } from "./outbound-fetch.ts";
+import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
 import type { SingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /** What the requests of one reader share, and learn from each answer. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomMedia, startFakeUpstream, type FakeUpstream } from "#tests/integration/engine-core/fake-upstream.ts";
 import { collect, sha256, silentLogger } from "#tests/integration/engine-core/helpers.ts";
-import { createOutbound, type Outbound } from "./outbound-fetch.ts";
+import { createOutbound, type Outbound } from "../outbound/outbound-fetch.ts";
 import { openRangedSource } from "./ranged-reader.ts";
 
 let upstream: FakeUpstream;

@@ -7,7 +7,7 @@ import { EngineError, isEngineError } from "../errors.ts";
 import { createChunkGrowth } from "./chunk-growth.ts";
 import { ChunkFeed } from "./chunk-feed.ts";
 import { createByteBudget, type ByteBudget, type ConnectionRate } from "./connection-rate.ts";
-import type { OutboundOpen } from "./outbound-fetch.ts";
+import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
 import { decideParallel, openParallelTail, type ParallelPlan } from "./parallel-tail.ts";
 import { rangeSizing } from "./range-plan.ts";
 import { createPrefetchQueue, type Prefetched } from "./prefetch-queue.ts";

@@ -6,8 +6,8 @@ import { ffmpegArgsForPlan, runFfmpeg, type MediaTools } from "../media/ffmpeg.t
 import { processSpawnGate, type SpawnGate } from "../media/spawn-gate.ts";
 import type { MediaPlan, UpstreamStream } from "../types.ts";
 import { isAbortError } from "./abort-error.ts";
-import type { Outbound } from "./outbound-fetch.ts";
-import { readAll } from "./outbound-fetch.ts";
+import type { Outbound } from "../outbound/outbound-fetch.ts";
+import { readAll } from "../outbound/outbound-fetch.ts";
 import { GROWN_CHUNK_CEILING } from "./chunk-growth.ts";
 import { DEFAULT_RANGE_CONCURRENCY, openRangedSource } from "./ranged-reader.ts";
 import type { SegmentPrefetch } from "./segment-prefetch.ts";

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { EngineError } from "../errors.ts";
 import type { SegmentRef } from "../types.ts";
 import { fetchPart, type PartBody } from "./fetch-part.ts";
-import type { OutboundOpen } from "./outbound-fetch.ts";
+import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomMedia, startFakeUpstream, type FakeUpstream } from "#tests/integration/engine-core/fake-upstream.ts";
 import { collect, sha256, silentLogger } from "#tests/integration/engine-core/helpers.ts";
 import type { SegmentRef } from "../types.ts";
-import { createOutbound, type Outbound } from "./outbound-fetch.ts";
+import { createOutbound, type Outbound } from "../outbound/outbound-fetch.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 
 let upstream: FakeUpstream;

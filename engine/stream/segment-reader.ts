@@ -5,7 +5,7 @@ import { EngineError } from "../errors.ts";
 import type { SegmentRef } from "../types.ts";
 import { createAdaptiveParallelism, type AdaptiveParallelism } from "./adaptive-parallelism.ts";
 import { fetchPart, partLength, type PartBody } from "./fetch-part.ts";
-import type { OutboundOpen } from "./outbound-fetch.ts";
+import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**

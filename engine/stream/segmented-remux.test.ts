@@ -14,7 +14,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { locateMediaTools, type MediaTools } from "../media/ffmpeg.ts";
 import type { SegmentRef, UpstreamStream } from "../types.ts";
-import { createOutbound, type Outbound } from "./outbound-fetch.ts";
+import { createOutbound, type Outbound } from "../outbound/outbound-fetch.ts";
 import { runPlan } from "./run-plan.ts";
 
 const run = promisify(execFile);

@@ -17,7 +17,7 @@ import type { AdmissionStore, EngineState } from "../state/types.ts";
 import type { Caller, FormatId, ResolvedMedia } from "../types.ts";
 import { streamToResponse } from "./downloads.ts";
 import { requestKind } from "./link-usage.ts";
-import type { Outbound } from "./outbound-fetch.ts";
+import type { Outbound } from "../outbound/outbound-fetch.ts";
 import { runPlan, type PlanOutput } from "./run-plan.ts";
 import type { SegmentPrefetch } from "./segment-prefetch.ts";
 import { verifyDownload } from "./signed-links.ts";

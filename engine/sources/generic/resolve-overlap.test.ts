@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineConfig } from "../../config.ts";
 import { locateMediaTools } from "../../media/ffmpeg.ts";
 import { probeStream } from "../../media/probe.ts";
-import { createOutboundFetch } from "../../stream/outbound-fetch.ts";
+import { createOutboundFetch } from "../../outbound/outbound-fetch.ts";
 import type { SourceContext } from "../types.ts";
 import { PROBE_BYTES } from "./fetch-bytes.ts";
 import { describingBytes, genericSource, SEGMENT_PROBE_BYTES } from "./index.ts";

@@ -21,7 +21,7 @@ import {
   truncateDescription,
 } from "../../details/format.ts";
 import { EngineError, isEngineError } from "../../errors.ts";
-import type { OutboundFetch } from "../../stream/outbound-fetch.ts";
+import type { OutboundFetch } from "../../outbound/outbound-fetch.ts";
 import type { Thumbnail, VideoDetails } from "../../types.ts";
 import { embedUrlFor } from "./details-innertube.ts";
 import { thumbnailsFromMap } from "./thumbnails.ts";

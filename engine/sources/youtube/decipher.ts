@@ -6,7 +6,7 @@
  * in the sandbox (sandbox-eval.ts). See docs/decisions/002-youtube-clients.md.
  */
 import { Player } from "youtubei.js";
-import type { OutboundFetch } from "../../stream/outbound-fetch.ts";
+import type { OutboundFetch } from "../../outbound/outbound-fetch.ts";
 import { toYoutubeiFetch } from "./innertube.ts";
 import { installSandboxEvaluator } from "./sandbox-eval.ts";
 import type { InnertubeFormat } from "./streams.ts";

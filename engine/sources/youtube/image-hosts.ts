@@ -6,7 +6,7 @@
  * image and embed hosts are rewritten, and only when the host map names them; otherwise the URL
  * is untouched.
  */
-import { applyHostMap, parseHostMap } from "../../stream/host-map.ts";
+import { applyHostMap, parseHostMap } from "../../outbound/host-map.ts";
 
 /** Hosts YouTube serves video thumbnails, channel avatars and the no-cookie player from. */
 const BROWSER_HOST = /^(i\d?\.ytimg\.com|s\.ytimg\.com|[a-z0-9-]+\.ggpht\.com|yt\d\.googleusercontent\.com|www\.youtube-nocookie\.com)$/i;

@@ -8,7 +8,7 @@
 import { Innertube, YT, Constants } from "youtubei.js";
 import type { Types } from "youtubei.js";
 import { EngineError, isEngineError } from "../../errors.ts";
-import type { OutboundFetch } from "../../stream/outbound-fetch.ts";
+import type { OutboundFetch } from "../../outbound/outbound-fetch.ts";
 
 /** InnerTube JSON (player: ~150 KB, next: ~400 KB) never legitimately reaches this. */
 const METADATA_MAX_BYTES = 8 * 1024 * 1024;

@@ -9,7 +9,7 @@
 import type { Innertube, YT } from "youtubei.js";
 import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../../errors.ts";
-import type { OutboundFetch } from "../../stream/outbound-fetch.ts";
+import type { OutboundFetch } from "../../outbound/outbound-fetch.ts";
 import type { UpstreamStream } from "../../types.ts";
 import { decipherFormats, getPlayer, needsDecipher } from "./decipher.ts";
 import { fetchPlayer, parseVideoInfo } from "./innertube.ts";

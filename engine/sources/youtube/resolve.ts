@@ -6,7 +6,7 @@
  */
 import type { Logger } from "pino";
 import type { ParsedLink } from "#common/links.ts";
-import type { OutboundFetch } from "../../stream/outbound-fetch.ts";
+import type { OutboundFetch } from "../../outbound/outbound-fetch.ts";
 import type { CaptionTrack, ResolvedMedia, Thumbnail, VideoDetails } from "../../types.ts";
 import type { SourceContext } from "../types.ts";
 import { detailsFromDataApi } from "./data-api.ts";

@@ -13,8 +13,8 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import net, { isIP, type AddressInfo, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
-import { isBlockedAddress, unbracket } from "../../stream/address-guard.ts";
-import { applyHostMap, parseHostMap, type HostMap } from "../../stream/host-map.ts";
+import { isBlockedAddress, unbracket } from "../../outbound/address-guard.ts";
+import { applyHostMap, parseHostMap, type HostMap } from "../../outbound/host-map.ts";
 
 export type ResolveAll = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 

@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOutbound, type Outbound, type ResolveHost } from "#engine/stream/outbound-fetch.ts";
+import { createOutbound, type Outbound, type ResolveHost } from "#engine/outbound/outbound-fetch.ts";
 import { silentLogger, startServer, type TestServer } from "./helpers.ts";
 
 /**

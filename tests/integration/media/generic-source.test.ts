@@ -17,7 +17,7 @@ import { genericSource, titleFromUrl } from "#engine/sources/generic/index.ts";
 import { resolveDash } from "#engine/sources/generic/dash.ts";
 import { mediaPlaylist, parseM3u8, resolveHlsMaster } from "#engine/sources/generic/hls.ts";
 import type { SourceContext } from "#engine/sources/types.ts";
-import { createOutboundFetch } from "#engine/stream/outbound-fetch.ts";
+import { createOutboundFetch } from "#engine/outbound/outbound-fetch.ts";
 import type { ResolvedMedia, UpstreamStream } from "#engine/types.ts";
 import { ensureMockMedia, type MockMediaSet } from "#tests/mocks/media.ts";
 import { MEDIA_CACHE_DIR } from "./helpers.ts";

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import type { EngineConfig } from "#engine/config.ts";
-import { createOutboundFetch } from "#engine/stream/outbound-fetch.ts";
-import type { OutboundFetch } from "#engine/stream/outbound-fetch.ts";
+import { createOutboundFetch } from "#engine/outbound/outbound-fetch.ts";
+import type { OutboundFetch } from "#engine/outbound/outbound-fetch.ts";
 
 export const silentLogger = pino({ level: "silent" });
 
