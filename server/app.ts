@@ -13,6 +13,7 @@ import { createResolveLimiter } from "#server/api/resolve-limit.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import type { DatabaseHandle } from "#db/client.ts";
 import { authGate } from "./auth-gate.ts";
+import type { AppConfig } from "./config.ts";
 import { hostErrorOf, refuse } from "./http-errors.ts";
 import { loggableUrl } from "./loggable-url.ts";
 import { answerFromPageCache, createPageCache, type PageCache, type TrustProxy } from "./page-cache.ts";
@@ -26,7 +27,7 @@ import { trustProxySetting } from "./trust-proxy.ts";
 const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Please try again later.";
 export const RATE_LIMIT_MESSAGE = "You've made too many requests. Please wait a moment and try again.";
 
-export interface AppDeps extends AppServices {
+export interface AppDeps extends AppServices<AppConfig> {
   database: DatabaseHandle;
   /** the host map in effect (OUTBOUND_HOST_MAP plus the mock platform's), for the CSP */
   hostMap?: string;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AdPlacement } from "#app/lib/public-config.ts";
 
 /**
  * The one configuration schema (DESIGN §4). Parsed once at start; a bad value stops the server
@@ -15,7 +16,8 @@ const optionalString = z
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-export type AdPlacement = "header" | "footer" | "sidebar" | "in-content";
+// the public part (what the browser sees) is defined in app/, which never imports server/
+export { publicConfig, type AdPlacement, type PublicConfig } from "#app/lib/public-config.ts";
 
 const hostMapEntry = /^(\*\.)?[a-z0-9.-]+=https?:\/\/[^\s,]+$/i;
 
@@ -174,18 +176,3 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): AppConfi
     throw err;
   }
 }
-
-/** The values the browser may see (a small explicit list). */
-export function publicConfig(config: AppConfig) {
-  return {
-    siteName: config.SITE_NAME,
-    publicUrl: config.PUBLIC_URL,
-    bannerMessage: config.BANNER_MESSAGE,
-    ads:
-      config.AD_PROVIDER === "adsense" && config.AD_CLIENT
-        ? { provider: "adsense" as const, client: config.AD_CLIENT, slots: config.AD_SLOTS }
-        : null,
-    contactEmail: config.CONTACT_EMAIL,
-  };
-}
-export type PublicConfig = ReturnType<typeof publicConfig>;

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
 import { createAuth } from "#app/modules/account/auth.server.ts";
-import { withInProcessFallback } from "#app/modules/account/attempt-limiter.server.ts";
+import { withInProcessFallback } from "#app/lib/attempt-limiter.server.ts";
 import { settleBackgroundWork } from "#app/modules/account/background-work.server.ts";
 import { createMailer, type Mailer } from "#app/modules/account/mailer.server.ts";
 import { limitMailsPerAddress } from "#app/modules/account/per-address-mailer.server.ts";

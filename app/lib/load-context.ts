@@ -1,18 +1,27 @@
 import type { Logger } from "pino";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
-import type { AttemptLimiter } from "#app/modules/account/attempt-limiter.server.ts";
+import type { AttemptLimiter } from "#app/lib/attempt-limiter.server.ts";
 import type { Mailer } from "#app/modules/account/mailer.server.ts";
 import type { BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import type { Database } from "#db/client.ts";
 import type { Engine } from "#engine/index.ts";
-import type { AppConfig, PublicConfig } from "#server/config.ts";
+import type { PublicConfig } from "./public-config.ts";
+
+export interface RouteSettings {
+  /** sample links on the downloader pages */
+  MOCKS: boolean;
+  /** the key behind the visitor cookie and the hashed client addresses */
+  DOWNLOAD_SIGNING_SECRET?: string | undefined;
+  CONTACT_EMAIL?: string | undefined;
+}
 
 /**
  * What the Express host hands every loader and action (the router context). Data reaches
  * routes through here, never through module globals, so tests can pass their own.
  */
-export interface AppServices {
-  config: AppConfig;
+export interface AppServices<Settings extends RouteSettings = RouteSettings> {
+  /** the settings (the host passes server/config.ts's AppConfig; app never imports server/, so routes see these few) */
+  config: Settings;
   publicConfig: PublicConfig;
   db: Database;
   logger: Logger;

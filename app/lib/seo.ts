@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "react-router";
-import type { PublicConfig } from "#server/config.ts";
+import type { PublicConfig } from "./public-config.ts";
 
 /** The spec's rating for the SoftwareApplication structured data (spec §2 "Shared layout"). */
 export const APP_RATING = { ratingValue: "4.8", ratingCount: "2356" } as const;

@@ -9,7 +9,7 @@ import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
 import { hashClientIp } from "#app/lib/forms/hash-client-ip.server.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 import { pageMeta } from "#app/modules/pages/page-meta.ts";
-import { usePublicConfig } from "#app/modules/pages/use-public-config.ts";
+import { usePublicConfig } from "#app/lib/hooks/use-public-config.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "/contact-us");
 

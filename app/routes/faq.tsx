@@ -8,7 +8,7 @@ import { FaqAccordion, faqJsonLd } from "#app/modules/pages/faq-accordion.tsx";
 import { faqItems } from "#app/modules/pages/faq-items.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 import { pageMeta } from "#app/modules/pages/page-meta.ts";
-import { usePublicConfig } from "#app/modules/pages/use-public-config.ts";
+import { usePublicConfig } from "#app/lib/hooks/use-public-config.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, "/faq", { jsonLd: [faqJsonLd(faqItems(publicConfigFrom(matches)?.siteName ?? "this service"))] });

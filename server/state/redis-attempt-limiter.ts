@@ -1,4 +1,4 @@
-import { limitFor, verdictFor, type AttemptLimiter } from "#app/modules/account/attempt-limiter.server.ts";
+import { limitFor, verdictFor, type AttemptLimiter } from "#app/lib/attempt-limiter.server.ts";
 import type { RedisHandle } from "./redis-client.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Store } from "express-rate-limit";
-import { createMemoryLimiter, type AttemptLimiter } from "#app/modules/account/attempt-limiter.server.ts";
+import { createMemoryLimiter, type AttemptLimiter } from "#app/lib/attempt-limiter.server.ts";
 import type { EngineStateFactory } from "#engine/state/types.ts";
 
 /**

@@ -1,6 +1,6 @@
 import pino from "pino";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
-import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
+import { createMemoryLimiter } from "#app/lib/attempt-limiter.server.ts";
 import { createAuth } from "#app/modules/account/auth.server.ts";
 import { settleBackgroundWork } from "#app/modules/account/background-work.server.ts";
 import type { MailMessage } from "#app/modules/account/mailer.server.ts";

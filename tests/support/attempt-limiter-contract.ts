@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { hitAll, type AttemptLimiter } from "#app/modules/account/attempt-limiter.server.ts";
+import { hitAll, type AttemptLimiter } from "#app/lib/attempt-limiter.server.ts";
 
 /**
  * The attempt limiter's behaviour, run against the in-process limiter and the Redis one.

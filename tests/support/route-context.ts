@@ -1,4 +1,4 @@
-import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
+import { createMemoryLimiter } from "#app/lib/attempt-limiter.server.ts";
 import pino, { type Logger } from "pino";
 import type { Database } from "#db/client.ts";
 

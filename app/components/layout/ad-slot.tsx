@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useRouteLoaderData } from "react-router";
 import { cn } from "#app/lib/cn.ts";
-import type { AdPlacement, PublicConfig } from "#server/config.ts";
+import type { AdPlacement, PublicConfig } from "#app/lib/public-config.ts";
 
 /** Spec §9 ad sizes: [desktop, mobile] width × height per placement. */
 export const AD_SIZES: Record<AdPlacement, { desktop: [number, number]; mobile: [number, number] }> = {

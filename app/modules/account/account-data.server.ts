@@ -4,7 +4,7 @@ import type { BillingServices } from "#app/modules/billing/billing-services.serv
 import type { Database } from "#db/client.ts";
 import { blogComments, contactMessages, downloadHistory, newsletterSubscribers, platformRequests, sessions, subscriptions, users } from "#db/schema/index.ts";
 import type { AccountServices } from "./account-services.server.ts";
-import { ACCOUNT_LIMIT_RULES } from "./attempt-limiter.server.ts";
+import { ACCOUNT_LIMIT_RULES } from "./account-limit-rules.ts";
 
 /**
  * A user's own data: a copy to take away (GDPR access and portability) and the deletion the

@@ -1,4 +1,4 @@
-import type { AttemptLimiter } from "./attempt-limiter.server.ts";
+import type { AttemptLimiter } from "#app/lib/attempt-limiter.server.ts";
 import type { Auth } from "./auth.server.ts";
 
 /** What the account use-cases need, handed to routes through the router context. */

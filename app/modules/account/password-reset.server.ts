@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { AccountServices } from "./account-services.server.ts";
-import { ACCOUNT_LIMIT_RULES, hitAll } from "./attempt-limiter.server.ts";
+import { hitAll } from "#app/lib/attempt-limiter.server.ts";
+import { ACCOUNT_LIMIT_RULES } from "./account-limit-rules.ts";
 import { runAfterAnswer, type AfterAnswer } from "./background-work.server.ts";
 import { weakPasswordReason } from "./password-strength.server.ts";
 

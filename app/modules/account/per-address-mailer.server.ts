@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
-import { ACCOUNT_LIMIT_RULES, type AttemptLimiter } from "./attempt-limiter.server.ts";
+import type { AttemptLimiter } from "#app/lib/attempt-limiter.server.ts";
+import { ACCOUNT_LIMIT_RULES } from "./account-limit-rules.ts";
 import type { Mailer } from "./mailer.server.ts";
 
 /**

@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
 import type { AccountResult, AccountServices } from "./account-services.server.ts";
 import type { LoginInput } from "./account-schema.ts";
-import { ACCOUNT_LIMIT_RULES, hitAll } from "./attempt-limiter.server.ts";
+import { hitAll } from "#app/lib/attempt-limiter.server.ts";
+import { ACCOUNT_LIMIT_RULES } from "./account-limit-rules.ts";
 import { runAfterAnswer, type AfterAnswer } from "./background-work.server.ts";
 
 /**

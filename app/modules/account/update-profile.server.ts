@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { AccountServices, SessionUser } from "./account-services.server.ts";
-import { ACCOUNT_LIMIT_RULES } from "./attempt-limiter.server.ts";
+import { ACCOUNT_LIMIT_RULES } from "./account-limit-rules.ts";
 
 export type UpdateProfileResult =
   | { ok: true; emailChangeSentTo: string | null }

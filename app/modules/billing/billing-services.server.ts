@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import type { Logger } from "pino";
 import type { Database } from "#db/client.ts";
-import { createMemoryLimiter, type AttemptLimiter } from "../account/attempt-limiter.server.ts";
+import { createMemoryLimiter, type AttemptLimiter } from "#app/lib/attempt-limiter.server.ts";
 import type { PaidPlanId } from "./plans.ts";
 
 /**

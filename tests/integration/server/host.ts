@@ -9,7 +9,7 @@ import type { Engine } from "#engine/index.ts";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
 import type { BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import type { Database } from "#db/client.ts";
-import { createMemoryLimiter } from "#app/modules/account/attempt-limiter.server.ts";
+import { createMemoryLimiter } from "#app/lib/attempt-limiter.server.ts";
 import { createAuth } from "#app/modules/account/auth.server.ts";
 import { createApp } from "#server/app.ts";
 import { loadConfig, publicConfig } from "#server/config.ts";

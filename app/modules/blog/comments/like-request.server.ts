@@ -1,7 +1,7 @@
 import type { Database } from "#db/client.ts";
 import { likeComment } from "./comments.server.ts";
 import { COMMENT_MESSAGES, type CommentMessage } from "./messages.ts";
-import type { AttemptLimiter, LimitRule } from "#app/modules/account/attempt-limiter.server.ts";
+import type { AttemptLimiter, LimitRule } from "#app/lib/attempt-limiter.server.ts";
 
 /** Likes counted per client address and article in an hour: enough for a reader, useless for inflating. */
 export const LIKE_LIMIT = { limit: 10, windowMs: 60 * 60 * 1000 } as const satisfies LimitRule;

@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "react-router";
-import type { PublicConfig } from "#server/config.ts";
+import type { PublicConfig } from "../public-config.ts";
 
 /** The public configuration the root loader sends (brand name, contact email, ...). */
 export function usePublicConfig(): PublicConfig {

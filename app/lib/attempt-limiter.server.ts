@@ -1,6 +1,7 @@
 /**
- * Counts attempts per key in a fixed window (login and signup, per IP and per email). Behind an
- * interface so a shared store (REDIS_URL, several instances) can replace the in-process one.
+ * Counts attempts per key in a fixed window (per address, per email, per account). Accounts,
+ * billing and the blog use it, each with its own rules (e.g. account/account-limit-rules.ts).
+ * Behind an interface so a shared store (REDIS_URL, several instances) can replace the in-process one.
  */
 export interface AttemptLimiter {
   /** count one attempt; `allowed: false` once the key is over its limit in this window */
@@ -16,32 +17,6 @@ export interface LimitRule {
   limit: number;
   windowMs: number;
 }
-
-/** Budgets per window. Generous for a person who mistypes, tight for a password-guessing script. */
-export const ACCOUNT_LIMIT_RULES = {
-  loginPerIp: { limit: 30, windowMs: 15 * 60_000 },
-  /**
-   * Wrong passwords for one account from one address (issue 27 §15): the guesser is slowed down,
-   * the owner at another address is not.
-   */
-  loginPerIpAndEmail: { limit: 10, windowMs: 15 * 60_000 },
-  /**
-   * Against guessing spread over many addresses: loose enough that locking the owner out takes
-   * a hundred addresses an hour (and then only for the rest of that hour).
-   */
-  loginPerEmail: { limit: 100, windowMs: 60 * 60_000 },
-  signupPerIp: { limit: 10, windowMs: 60 * 60_000 },
-  signupPerEmail: { limit: 5, windowMs: 60 * 60_000 },
-  resetPerIp: { limit: 10, windowMs: 60 * 60_000 },
-  resetPerEmail: { limit: 3, windowMs: 60 * 60_000 },
-  /** email changes mail a link to the new address: a few per account and hour */
-  emailChangePerUser: { limit: 5, windowMs: 60 * 60_000 },
-  /**
-   * Every mail the site sends to one address, whatever sent it (reset, verification, an email
-   * change, a signup for a taken address): the last word against mail flooding (issue 27 §9).
-   */
-  mailPerAddress: { limit: 6, windowMs: 60 * 60_000 },
-} as const satisfies Record<string, LimitRule>;
 
 /** Above this many live keys, expired windows are swept before adding another. */
 const SWEEP_ABOVE = 10_000;
