@@ -19,6 +19,12 @@ rmSync(playwrightJson, { force: true });
 const args = process.argv.slice(2);
 const only = args.includes("--unit") ? "unit" : args.includes("--e2e") ? "e2e" : "all";
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
+// The runners' launchers start `node` from the PATH: node_modules/.bin first, as npm scripts
+// have it, so they run on the Node that npm install brought (docs/decisions/042) even when this
+// script was started by another one.
+const env = { ...process.env, PATH: [path.join(root, "node_modules", ".bin"), process.env.PATH].filter(Boolean).join(path.delimiter) };
+const testNode = spawnSync("node", ["-p", "`${process.version} (${process.execPath})`"], { env, encoding: "utf8" }).stdout?.trim();
+console.log(`Testing with Node ${testNode || "(not found)"}`);
 
 if (!process.env.TEST_DATABASE_URL) {
   console.log("[notice] TEST_DATABASE_URL is not set: the PostgreSQL variants of the data tests are skipped (PGlite runs).");
@@ -32,7 +38,7 @@ const failures = [];
 /** One Vitest run; its JSON report's counts are added to the totals. */
 function runVitest(extraArgs, reportFile) {
   rmSync(reportFile, { force: true });
-  const r = spawnSync(bin("vitest"), ["run", ...extraArgs, "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`], { stdio: "inherit" });
+  const r = spawnSync(bin("vitest"), ["run", ...extraArgs, "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`], { stdio: "inherit", env });
   if (existsSync(reportFile)) {
     const report = JSON.parse(readFileSync(reportFile, "utf8"));
     totals.passed += report.numPassedTests;
@@ -65,7 +71,7 @@ if (only !== "e2e") {
 if (only !== "unit") {
   const r = spawnSync(bin("playwright"), ["test", "--reporter=list,json"], {
     stdio: "inherit",
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson },
+    env: { ...env, PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson },
   });
   if (existsSync(playwrightJson)) {
     const report = JSON.parse(readFileSync(playwrightJson, "utf8"));
