@@ -5,6 +5,7 @@
  * of the engine build on these shapes.
  */
 import type { SitePlatform } from "#common/links.ts";
+import type { PaidPlanId } from "#common/plans.ts";
 import type { EngineErrorCode } from "./errors.ts";
 
 /** One uniform result for every adapter. */
@@ -220,7 +221,7 @@ export type MediaPlan =
  */
 export interface Caller {
   kind: "anonymous" | "free" | "premium";
-  plan?: "basic" | "pro" | "ultimate";
+  plan?: PaidPlanId;
   /** the signed-in account, when there is one */
   userId?: string;
 }

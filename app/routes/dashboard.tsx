@@ -16,9 +16,10 @@ import { billingNoticeOf } from "#app/modules/billing/billing-messages.ts";
 import { BillingNoticeBanner } from "#app/modules/billing/billing-notice.tsx";
 import { updateProfile } from "#app/modules/account/update-profile.server.ts";
 import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
-import { DASHBOARD_TABS, dashboardTabOf, tabHref, type HistoryView, type PlanSummary } from "#app/modules/dashboard/dashboard-data.ts";
+import { DASHBOARD_TABS, dashboardTabOf, tabHref, type HistoryView } from "#app/modules/dashboard/dashboard-data.ts";
 import { HistoryTable } from "#app/modules/dashboard/history-table.tsx";
 import { PlanCard } from "#app/modules/dashboard/plan-card.tsx";
+import { planSummaryOf } from "#app/modules/dashboard/plan-summary.server.ts";
 import { SettingsPanel } from "#app/modules/dashboard/settings-panel.tsx";
 import { Downloader } from "#app/modules/downloader/components/downloader.tsx";
 import { listHistory } from "#app/modules/history/list-history.server.ts";
@@ -30,8 +31,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 /** A personal page: never stored by a shared cache. */
 export const headers: Route.HeadersFunction = () => ({ "cache-control": "private, no-store" });
 
-const PLAN_NAMES = { basic: "Basic", pro: "Pro", ultimate: "Ultimate" } as const;
-
 async function requireViewer(context: Route.LoaderArgs["context"], request: Request) {
   const viewer = await viewerFromCookie(context, request.headers.get("cookie"));
   if (!viewer) throw redirect(loginUrlFor("/dashboard", "auth-required"));
@@ -42,21 +41,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(context, request);
   const params = new URL(request.url).searchParams;
   const tab = dashboardTabOf(params.get("tab"));
-  const { plan, subscription } = viewer.plan;
-  const planSummary: PlanSummary | null =
-    plan === "free"
-      ? null
-      : {
-          name: PLAN_NAMES[plan],
-          startDate: subscription?.createdAt.toISOString() ?? null,
-          nextBillingDate: subscription?.currentPeriodEnd?.toISOString() ?? null,
-          endsAtPeriodEnd: subscription?.cancelAtPeriodEnd ?? false,
-        };
   // only the open tab's data: switching tabs is a navigation (so every tab works without JavaScript)
   const history: HistoryView | null = tab === "history" ? await listHistory(context.db, viewer.user.id, Number(params.get("page") ?? 1)) : null;
   return {
     user: { name: viewer.user.name, email: viewer.user.email, emailVerified: viewer.user.emailVerified },
-    plan: planSummary,
+    plan: planSummaryOf(viewer.plan),
     premiumFormats: viewer.entitlements.premiumFormats,
     tab,
     history,

@@ -1,8 +1,9 @@
-import type { PaidPlanId } from "./plans.ts";
+import { PAID_PLAN_IDS, PLANS, RIGHTS, type PaidPlanId } from "#common/plans.ts";
 
 /**
- * The three plan cards (spec §2 "Premium", §3 "Plan", §6 features, §9 prices). What is shown
- * only: the amount charged is the Stripe price configured for the plan on the server.
+ * The three plan cards (spec §2 "Premium", §3 "Plan", §6 features, §9 prices), drawn from the
+ * plan table (common/plans.ts): names, prices and feature lines. What is shown only: the amount
+ * charged is the Stripe price configured for the plan on the server.
  */
 /**
  * One line of a plan card. `soon`: sold by the spec but not built yet; the card shows it as
@@ -12,9 +13,6 @@ export interface PlanFeature {
   label: string;
   soon?: true;
 }
-
-const soon = (label: string): PlanFeature => ({ label, soon: true });
-const built = (label: string): PlanFeature => ({ label });
 
 export interface PlanCard {
   id: PaidPlanId;
@@ -27,53 +25,37 @@ export interface PlanCard {
   features: PlanFeature[];
 }
 
-export const PLAN_CARDS: PlanCard[] = [
-  {
-    id: "basic",
-    title: "Basic",
-    priceLabel: "$4.99",
-    numericPrice: 4.99,
+/** The card marked MOST POPULAR: a choice of the page, not a right of the plan. */
+const RECOMMENDED: PaidPlanId = "pro";
+
+/** "Everything in <the included plan>", then each right the plan adds that has a card line. */
+function featuresOf(id: PaidPlanId): PlanFeature[] {
+  const plan = PLANS[id];
+  const everything: PlanFeature[] = plan.includes ? [{ label: `Everything in ${PLANS[plan.includes].name}` }] : [];
+  const lines = plan.adds.flatMap((right): PlanFeature[] => {
+    const { card, built } = RIGHTS[right];
+    if (card === null) return [];
+    return [built ? { label: card } : { label: card, soon: true }];
+  });
+  return [...everything, ...lines];
+}
+
+function cardOf(id: PaidPlanId): PlanCard {
+  const { name, monthlyPrice } = PLANS[id];
+  if (monthlyPrice === null) throw new Error(`plan ${id} has no price`);
+  return {
+    id,
+    title: name,
+    priceLabel: `$${monthlyPrice.toFixed(2)}`,
+    numericPrice: monthlyPrice,
     duration: "month",
-    buttonText: "Subscribe to Basic",
-    recommended: false,
-    features: [built("Ad-free experience"), built("Unlimited downloads"), built("Up to 1080p quality"), built("Email support"), built("Basic article content")],
-  },
-  {
-    id: "pro",
-    title: "Pro",
-    priceLabel: "$9.99",
-    numericPrice: 9.99,
-    duration: "month",
-    buttonText: "Subscribe to Pro",
-    recommended: true,
-    features: [
-      built("Everything in Basic"),
-      built("4K and 8K downloads"),
-      built("Subtitles (SRT and VTT)"),
-      soon("Scheduled downloads"),
-      soon("Priority support"),
-      soon("Full premium articles"),
-    ],
-  },
-  {
-    id: "ultimate",
-    title: "Ultimate",
-    priceLabel: "$19.99",
-    numericPrice: 19.99,
-    duration: "month",
-    buttonText: "Subscribe to Ultimate",
-    recommended: false,
-    features: [
-      built("Everything in Pro"),
-      soon("Bulk downloads"),
-      soon("API access"),
-      soon("Custom download profiles"),
-      soon("White-label option"),
-      soon("Dedicated account manager"),
-      soon("Commercial usage rights"),
-    ],
-  },
-];
+    buttonText: `Subscribe to ${name}`,
+    recommended: id === RECOMMENDED,
+    features: featuresOf(id),
+  };
+}
+
+export const PLAN_CARDS: PlanCard[] = PAID_PLAN_IDS.map(cardOf);
 
 /** Every line some plan includes today (the home page's premium block picks from these). */
 export function includedFeatures(): string[] {
@@ -81,7 +63,7 @@ export function includedFeatures(): string[] {
 }
 
 export function planTitle(id: string): string {
-  return PLAN_CARDS.find((p) => p.id === id)?.title ?? "Free";
+  return PLAN_CARDS.find((p) => p.id === id)?.title ?? PLANS.free.name;
 }
 
 /** Spec §2 "Premium" FAQ. */

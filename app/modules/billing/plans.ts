@@ -1,15 +1,11 @@
 /**
- * The three paid plans (spec §2 "Premium", §3). Prices are shown from here; what Stripe charges
- * comes from the price ids configured on the server (STRIPE_PRICE_*), never from the browser.
+ * The app's view of the plans (spec §2 "Premium", §3): ids and rights come from the one table
+ * in common/plans.ts (decision 043). Prices are shown from there; what Stripe charges comes from
+ * the price ids configured on the server (STRIPE_PRICE_*), never from the browser.
  */
-export type PaidPlanId = "basic" | "pro" | "ultimate";
-export type PlanId = "free" | PaidPlanId;
+import { gatedFormats, holds, mayDownload, PLAN_IDS, type PlanId } from "#common/plans.ts";
 
-export const PAID_PLAN_IDS: readonly PaidPlanId[] = ["basic", "pro", "ultimate"];
-
-export function isPaidPlanId(value: unknown): value is PaidPlanId {
-  return typeof value === "string" && (PAID_PLAN_IDS as readonly string[]).includes(value);
-}
+export { isPaidPlanId, PAID_PLAN_IDS, type PaidPlanId, type PlanId } from "#common/plans.ts";
 
 /** What a plan entitles its holder to, decided on the server (issue 9 §4). */
 export interface Entitlements {
@@ -21,9 +17,12 @@ export interface Entitlements {
   unlimitedDownloads: boolean;
 }
 
-export const ENTITLEMENTS: Record<PlanId, Entitlements> = {
-  free: { premiumFormats: false, adFree: false, unlimitedDownloads: false },
-  basic: { premiumFormats: false, adFree: true, unlimitedDownloads: true },
-  pro: { premiumFormats: true, adFree: true, unlimitedDownloads: true },
-  ultimate: { premiumFormats: true, adFree: true, unlimitedDownloads: true },
-};
+function entitlementsOf(plan: PlanId): Entitlements {
+  return {
+    premiumFormats: gatedFormats().every((id) => mayDownload(plan, id)),
+    adFree: holds(plan, "adFree"),
+    unlimitedDownloads: holds(plan, "unlimitedDownloads"),
+  };
+}
+
+export const ENTITLEMENTS = Object.fromEntries(PLAN_IDS.map((id) => [id, entitlementsOf(id)])) as Record<PlanId, Entitlements>;

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
 import { subscriptions } from "#db/schema/index.ts";
-import { isPaidPlanId, type PlanId } from "./plans.ts";
+import { isPaidPlanId, PLAN_IDS, type PlanId } from "#common/plans.ts";
 
 /**
  * Stripe statuses that keep the benefits: a trial, a paid period, and a renewal payment Stripe is
@@ -25,12 +25,12 @@ export async function getUserPlan(db: Database, userId: string, now: Date = new 
     .from(subscriptions)
     .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, [...ENTITLED_STATUSES])))
     .orderBy(desc(subscriptions.updatedAt));
-  const rank: Record<PlanId, number> = { free: 0, basic: 1, pro: 2, ultimate: 3 };
+  const rank = (plan: PlanId) => PLAN_IDS.indexOf(plan);
   let best: UserPlan = { plan: "free", subscription: null };
   for (const row of rows) {
     if (!isPaidPlanId(row.plan)) continue;
     if (row.currentPeriodEnd && row.currentPeriodEnd.getTime() <= now.getTime()) continue;
-    if (rank[row.plan] > rank[best.plan]) best = { plan: row.plan, subscription: row };
+    if (rank(row.plan) > rank(best.plan)) best = { plan: row.plan, subscription: row };
   }
   return best;
 }

@@ -28,7 +28,7 @@ export async function viewerFromCookie(
   return { user, plan, entitlements: ENTITLEMENTS[plan.plan] };
 }
 
-/** The engine's view of a viewer (engine/entitlements.ts mirrors ENTITLEMENTS by plan). */
+/** The engine's view of a viewer: its plan, whose rights engine/entitlements.ts reads from common/plans.ts. */
 export function callerOf(viewer: Viewer | null): Caller {
   if (!viewer) return { kind: "anonymous" };
   const plan = viewer.plan.plan;

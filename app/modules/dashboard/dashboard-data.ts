@@ -13,7 +13,7 @@ export function dashboardTabOf(value: string | null): DashboardTab {
 }
 
 export interface PlanSummary {
-  /** "Basic" | "Pro" | "Ultimate" */
+  /** the plan's name (common/plans.ts) */
   name: string;
   /** ISO dates */
   startDate: string | null;
