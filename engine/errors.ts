@@ -1,9 +1,11 @@
+import { defineErrors, TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
+
 /**
  * The engine's error catalogue: every failure is one of these codes, with an HTTP status and the
  * user-facing wording (spec §5 and §8 where the spec has words; plain, specific sentences where
  * it does not). Never throw strings; never swallow an error into an empty result.
  */
-export const ERRORS = {
+export const ERRORS = defineErrors({
   // links (spec §5)
   "link.empty": { status: 400, message: "Please enter a YouTube URL" },
   "link.invalid": { status: 400, message: "Please enter a valid YouTube URL" },
@@ -56,7 +58,7 @@ export const ERRORS = {
 
   // downloads
   "download.busy": { status: 503, message: "The server is busy. Please try again in a few seconds." },
-  "download.rate_limited": { status: 429, message: "You've made too many requests. Please wait a moment and try again." },
+  "download.rate_limited": { status: 429, message: TOO_MANY_REQUESTS },
   "download.link_invalid": { status: 403, message: "This download link is not valid." },
   "download.link_expired": { status: 410, message: "This download link has expired. Please start the download again." },
   "download.link_used": { status: 410, message: "This download link has already been used. Start the download again from the page." },
@@ -71,7 +73,7 @@ export const ERRORS = {
   // request validation
   "request.invalid": { status: 400, message: "The request is not valid." },
   internal: { status: 500, message: "An unexpected error occurred. Please try again later." },
-} as const satisfies Record<string, { status: number; message: string }>;
+});
 
 export type EngineErrorCode = keyof typeof ERRORS;
 

@@ -1,12 +1,13 @@
 import type { Request, Response } from "express";
+import { defineErrors } from "#common/error-catalogue.ts";
+import { ERRORS } from "#engine/errors.ts";
 
 /**
  * Refusals the host itself answers, before a route runs: a malformed or hostile request is a
  * 4xx with one clear sentence, never a 500. API paths answer in the API's error shape
  * (`{"error":{"code","message"}}`), pages in plain text.
  */
-export const HOST_ERRORS = {
-  "request.invalid": { status: 400, message: "The request is not valid." },
+export const HOST_ERRORS = defineErrors({
   "request.bad_host": { status: 400, message: "The request's Host header is missing or not valid." },
   "request.bad_url": { status: 400, message: "The address contains characters that are not allowed." },
   "request.bad_body": { status: 400, message: "The form data could not be read. Please reload the page and try again." },
@@ -18,9 +19,12 @@ export const HOST_ERRORS = {
   "request.method_not_allowed": { status: 405, message: "This method is not allowed here." },
   "request.too_large": { status: 413, message: "The request is too large. Please shorten your message and try again." },
   "request.unsupported_type": { status: 415, message: "This kind of request body is not accepted here. Please send the form from our page." },
-} as const satisfies Record<string, { status: number; message: string }>;
+});
 
-export type HostErrorCode = keyof typeof HOST_ERRORS;
+/** What `refuse` answers: the host's own refusals and the engine's `request.invalid` (defined there). */
+const REFUSALS = { ...HOST_ERRORS, "request.invalid": ERRORS["request.invalid"] };
+
+export type HostErrorCode = keyof typeof REFUSALS;
 
 export function isApiPath(path: string): boolean {
   return path === "/api" || path.startsWith("/api/");
@@ -32,7 +36,7 @@ export function refuse(
   code: HostErrorCode,
   opts: { message?: string; headers?: Record<string, string>; discardUpload?: boolean } = {},
 ): void {
-  const { status, message: fallback } = HOST_ERRORS[code];
+  const { status, message: fallback } = REFUSALS[code];
   const message = opts.message ?? fallback;
   if (res.headersSent) {
     res.destroy();

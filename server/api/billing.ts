@@ -3,15 +3,22 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import type { AccountServices, SessionUser } from "#app/modules/account/account-services.server.ts";
 import { getSessionUser } from "#app/modules/account/session-user.server.ts";
-import { billingError, type BillingErrorCode } from "#app/modules/billing/billing-messages.ts";
+import { BILLING_ERRORS, type BillingErrorCode } from "#app/modules/billing/billing-messages.ts";
 import type { BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import { handleStripeWebhook } from "#app/modules/billing/handle-stripe-webhook.server.ts";
 import { startCheckout } from "#app/modules/billing/start-checkout.server.ts";
 import { verifyCheckout } from "#app/modules/billing/verify-checkout.server.ts";
+import { defineErrors } from "#common/error-catalogue.ts";
 import type { Database } from "#db/client.ts";
 import { refuse } from "../http-errors.ts";
 
 export const STRIPE_WEBHOOK_PATH = "/api/stripe/webhook";
+
+/** What the webhook answers Stripe when it cannot take an event (a 500 makes Stripe retry). */
+export const WEBHOOK_ERRORS = defineErrors({
+  "webhook.bad_signature": { status: 400, message: "The webhook signature is not valid." },
+  "webhook.failed": { status: 500, message: "The event could not be processed; it will be retried." },
+});
 
 /** Stripe's events are a few KB; a megabyte leaves room and bounds what a stranger can send. */
 const WEBHOOK_LIMIT_BYTES = 1024 * 1024;
@@ -33,8 +40,10 @@ const checkoutBody = z.object({
 });
 const verifyBody = z.object({ sessionId: z.string().max(300), timestamp: z.unknown().optional() });
 
-function fail(res: Response, code: BillingErrorCode, retryAfterSeconds?: number) {
-  const { status, message } = billingError(code);
+const ANSWERS = { ...BILLING_ERRORS, ...WEBHOOK_ERRORS };
+
+function fail(res: Response, code: keyof typeof ANSWERS, retryAfterSeconds?: number) {
+  const { status, message } = ANSWERS[code];
   if (retryAfterSeconds) res.set("retry-after", String(retryAfterSeconds));
   res.status(status).set("cache-control", "no-store").json({ error: { code, message } });
 }
@@ -56,8 +65,8 @@ export function createBillingRouter(deps: { db: Database; logger: Logger; billin
     const result = await handleStripeWebhook(useCaseDeps, body, req.get("stripe-signature"));
     res.set("cache-control", "no-store");
     if (result.status === 200) res.json({ received: true });
-    else if (result.status === 400) res.status(400).json({ error: { code: "webhook.bad_signature", message: "The webhook signature is not valid." } });
-    else if (result.status === 500) res.status(500).json({ error: { code: "webhook.failed", message: "The event could not be processed; it will be retried." } });
+    else if (result.status === 400) fail(res, "webhook.bad_signature");
+    else if (result.status === 500) fail(res, "webhook.failed");
     else fail(res, "billing.not_configured");
   });
 

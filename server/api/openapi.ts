@@ -1,5 +1,5 @@
-import { ERRORS } from "#engine/errors.ts";
 import { FORMAT_IDS } from "#engine/formats.ts";
+import { API_ERROR_CODES } from "./api-errors.ts";
 
 /**
  * The OpenAPI 3.1 description of /api/v1 (DESIGN §5), served at /api/v1/openapi.json. Kept next
@@ -207,7 +207,7 @@ export function openApiDocument(serverUrl: string) {
             error: {
               type: "object",
               required: ["code", "message"],
-              properties: { code: { type: "string", enum: Object.keys(ERRORS) }, message: { type: "string" } },
+              properties: { code: { type: "string", enum: API_ERROR_CODES }, message: { type: "string" } },
             },
           },
         },

@@ -1,3 +1,5 @@
+import { defineErrors, TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
+
 /**
  * What the account pages say (spec §5 "Login", §8 "Payment and account", "Success toasts").
  * Wording the spec gives is kept verbatim; the rest is plain English.
@@ -12,7 +14,7 @@ export const ACCOUNT_MESSAGES = {
   nameTooLong: "Please keep your name under 100 characters",
   passwordTooWeak: "This password is too common or too easy to guess. Please choose a less predictable one.",
   fieldTooLong: "One of the fields is too long. Please shorten it and try again.",
-  rateLimited: "You've made too many requests. Please wait a moment and try again.",
+  rateLimited: TOO_MANY_REQUESTS,
   unavailable: "Our servers are experiencing an issue. Please try again later.",
   logoutFailed: "Could not log out. Please try again.",
   /** the signup answer, the same for a new address and a taken one (issue 27 §16); {email} is the address */
@@ -31,6 +33,21 @@ export const ACCOUNT_MESSAGES = {
   deleteWrongPassword: "That password is not right, so your account was not deleted.",
   deleteBillingFailed: "We could not cancel your subscription, so your account was not deleted. Please try again in a few minutes or contact us.",
 } as const;
+
+/**
+ * The account use-cases' failure codes with the form answer's status and sentence. Page-only:
+ * the account forms answer them, never the JSON API.
+ */
+export const ACCOUNT_ERRORS = defineErrors({
+  "account.rate_limited": { status: 429, message: ACCOUNT_MESSAGES.rateLimited },
+  "account.invalid_credentials": { status: 401, message: ACCOUNT_MESSAGES.invalidCredentials },
+  "account.signup_failed": { status: 400, message: ACCOUNT_MESSAGES.signupFailed },
+  "account.weak_password": { status: 400, message: ACCOUNT_MESSAGES.passwordTooWeak },
+  "account.unavailable": { status: 503, message: ACCOUNT_MESSAGES.unavailable },
+  "account.wrong_password": { status: 401, message: ACCOUNT_MESSAGES.deleteWrongPassword },
+  "account.subscription_cancel_failed": { status: 502, message: ACCOUNT_MESSAGES.deleteBillingFailed },
+  "account.reset_link_invalid": { status: 400, message: ACCOUNT_MESSAGES.resetLinkInvalid },
+});
 
 /** Notices a redirect to /login can carry (`?notice=`), shown once on arrival. */
 export const LOGIN_NOTICES = {

@@ -1,21 +1,10 @@
+import { defineErrors, TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
+
 /**
  * What the plans and payment pages say (spec §8 "Payment and account", "Success toasts"). The
  * spec's wording is kept verbatim where it gives one; the rest is plain English. Browser-safe.
  */
-export type BillingErrorCode =
-  | "billing.not_configured"
-  | "billing.login_required"
-  | "billing.invalid_plan"
-  | "billing.already_subscribed"
-  | "billing.rate_limited"
-  | "billing.checkout_failed"
-  | "billing.no_session"
-  | "billing.verify_login_required"
-  | "billing.activation_failed"
-  | "billing.no_subscription"
-  | "billing.manage_failed";
-
-export const BILLING_ERRORS: Record<BillingErrorCode, { status: number; message: string }> = {
+export const BILLING_ERRORS = defineErrors({
   "billing.not_configured": {
     status: 503,
     message: "Payments are not configured on this server, so plans cannot be bought here. No payment was taken.",
@@ -26,7 +15,7 @@ export const BILLING_ERRORS: Record<BillingErrorCode, { status: number; message:
     status: 409,
     message: "You already have a premium plan. Use Manage Subscription on your dashboard to change it; changes apply at your next billing cycle.",
   },
-  "billing.rate_limited": { status: 429, message: "You've made too many requests. Please wait a moment and try again." },
+  "billing.rate_limited": { status: 429, message: TOO_MANY_REQUESTS },
   "billing.checkout_failed": { status: 502, message: "There was an error processing your payment" },
   "billing.no_session": { status: 400, message: "No payment session found. Please try the checkout process again." },
   "billing.verify_login_required": { status: 401, message: "Please log in to activate your premium features" },
@@ -39,7 +28,9 @@ export const BILLING_ERRORS: Record<BillingErrorCode, { status: number; message:
     message: "You don't have a subscription to manage. Choose a plan on the Premium page to get one.",
   },
   "billing.manage_failed": { status: 502, message: "We couldn't reach the payment provider. Please try again later." },
-};
+});
+
+export type BillingErrorCode = keyof typeof BILLING_ERRORS;
 
 export function billingError(code: BillingErrorCode) {
   return { code, ...BILLING_ERRORS[code] };
