@@ -2,3 +2,4 @@ export * from "./site.ts";
 export * from "./blog.ts";
 export * from "./account.ts";
 export * from "./billing.ts";
+export * from "./history.ts";
