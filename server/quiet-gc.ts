@@ -1,25 +1,11 @@
 /**
- * Memory V8 would keep while the process sits idle is given back by one full collection once
- * the server has been quiet for a few seconds (docs/decisions/019 and 026):
- * - a download moves its bytes through short-lived buffers whose memory lives outside V8's
- *   heap; an idle server never runs the full collection that would return it (measured: a 1 GB
- *   download left RSS 30–40 MB above where it started 10 s later, one full collection brought
- *   it below);
- * - pages are rendered with a young generation large enough that a busy server rarely
- *   scavenges (`--max-semi-space-size` in `npm start`); once traffic stops, the full collection
- *   shrinks it back, so an idle server holds what it held before the traffic.
- * Activity is noted on every request, at start-up and when a download ends; each note costs a
- * clock read, and one timer at a time is armed. Without `--expose-gc` (`npm start` has it)
- * nothing happens.
- *
- * On its own, the collection leaves V8 with an old-generation limit so close to the heap's size
- * that a download started afterwards, which promotes a little on every chunk, sets off a full
- * collection about every 100 ms for its whole length (three times the CPU per byte). `npm start`
- * fixes V8's heap growth factor (`--heap-growing-percent=100`) so that it does not
- * (docs/decisions/031-a-fixed-heap-growth-factor.md).
- *
- * After the collection, `afterCollect` (the C heap trim, docs/decisions/034) gives the C
- * library's free pages back: the buffers the collection freed lived there.
+ * One full collection once the server has been quiet for a few seconds gives back what V8 would
+ * keep while idle: the buffers a download's bytes went through and the young generation pages
+ * grew. Then `afterCollect` (the C heap trim) returns the C library's free pages, where those
+ * buffers lived. Invariant: activity (every request, start-up, a download's end) only notes a
+ * time, one timer at a time is armed, and it never keeps the process alive; without
+ * `--expose-gc` nothing happens, and without `--heap-growing-percent=100` a download after the
+ * collection would collect constantly. Why: docs/performance.md (decisions 019, 026, 031, 034).
  */
 export const QUIET_GC_DELAY_MS = 3_000;
 

@@ -101,20 +101,18 @@ export async function locateMediaTools(opts: { ffmpegPath?: string; ffprobePath?
 const FRAGMENTED_MP4 = ["-movflags", "frag_keyframe+empty_moov+default_base_moof"];
 const BASE_ARGS = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error"];
 /**
- * Written before the output pipe. On a pipe ffmpeg otherwise flushes after every packet (about
- * 1 KB for MP3), and relaying tens of thousands of tiny writes cost the server a quarter of a
- * core; full I/O buffers keep the relay cheap.
+ * Written before the output pipe. On a pipe ffmpeg otherwise flushes after every packet (a
+ * kilobyte or so for MP3), and relaying that many tiny writes costs the server real CPU; full
+ * I/O buffers keep the relay cheap (figure: docs/performance.md).
  */
 const OUTPUT_ARGS = ["-flush_packets", "0", "pipe:1"];
 
 /**
  * Packets ffmpeg may queue per input when it reads several (video + audio): each input has its
  * own reading thread, and with the default of 8 the muxer, waiting for the other input's next
- * packet, polls every 10 ms instead of reading on. Remuxing 60 s of DASH 1080p + audio from two
- * pipes took 1.5–2 s with 8 and 0.2 s with 128–256 (the same as from files); 1 s segments took
- * 3.8 s. A full queue only happens while the client reads slower than the media arrives: 256
- * video packets are about 10 s of video (5 MB at 4 Mbit/s), less than the segments the reader
- * may already hold. See docs/decisions/022-overlapped-resolve-and-ffmpeg-input-queues.md.
+ * packet, polls instead of reading on, which made a remux from pipes many times slower than from
+ * files. A full queue only happens while the client reads slower than the media arrives, and
+ * holds less than the segments the reader may already hold. Figures: docs/decisions/022.
  */
 export const INPUT_THREAD_QUEUE_PACKETS = 256;
 

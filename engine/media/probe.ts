@@ -133,9 +133,9 @@ export function parseFfmpegBanner(text: string): ProbeResult {
 
 /**
  * Decoders opened to fill in the stream parameters decode key frames only: a probe reports
- * containers and codecs, not pictures, and the first 256 KiB of a 1080p segment took 35–45 ms to
- * probe with every frame decoded against 12–17 ms (the same output for 112 media files of the
- * fixtures and the benchmark, and for segments cut before their first key frame).
+ * containers and codecs, not pictures, so decoding every frame only made the probe slower (the
+ * same output for every media file of the fixtures and the benchmark, and for segments cut
+ * before their first key frame; figure: docs/performance.md).
  */
 const KEY_FRAMES_ONLY = ["-skip_frame", "nokey"];
 

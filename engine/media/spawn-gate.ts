@@ -3,9 +3,8 @@ import { EngineError } from "../errors.ts";
 /**
  * Spawning a process blocks the event loop until the child has exec'd (libuv forks, then waits
  * for the exec). On a busy machine, where the new child queues for a CPU behind the ffmpegs
- * already running, that is tens to hundreds of milliseconds per spawn; a burst of downloads
- * spawned in one event-loop turn then froze the server for seconds (/healthz took 7 s under 200
- * downloads). The gate hands out one spawn per turn: between two spawns the loop goes through
+ * already running, a burst of downloads spawned in one event-loop turn froze the server for
+ * seconds (figure: docs/performance.md). The gate hands out one spawn per turn: between two spawns the loop goes through
  * its I/O phase, so health checks, page requests and progress events get their turn.
  */
 export interface SpawnGate {

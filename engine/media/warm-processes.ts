@@ -1,18 +1,11 @@
 /**
- * Probers started before they are needed (docs/decisions/027). A distribution's ffmpeg/ffprobe
- * links a few hundred shared libraries: on the 2-core benchmark machine one takes 60–280 ms to
- * start before it reads a byte, and a resolve waits for it (the HLS master of issue 13 probes
- * its video and its audio rendition at once). Every probe runs the same command line and reads
- * its input from stdin, so a started prober waits for its bytes just as well as a new one: the
- * pool keeps up to `size` of them idle per command line, hands one out on demand, and starts a
- * replacement once the one taken has exited and no download is streaming (not while one works,
- * nor while the download it resolved starts: on a small machine the start-up would compete with
- * it for the CPU and block the event loop), at the latest a few seconds later (decision 033).
- *
- * Idle probers hold no event-loop reference (they never keep the process alive) and exit on
- * their own when the server does: their stdin closes. One left idle for `idleMs` (default
- * 2 minutes) is ended: a quiet server gives their memory (about 35 MB each) back and starts
- * them again with its next probe. `close()` ends them at once.
+ * Processes started before they are needed: a distribution's ffmpeg/ffprobe takes longer to
+ * start than a probe's first read. The pool keeps up to `size` idle per command line, hands one
+ * out on demand, and starts the replacement once no download streams (at the latest a few
+ * seconds later), so a start-up never competes with the download it belongs to. Invariants:
+ * idle processes hold no event-loop reference, exit with the server (their input closes), are
+ * ended after `idleMs` unused, and `close()` ends them at once. Why: docs/performance.md
+ * (decisions 027, 029, 033).
  */
 import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
 import { processSpawnGate, type SpawnGate } from "./spawn-gate.ts";

@@ -1,7 +1,7 @@
 /**
  * How many segments one link may describe (issue 27, finding 4). Each segment is kept as an
- * object with its URL while the link is resolved, cached and downloaded (about 160 bytes): 60
- * playlists of 100,000 segments took a server from 288 MB to 1.2 GB. 20,000 segments are 11
+ * object with its URL while the link is resolved, cached and downloaded, so a few huge playlists
+ * could exhaust a server's memory (figure: docs/performance.md). 20,000 segments are 11
  * hours at 2 s a segment, 22 at 4 s; a link past either limit is refused with a clear message.
  */
 import { EngineError } from "../../errors.ts";

@@ -1,5 +1,5 @@
 /**
- * The YouTube source adapter. Its code and youtubei.js (~45 MB of resident memory once
+ * The YouTube source adapter. Its code and youtubei.js (tens of MB of resident memory once
  * imported) load on the first YouTube link this process resolves, not at start:
  * docs/decisions/019-small-footprint.md.
  */

@@ -1,8 +1,8 @@
 /**
  * Resolving a YouTube link: InnerTube (through youtubei.js and our outbound fetch) for streams
  * and, without a Data API key, for details; the Data API v3 for details when a key is
- * configured. Loaded on the first YouTube link only (see ./index.ts): youtubei.js costs ~45 MB
- * of resident memory, which a server that never resolves a YouTube link should not hold.
+ * configured. Loaded on the first YouTube link only (see ./index.ts): youtubei.js's resident
+ * memory (decision 019) is not for a server that never resolves a YouTube link to hold.
  */
 import type { Logger } from "pino";
 import type { ParsedLink } from "#common/links.ts";
