@@ -11,7 +11,9 @@ import { createBillingRouter, STRIPE_WEBHOOK_PATH } from "#server/api/billing.ts
 import { createCallerResolver } from "#server/api/caller.ts";
 import { createResolveLimiter } from "#server/api/resolve-limit.ts";
 import { createApiRouter } from "#server/api/router.ts";
+import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
 import type { DatabaseHandle } from "#db/client.ts";
+import type { EngineErrorCode } from "#engine/errors.ts";
 import { authGate } from "./auth-gate.ts";
 import type { AppConfig } from "./config.ts";
 import { hostErrorOf, refuse } from "./http-errors.ts";
@@ -25,7 +27,7 @@ import { staticFileHeaders } from "./service-worker.ts";
 import { trustProxySetting } from "./trust-proxy.ts";
 
 const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Please try again later.";
-export const RATE_LIMIT_MESSAGE = "You've made too many requests. Please wait a moment and try again.";
+export const RATE_LIMIT_MESSAGE = TOO_MANY_REQUESTS;
 
 export interface AppDeps extends AppServices<AppConfig> {
   database: DatabaseHandle;
@@ -133,7 +135,7 @@ export function createApp(deps: AppDeps): Express {
     handler: (req: Request, res: Response, _next, options) => {
       res.setHeader("Retry-After", String(Math.ceil(options.windowMs / 1000)));
       if (req.path.startsWith("/api/") || req.accepts(["html", "json"]) === "json") {
-        res.status(429).json({ error: { code: "download.rate_limited", message: RATE_LIMIT_MESSAGE } });
+        res.status(429).json({ error: { code: "download.rate_limited" satisfies EngineErrorCode, message: RATE_LIMIT_MESSAGE } });
       } else {
         res.status(429).type("text/plain").send(RATE_LIMIT_MESSAGE);
       }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
 
 /**
  * Limits on what one client may hold open (issue 27 §12). Node's defaults let a client keep a
@@ -43,7 +44,7 @@ export function serverTimeoutOptions(limits: Pick<ConnectionLimits, "headersTime
 
 const TOO_MANY_CONNECTIONS =
   "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\nCache-Control: no-store\r\nConnection: close\r\n";
-const TOO_MANY_BODY = "You've made too many requests. Please wait a moment and try again.";
+const TOO_MANY_BODY = TOO_MANY_REQUESTS;
 const SLOW_BODY = "HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain; charset=utf-8\r\nCache-Control: no-store\r\nConnection: close\r\n";
 const SLOW_BODY_TEXT = "The request took too long to arrive. Please try again.";
 

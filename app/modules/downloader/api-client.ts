@@ -1,3 +1,4 @@
+import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
 import type { FormatOption, VideoDetails } from "#engine/types.ts";
 
 /**
@@ -23,7 +24,7 @@ export const FRIENDLY_MESSAGES = {
   offline: "You appear to be offline. Please check your internet connection and try again.",
   network: "Unable to connect to our servers. Please check your internet connection or try again later.",
   timeout: "The request timed out. Please try again when you have a stronger connection.",
-  rateLimited: "You've made too many requests. Please wait a moment and try again.",
+  rateLimited: TOO_MANY_REQUESTS,
   server: "Our servers are experiencing an issue. Please try again later.",
   unexpected: "An unexpected error occurred. Please try again later.",
 } as const;
