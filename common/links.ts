@@ -21,18 +21,73 @@ export const INVALID_VIDEO_LINK_MESSAGE = "Please enter a valid video link";
 export type LinkError = { ok: false; code: LinkErrorCode; message: string; site?: SitePlatform };
 export type YouTubeParseResult = { ok: true; id: string } | LinkError;
 
-/** Platforms other than YouTube whose link forms we recognise (spec §4 "Platform support status"). */
-export type SitePlatform = "facebook" | "instagram" | "tiktok" | "twitter" | "vimeo" | "dailymotion" | "twitch";
+/**
+ * Every platform whose links we recognise (spec §4 "Platform support status"), in the order the
+ * supported-sites page shows them: an id (the API's `platform`), the display name, who reads its
+ * videos (the engine's own adapter, or yt-dlp when the server has it) and, for the yt-dlp ones,
+ * its link forms as [host, video path (plus query)]. A link on one of these hosts that is not a
+ * video form (a profile, a feed) is refused in the form with the platform's name, instead of
+ * being fetched as a web page. Adding a yt-dlp platform is one entry here. Kept terse: this table
+ * ships in the home page's bundle. YouTube's link forms are parsed by `parseYouTubeUrl` below.
+ */
+export const PLATFORMS = [
+  { id: "youtube", name: "YouTube", reader: "native", links: [] },
+  {
+    id: "facebook",
+    name: "Facebook",
+    reader: "ytdlp",
+    links: [
+      [
+        /^(?:(?:www|m|web|mbasic)\.)?(?:facebook|fb)\.com$/,
+        /^\/(?:watch\/?\?(?:.*&)?v=\d|(?:[^/]+\/)?videos\/(?:[^/]+\/)?\d|reel\/\d|share\/[vr]\/[\w-]|video\.php\?(?:.*&)?v=\d)/,
+      ],
+      [/^(?:www\.)?fb\.watch$/, /^\/[\w-]/],
+    ],
+  },
+  { id: "instagram", name: "Instagram", reader: "ytdlp", links: [[/^(?:www\.|m\.)?instagram\.com$/, /^\/(?:[\w.]+\/)?(?:reels?|p|tv)\/[\w-]/]] },
+  {
+    id: "tiktok",
+    name: "TikTok",
+    reader: "ytdlp",
+    links: [
+      [/^(?:www\.|m\.)?tiktok\.com$/, /^\/(?:@[\w.-]+\/video\/\d|t\/\w|v\/\d)/],
+      [/^v[mt]\.tiktok\.com$/, /^\/\w/],
+    ],
+  },
+  { id: "twitter", name: "Twitter (X)", reader: "ytdlp", links: [[/^(?:www\.|mobile\.)?(?:twitter|x)\.com$/, /^\/(?:\w+|i\/web)\/status\/\d/]] },
+  {
+    id: "vimeo",
+    name: "Vimeo",
+    reader: "ytdlp",
+    links: [[/^(?:www\.|player\.)?vimeo\.com$/, /^\/(?:video\/|channels\/[\w-]+\/|groups\/[\w-]+\/videos\/|showcase\/\d+\/video\/)?\d/]],
+  },
+  {
+    id: "dailymotion",
+    name: "Dailymotion",
+    reader: "ytdlp",
+    links: [
+      [/^(?:www\.)?dailymotion\.com$/, /^\/(?:embed\/)?video\/[a-z\d]/i],
+      [/^dai\.ly$/, /^\/[a-z\d]/i],
+    ],
+  },
+  {
+    id: "twitch",
+    name: "Twitch",
+    reader: "ytdlp",
+    links: [
+      [/^(?:www\.|m\.)?twitch\.tv$/, /^\/(?:videos\/\d|\w+\/clip\/[\w-])/],
+      [/^clips\.twitch\.tv$/, /^\/[\w-]/],
+    ],
+  },
+] as const satisfies ReadonlyArray<{ id: string; name: string; reader: "native" | "ytdlp"; links: ReadonlyArray<readonly [RegExp, RegExp]> }>;
 
-export const SITE_NAMES: Record<SitePlatform, string> = {
-  facebook: "Facebook",
-  instagram: "Instagram",
-  tiktok: "TikTok",
-  twitter: "Twitter (X)",
-  vimeo: "Vimeo",
-  dailymotion: "Dailymotion",
-  twitch: "Twitch",
-};
+export type PlatformId = (typeof PLATFORMS)[number]["id"];
+/** Platforms other than YouTube: recognised by the link rules of the table above. */
+export type SitePlatform = Exclude<PlatformId, "youtube">;
+
+export const PLATFORM_IDS: PlatformId[] = PLATFORMS.map((p) => p.id);
+
+export const SITE_NAMES = Object.fromEntries(PLATFORMS.filter((p) => p.id !== "youtube").map((p) => [p.id, p.name])) as Record<SitePlatform, string>;
 
 export type ParsedLink =
   | { kind: "youtube"; id: string; url: string }
@@ -40,28 +95,8 @@ export type ParsedLink =
   | { kind: "generic"; url: string };
 export type LinkParseResult = ({ ok: true } & ParsedLink) | LinkError;
 
-/**
- * Link forms per platform: [platform, host, video path (plus query)]. A link on one of these hosts
- * that is not a video form (a profile, a feed) is refused in the form with the platform's name,
- * instead of being fetched as a web page. Kept terse: this table ships in the home page's bundle.
- */
-const SITE_RULES: Array<[SitePlatform, RegExp, RegExp]> = [
-  [
-    "facebook",
-    /^(?:(?:www|m|web|mbasic)\.)?(?:facebook|fb)\.com$/,
-    /^\/(?:watch\/?\?(?:.*&)?v=\d|(?:[^/]+\/)?videos\/(?:[^/]+\/)?\d|reel\/\d|share\/[vr]\/[\w-]|video\.php\?(?:.*&)?v=\d)/,
-  ],
-  ["facebook", /^(?:www\.)?fb\.watch$/, /^\/[\w-]/],
-  ["instagram", /^(?:www\.|m\.)?instagram\.com$/, /^\/(?:[\w.]+\/)?(?:reels?|p|tv)\/[\w-]/],
-  ["tiktok", /^(?:www\.|m\.)?tiktok\.com$/, /^\/(?:@[\w.-]+\/video\/\d|t\/\w|v\/\d)/],
-  ["tiktok", /^v[mt]\.tiktok\.com$/, /^\/\w/],
-  ["twitter", /^(?:www\.|mobile\.)?(?:twitter|x)\.com$/, /^\/(?:\w+|i\/web)\/status\/\d/],
-  ["vimeo", /^(?:www\.|player\.)?vimeo\.com$/, /^\/(?:video\/|channels\/[\w-]+\/|groups\/[\w-]+\/videos\/|showcase\/\d+\/video\/)?\d/],
-  ["dailymotion", /^(?:www\.)?dailymotion\.com$/, /^\/(?:embed\/)?video\/[a-z\d]/i],
-  ["dailymotion", /^dai\.ly$/, /^\/[a-z\d]/i],
-  ["twitch", /^(?:www\.|m\.)?twitch\.tv$/, /^\/(?:videos\/\d|\w+\/clip\/[\w-])/],
-  ["twitch", /^clips\.twitch\.tv$/, /^\/[\w-]/],
-];
+/** [platform, host, video path] for every link form of the table, as `parseLink` tries them. */
+const SITE_RULES = PLATFORMS.flatMap((p) => p.links.map(([hosts, videoPath]) => [p.id as SitePlatform, hosts, videoPath] as const));
 
 /** "Please enter a valid Facebook video link": the platform was recognised, the link form was not. */
 export function invalidSiteLinkMessage(site: SitePlatform): string {

@@ -1,3 +1,4 @@
+import { PLATFORM_IDS } from "#common/links.ts";
 import { FORMAT_IDS } from "#engine/formats.ts";
 import { API_ERROR_CODES } from "./api-errors.ts";
 
@@ -168,7 +169,7 @@ export function openApiDocument(serverUrl: string) {
             likeCount: { type: "string" },
             tags: { type: "array", items: { type: "string" } },
             downloadUrl: { type: "string" },
-            platform: { type: "string", enum: ["youtube", "generic", "facebook", "instagram", "tiktok", "twitter", "vimeo", "dailymotion", "twitch"] },
+            platform: { type: "string", enum: [...PLATFORM_IDS, "generic"] },
             durationSeconds: { type: "number" },
             embedUrl: { type: ["string", "null"] },
           },

@@ -1,7 +1,11 @@
+import { PLATFORMS, type PlatformId } from "#common/links.ts";
+
 /**
  * The platform cards on /supported-sites (spec §3 "Platform entry", §4 "Platform support
- * status"). `PLATFORMS` is the spec's table; `platformsFor` turns it into what this server can
- * do, computed at start from its resolvers (issue 12: the page never promises more).
+ * status"). `CARD_TEXT` is the spec's table keyed by platform id; the platform table in
+ * common/links.ts decides which cards exist, their order and names, and who reads each
+ * platform. `platformsFor` turns both into what this server can do, computed at start from its
+ * resolvers (issue 12: the page never promises more).
  */
 export type PlatformStatus = "fully-supported" | "basic-support" | "planned";
 
@@ -24,28 +28,36 @@ export interface PlatformEntry {
   needs?: string;
 }
 
+/** A card's text: everything but the name, which the platform table holds. */
+export type CardText = Omit<PlatformEntry, "name" | "needs">;
+
 /** What this server can resolve, decided at start (engine adapters, yt-dlp present or not). */
 export interface PlatformCapabilities {
   ytdlp: boolean;
 }
 
-/** The platforms the spec plans, which yt-dlp's extractors already read. */
-const THROUGH_YTDLP = new Set(["TikTok", "Twitter (X)", "Vimeo", "Dailymotion", "Twitch"]);
-/** The spec's "Basic Support" platforms: they work only through yt-dlp here. */
-const BASIC_NEEDS_YTDLP = new Set(["Facebook", "Instagram"]);
+/**
+ * A yt-dlp platform added to the table without card text yet: planned, and read by yt-dlp when
+ * the server has it (then `platformsFor` gives it the basic-support text every such card gets).
+ */
+function plannedCard(name: string): CardText {
+  return { logo: { letter: name.charAt(0), background: "#334155" }, description: `Public ${name} videos.`, formats: ["MP4"], maxQuality: "1080p", status: "planned", features: [] };
+}
 
 /**
- * The cards as this server can honour them. With yt-dlp: Facebook and Instagram as the spec
- * describes them, and the planned platforms whose public videos yt-dlp resolves get basic
- * support. Without it: Facebook and Instagram say they need yt-dlp on this server, and the
- * planned ones stay "Coming Soon".
+ * The cards as this server can honour them. With yt-dlp: the spec's "Basic Support" platforms
+ * (Facebook, Instagram) as the spec describes them, and the planned platforms whose public
+ * videos yt-dlp resolves get basic support. Without it: the basic ones say they need yt-dlp on
+ * this server, and the planned ones stay "Coming Soon".
  */
 export function platformsFor(caps: PlatformCapabilities): PlatformEntry[] {
-  return PLATFORMS.map((p) => {
-    if (BASIC_NEEDS_YTDLP.has(p.name) && !caps.ytdlp) {
+  return PLATFORMS.map((platform): PlatformEntry => {
+    const p = { name: platform.name, ...(CARD_TEXT[platform.id] ?? plannedCard(platform.name)) };
+    if (platform.reader !== "ytdlp") return p;
+    if (p.status === "basic-support" && !caps.ytdlp) {
       return { ...p, needs: "yt-dlp on this server", features: [...p.features, "Not available on this server yet: it needs yt-dlp installed"] };
     }
-    if (THROUGH_YTDLP.has(p.name) && caps.ytdlp) {
+    if (p.status === "planned" && caps.ytdlp) {
       return {
         ...p,
         status: "basic-support",
@@ -63,9 +75,9 @@ export function statusLabel(p: PlatformEntry): string {
   return p.needs ? `${PLATFORM_STATUS_LABELS[p.status]} (needs ${p.needs})` : PLATFORM_STATUS_LABELS[p.status];
 }
 
-export const PLATFORMS: PlatformEntry[] = [
-  {
-    name: "YouTube",
+/** The spec's card text per platform (a platform without an entry gets `plannedCard`). */
+export const CARD_TEXT: Partial<Record<PlatformId, CardText>> = {
+  youtube: {
     logo: { letter: "Y", background: "#c4211b" },
     description: "Videos, Shorts and music videos from public links, including youtu.be short links and embed links.",
     formats: ["MP4", "MP3", "WEBM"],
@@ -78,8 +90,7 @@ export const PLATFORMS: PlatformEntry[] = [
       "Playlist support coming soon",
     ],
   },
-  {
-    name: "Facebook",
+  facebook: {
     logo: { letter: "f", background: "#1b4fb8" },
     description: "Public videos from pages and profiles. Private videos and videos in closed groups cannot be reached.",
     formats: ["MP4"],
@@ -87,8 +98,7 @@ export const PLATFORMS: PlatformEntry[] = [
     status: "basic-support",
     features: ["Public page and profile videos", "MP4 up to 720p HD", "Audio extraction is not available yet"],
   },
-  {
-    name: "Instagram",
+  instagram: {
     logo: { letter: "I", background: "#a4246b" },
     description: "Reels from public accounts. Stories and posts from private accounts are not supported.",
     formats: ["MP4"],
@@ -96,8 +106,7 @@ export const PLATFORMS: PlatformEntry[] = [
     status: "basic-support",
     features: ["Reels from public accounts", "MP4 in the quality Instagram serves for playback", "No login needed"],
   },
-  {
-    name: "TikTok",
+  tiktok: {
     logo: { letter: "T", background: "#111827" },
     description: "Short videos from public TikTok accounts.",
     formats: ["MP4", "MP3"],
@@ -105,8 +114,7 @@ export const PLATFORMS: PlatformEntry[] = [
     status: "planned",
     features: ["Planned: MP4 video", "Planned: sound extraction as MP3"],
   },
-  {
-    name: "Twitter (X)",
+  twitter: {
     logo: { letter: "X", background: "#1f2937" },
     description: "Videos and GIFs attached to public posts.",
     formats: ["MP4"],
@@ -114,8 +122,7 @@ export const PLATFORMS: PlatformEntry[] = [
     status: "planned",
     features: ["Planned: videos in public posts", "Planned: animated GIFs saved as MP4"],
   },
-  {
-    name: "Vimeo",
+  vimeo: {
     logo: { letter: "V", background: "#0f6e8c" },
     description: "Public Vimeo videos whose owner allows playback on other sites.",
     formats: ["MP4", "MP3"],
@@ -123,8 +130,7 @@ export const PLATFORMS: PlatformEntry[] = [
     status: "planned",
     features: ["Planned: MP4 up to 1080p", "Planned: audio extraction"],
   },
-  {
-    name: "Dailymotion",
+  dailymotion: {
     logo: { letter: "D", background: "#0a58ca" },
     description: "Public Dailymotion videos.",
     formats: ["MP4"],
@@ -132,8 +138,7 @@ export const PLATFORMS: PlatformEntry[] = [
     status: "planned",
     features: ["Planned: MP4 up to 1080p"],
   },
-  {
-    name: "Twitch",
+  twitch: {
     logo: { letter: "T", background: "#6d28d9" },
     description: "Clips and past broadcasts (VODs) from public channels. Live streams will stay unsupported.",
     formats: ["MP4"],
@@ -141,4 +146,4 @@ export const PLATFORMS: PlatformEntry[] = [
     status: "planned",
     features: ["Planned: clips", "Planned: past broadcasts"],
   },
-];
+};
