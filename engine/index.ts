@@ -19,17 +19,18 @@ import type { SourceAdapter, SourceContext } from "./sources/types.ts";
 import { createCachedResolver } from "./state/cached-resolve.ts";
 import { memoryEngineState } from "./state/memory.ts";
 import type { EngineStateFactory } from "./state/types.ts";
-import { createDownloadPrefetch } from "./stream/download-prefetch.ts";
+import { createDownloadPrefetch } from "./serve/download-prefetch.ts";
 import type { DownloadProgress } from "./stream/downloads.ts";
 import { measureHdThumbnail } from "./details/thumbnail-size.ts";
+import { measureTranscript } from "./details/transcript-size.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./outbound/outbound-fetch.ts";
 import { createSegmentPrefetch } from "./stream/segment-prefetch.ts";
-import { serveDownload, type DownloadFinished, type ServeContext } from "./stream/serve-download.ts";
-import { signDownload } from "./stream/signed-links.ts";
+import { serveDownload, type DownloadFinished, type ServeContext } from "./serve/serve-download.ts";
+import { signDownload } from "./serve/signed-links.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
 
 export type { DownloadProgress, DownloadState } from "./stream/downloads.ts";
-export type { DownloadFinished } from "./stream/serve-download.ts";
+export type { DownloadFinished } from "./serve/serve-download.ts";
 export type { EngineConfig } from "./config.ts";
 export type { EngineState, EngineStateFactory } from "./state/types.ts";
 export { PAID_PLAN_LACKS_FORMAT } from "./refusals.ts";
@@ -159,7 +160,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     if (forDownload) resolveCtx.streamsKnown = (streams) => downloadPrefetch.forStreams(link.url, forDownload.format, forDownload.id, streams);
     const result = await adapter.resolve(link, resolveCtx);
     if (!result.ok) throw failureToError(result as { code: EngineErrorCode; detail?: string; message?: string });
-    await measureHdThumbnail(result.media, ctx.fetch, { signal, logger });
+    await Promise.all([measureHdThumbnail(result.media, ctx.fetch, { signal, logger }), measureTranscript(result.media, ctx.fetch, { signal, logger })]);
     return result.media;
   }
 

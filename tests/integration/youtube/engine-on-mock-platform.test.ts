@@ -114,11 +114,17 @@ describe("engine on the mock platform", () => {
     expect(row.estimated).toBeUndefined();
   });
 
-  it("transcript is the caption track as clean text", async () => {
+  it("transcript is the caption track as clean text, and its row says its exact size before the download", async () => {
+    const { formats } = await engine.resolve("https://www.youtube.com/watch?v=vidfetchCap", { kind: "anonymous" });
+    const row = formats.find((f) => f.id === "transcript")!;
     const created = await engine.createDownload({ url: "https://www.youtube.com/watch?v=vidfetchCap", format: "transcript", caller: { kind: "anonymous" }, ip: "127.0.0.1" });
     expect(created.filename).toBe("Sampleclipwithcaptions-transcript.txt");
     const res = await fetch(created.downloadUrl);
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe(`${MOCK_CAPTION_LINES.map((l) => l.text).join(" ")}\n`);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(body.toString("utf8")).toBe(`${MOCK_CAPTION_LINES.map((l) => l.text).join(" ")}\n`);
+    // the caption track was read while the link resolved: the exact bytes, not the spec's "5-30 KB"
+    expect(row).toMatchObject({ available: true, bytes: body.length, size: formatBytes(body.length) });
+    expect(row.estimated).toBeUndefined();
   });
 });
