@@ -4,7 +4,7 @@ import type { Route } from "./+types/about-us";
 import { Button } from "#app/components/ui/button.tsx";
 import { HISTORY_RETENTION_DAYS } from "#app/modules/history/retention.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
-import { pageMeta } from "#app/modules/pages/page-meta.ts";
+import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { usePublicConfig } from "#app/lib/hooks/use-public-config.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "/about-us");

@@ -6,7 +6,7 @@ import { cn } from "#app/lib/cn.ts";
 import { useOnlineStatus } from "#app/lib/hooks/use-online-status.ts";
 import { GoBackButton } from "#app/modules/pages/go-back-button.tsx";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
-import { pageMeta } from "#app/modules/pages/page-meta.ts";
+import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { describeProbe, probeServer, type ProbeResult } from "#app/modules/pages/probe-server.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "/connection-status");

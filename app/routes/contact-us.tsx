@@ -8,7 +8,7 @@ import { submitContactMessage } from "#app/modules/contact/submit-contact-messag
 import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
 import { hashClientIp } from "#app/lib/forms/hash-client-ip.server.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
-import { pageMeta } from "#app/modules/pages/page-meta.ts";
+import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { usePublicConfig } from "#app/lib/hooks/use-public-config.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "/contact-us");

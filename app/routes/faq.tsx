@@ -7,7 +7,7 @@ import { publicConfigFrom } from "#app/lib/seo.ts";
 import { FaqAccordion, faqJsonLd } from "#app/modules/pages/faq-accordion.tsx";
 import { faqItems } from "#app/modules/pages/faq-items.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
-import { pageMeta } from "#app/modules/pages/page-meta.ts";
+import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { usePublicConfig } from "#app/lib/hooks/use-public-config.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -5,7 +5,7 @@ import { AdSlot } from "#app/components/layout/ad-slot.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { GUIDE_STEPS, GUIDE_TIPS, GUIDE_TROUBLESHOOTING } from "#app/modules/pages/how-to-content.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
-import { pageMeta } from "#app/modules/pages/page-meta.ts";
+import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { usePublicConfig } from "#app/lib/hooks/use-public-config.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -3,7 +3,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/not-found";
 import { Button } from "#app/components/ui/button.tsx";
 import { seo } from "#app/lib/seo.ts";
-import { findRelevantPage } from "#app/modules/pages/find-relevant-page.ts";
+import { findRelevantPage } from "#app/modules/site/find-relevant-page.ts";
 import { GoBackButton } from "#app/modules/pages/go-back-button.tsx";
 import { RedirectCountdown } from "#app/modules/pages/redirect-countdown.tsx";
 

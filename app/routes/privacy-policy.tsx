@@ -2,7 +2,7 @@ import type { Route } from "./+types/privacy-policy";
 import { LEGAL_LAST_CHANGED } from "#app/modules/pages/legal/legal-dates.ts";
 import { LegalDocument } from "#app/modules/pages/legal/legal-document.tsx";
 import { privacyPolicySections } from "#app/modules/pages/legal/privacy-policy-sections.tsx";
-import { pageMeta } from "#app/modules/pages/page-meta.ts";
+import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { usePublicConfig } from "#app/lib/hooks/use-public-config.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "/privacy-policy");

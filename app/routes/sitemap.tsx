@@ -3,8 +3,8 @@ import { Link } from "react-router";
 import type { Route } from "./+types/sitemap";
 import type { RouteHandle } from "../root";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
-import { pageMeta } from "#app/modules/pages/page-meta.ts";
-import { SITEMAP_BLOG_SLUGS, SITEMAP_GROUPS, titleFromSlug } from "#app/modules/pages/sitemap-groups.ts";
+import { pageMeta } from "#app/modules/site/page-meta.ts";
+import { SITEMAP_BLOG_SLUGS, SITEMAP_GROUPS, titleFromSlug } from "#app/modules/site/sitemap-groups.ts";
 
 /** Spec: header and footer ads are off on the sitemap. */
 export const handle: RouteHandle = { hideLayoutAds: true };

@@ -7,7 +7,7 @@ import { FaqAccordion, faqJsonLd, type FaqEntry } from "#app/modules/pages/faq-a
 import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
 import { hashClientIp } from "#app/lib/forms/hash-client-ip.server.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
-import { pageMeta } from "#app/modules/pages/page-meta.ts";
+import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { platformsFor, statusLabel, type PlatformEntry, type PlatformStatus } from "#app/modules/platform-requests/platform-cards.ts";
 import { PlatformRequestForm } from "#app/modules/platform-requests/platform-request-form.tsx";
 import {

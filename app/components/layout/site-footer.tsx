@@ -1,5 +1,5 @@
 import { SiteLink } from "#app/components/ui/site-link.tsx";
-import { TOOLS_LINKS } from "./nav-links.ts";
+import { TOOLS_LINKS } from "#app/modules/site/page-links.ts";
 
 /** Six social links, opened in a new tab (spec §2 "Footer"). */
 export const SOCIAL_LINKS = [

@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from "react";
 import { useLocation } from "react-router";
 import { SiteLink } from "#app/components/ui/site-link.tsx";
 import { cn } from "#app/lib/cn.ts";
-import { HEADER_LINKS, TOOLS_LINKS, isActivePath } from "./nav-links.ts";
+import { HEADER_LINKS, TOOLS_LINKS, isActivePath } from "#app/modules/site/page-links.ts";
 import { ToolsMenu } from "./tools-menu.tsx";
 
 const SCROLL_THRESHOLD = 20;

@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useLocation } from "react-router";
 import { SiteLink } from "#app/components/ui/site-link.tsx";
 import { cn } from "#app/lib/cn.ts";
-import { TOOLS_LINKS } from "./nav-links.ts";
+import { TOOLS_LINKS } from "#app/modules/site/page-links.ts";
 
 /** Typeahead letters are forgotten after this pause (the interface default the spec mentions). */
 const TYPEAHEAD_RESET_MS = 1000;

@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import { absoluteUrl, publicConfigFrom } from "#app/lib/seo.ts";
-import { pageMeta } from "#app/modules/pages/page-meta.ts";
+import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { findSitePage } from "#app/modules/site/pages.ts";
 import { toolJsonLd } from "./tool-page.tsx";
 

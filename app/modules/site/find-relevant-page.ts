@@ -1,4 +1,4 @@
-import { SITE_PAGES, type SitePage } from "#app/modules/site/pages.ts";
+import { SITE_PAGES, type SitePage } from "./pages.ts";
 
 /**
  * The page a visitor most likely wanted when they hit a missing path (the 404 page redirects

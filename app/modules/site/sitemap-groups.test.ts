@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TOOLS_LINKS } from "#app/components/layout/nav-links.ts";
+import { TOOLS_LINKS } from "./page-links.ts";
 import { SITEMAP_BLOG_SLUGS, SITEMAP_GROUPS, titleFromSlug } from "./sitemap-groups.ts";
 
 describe("sitemap groups", () => {

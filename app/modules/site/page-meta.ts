@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import { seo, type SeoInput } from "#app/lib/seo.ts";
-import { findSitePage } from "#app/modules/site/pages.ts";
+import { findSitePage } from "./pages.ts";
 
 type Matches = Parameters<typeof seo>[0];
 
