@@ -13,7 +13,7 @@ import { createResolveLimiter } from "#server/api/resolve-limit.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
 import type { DatabaseHandle } from "#db/client.ts";
-import type { EngineErrorCode } from "#engine/errors.ts";
+import { ERRORS, type EngineErrorCode } from "#engine/errors.ts";
 import { authGate } from "./auth-gate.ts";
 import type { AppConfig } from "./config.ts";
 import { hostErrorOf, refuse } from "./http-errors.ts";
@@ -26,7 +26,7 @@ import { contentSecurityPolicy, cspHeaderName, securityHeaderList, securityHeade
 import { staticFileHeaders } from "./service-worker.ts";
 import { trustProxySetting } from "./trust-proxy.ts";
 
-const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Please try again later.";
+const INTERNAL_ERROR_MESSAGE = ERRORS.internal.message;
 export const RATE_LIMIT_MESSAGE = TOO_MANY_REQUESTS;
 
 export interface AppDeps extends AppServices<AppConfig> {
