@@ -1,20 +1,16 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contactMessages } from "#db/schema/index.ts";
 import { formPost, routeContext, unwrap } from "#tests/support/route-context.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { action } from "./contact-us.tsx";
 
 const complete = { name: "Grace", email: "grace@example.com", subject: "Audio", message: "MP3 320 sounds great.", website: "" };
 const call = (handle: TestDatabase, fields: Record<string, string>) =>
   action({ request: formPost("http://localhost/contact-us", fields), context: routeContext(handle.db), params: {} } as never).then(unwrap);
 
-describe.each(testDatabases)("POST /contact-us on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("POST /contact-us on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
 
   it.skipIf(skip)("stores a valid message and answers with the spec's success toast", async () => {
     handle = await open();

@@ -1,20 +1,16 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newsletterSubscribers } from "#db/schema/index.ts";
 import { formPost, routeContext, unwrap } from "#tests/support/route-context.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { action, loader } from "./newsletter.ts";
 
 const SUCCESS = { ok: true, message: "Thanks for subscribing! We'll email you when new articles are published." };
 const json = (body: unknown) =>
   new Request("http://localhost/newsletter", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 
-describe.each(testDatabases)("POST /newsletter on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("POST /newsletter on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
   const call = (request: Request) => action({ request, context: routeContext(handle!.db), params: {} } as never).then(unwrap);
 
   it.skipIf(skip)("subscribes from JSON and from a form, one row per address", async () => {

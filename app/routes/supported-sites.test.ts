@@ -1,20 +1,16 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { platformRequests } from "#db/schema/index.ts";
 import { formPost, routeContext, unwrap } from "#tests/support/route-context.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
-import { statusLabel, type PlatformEntry } from "#app/modules/platform-requests/platform-cards.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import { statusLabel, type PlatformEntry } from "#app/modules/platform-requests/platform-status.ts";
 import { action, loader } from "./supported-sites.tsx";
 
 const call = (handle: TestDatabase, fields: Record<string, string>) =>
   action({ request: formPost("http://localhost/supported-sites", fields), context: routeContext(handle.db), params: {} } as never).then(unwrap);
 
-describe.each(testDatabases)("POST /supported-sites (Request Platform Support) on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("POST /supported-sites (Request Platform Support) on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
 
   it.skipIf(skip)("stores the request", async () => {
     handle = await open();

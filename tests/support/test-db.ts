@@ -1,14 +1,15 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { openDatabase, openTestPglite, type DatabaseHandle } from "#db/client.ts";
 
 /**
  * The databases data tests run against: always a fresh in-memory PGlite, and a real PostgreSQL
  * server when TEST_DATABASE_URL is set (a fresh database per test, dropped afterwards).
  *
- *   describe.each(testDatabases)("store contact message on $name", ({ skip, open, prepare }) => {
- *     beforeAll(() => (skip ? undefined : prepare()));
- *     it.skipIf(skip)("...", async () => { const handle = await open(); ...; await handle.dispose(); });
+ *   describe.each(testDatabases)("store contact message on $name", (variant) => {
+ *     const { skip, open } = withTestDatabase(variant);
+ *     it.skipIf(skip)("...", async () => { const handle = await open(); ... });
  *   });
  */
 export interface TestDatabase extends DatabaseHandle {
@@ -100,3 +101,36 @@ export const testDatabases: TestDatabaseVariant[] = [
   { name: "pglite", skip: false, open: openPglite, prepare: async () => (await openPglite()).dispose() },
   { name: "postgres", skip: !postgresUrl, open: openPostgres, prepare: async () => {} },
 ];
+
+export interface TestDatabaseBlock {
+  name: TestDatabaseVariant["name"];
+  skip: boolean;
+  /** a fresh database, disposed of after the test that opened it */
+  open(): Promise<TestDatabase>;
+  /** a fresh database for the whole block (open it in beforeAll), disposed of after its last test */
+  openShared(): Promise<TestDatabase>;
+}
+
+/**
+ * The setup every block of `describe.each(testDatabases)` needs, in one place: the variant is
+ * prepared once before the block's tests, and each database opened through the returned
+ * functions is disposed of even when its test failed. The hooks are registered first, so under
+ * Vitest's stacked after-hooks the block's own cleanup (servers using the database) runs before
+ * the database goes.
+ */
+export function withTestDatabase(variant: TestDatabaseVariant): TestDatabaseBlock {
+  const perTest: TestDatabase[] = [];
+  const perBlock: TestDatabase[] = [];
+  const disposeAll = async (opened: TestDatabase[]) => {
+    for (const handle of opened.splice(0)) await handle.dispose();
+  };
+  beforeAll(() => (variant.skip ? undefined : variant.prepare()));
+  afterEach(() => disposeAll(perTest));
+  afterAll(() => disposeAll(perBlock));
+  const openInto = (opened: TestDatabase[]) => async () => {
+    const handle = await variant.open();
+    opened.push(handle);
+    return handle;
+  };
+  return { name: variant.name, skip: variant.skip, open: openInto(perTest), openShared: openInto(perBlock) };
+}

@@ -1,5 +1,5 @@
 import pino from "pino";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { action as dashboardAction } from "#app/routes/dashboard.tsx";
 import { loader as exportLoader } from "#app/routes/dashboard-export.ts";
 import { action as signupAction } from "#app/routes/signup.tsx";
@@ -8,7 +8,7 @@ import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { blogComments, downloadHistory, sessions, subscriptions, users } from "#db/schema/index.ts";
 import { cookieHeaderFrom, formPostFromSite, insertActiveSubscription, openConfirmationLink, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute, unwrap } from "#tests/support/route-context.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import type { AccountServices } from "./account-services.server.ts";
 
 /**
@@ -37,14 +37,10 @@ function fakeBilling(opts: { fail?: boolean } = {}) {
   return { billing, canceled };
 }
 
-describe.each(testDatabases)("your data on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("your data on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
   let accounts: AccountServices & { outbox: Array<{ to: string; subject: string; text: string }> };
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
   const ctx = (billing: BillingServices | null = null) => ({ db: handle!.db, logger, clientIp: "203.0.113.7", accounts, billing, config: { PUBLIC_URL: TEST_PUBLIC_URL } });
 
   async function signedInAda(): Promise<{ cookie: string; userId: string }> {

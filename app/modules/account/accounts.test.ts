@@ -1,5 +1,5 @@
 import pino from "pino";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loader as dashboardLoader } from "#app/routes/dashboard.tsx";
 import { action as loginAction, loader as loginLoader } from "#app/routes/login.tsx";
 import { action as logoutAction } from "#app/routes/logout.ts";
@@ -10,7 +10,7 @@ import { sql } from "drizzle-orm";
 import { authAccounts, sessions, users } from "#db/schema/index.ts";
 import { cookieHeaderFrom, formPostFromSite, openConfirmationLink, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute, unwrap } from "#tests/support/route-context.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import type { AccountServices } from "./account-services.server.ts";
 import { settleBackgroundWork } from "./background-work.server.ts";
 
@@ -24,14 +24,10 @@ function get(path: string, cookie = "") {
 
 const run = callRoute;
 
-describe.each(testDatabases)("accounts on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("accounts on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
   let accounts: AccountServices & { outbox: Array<{ to: string; subject: string; text: string }> };
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
   const ctx = (clientIp = "203.0.113.7") => ({ db: handle!.db, logger, clientIp, accounts });
   async function setup() {
     handle = await open();

@@ -1,12 +1,12 @@
 import pino from "pino";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loader as rootLoader } from "#app/root.tsx";
 import { action as signupAction } from "#app/routes/signup.tsx";
 import { sessions } from "#db/schema/index.ts";
 import { cookieHeaderFrom, openConfirmationLink, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute } from "#tests/support/route-context.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 /**
  * An active user stays logged in: once a day the session's expiry moves forward and every page's
@@ -15,13 +15,9 @@ import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
 const logger = pino({ level: "silent" });
 const DAY = 86_400_000;
 
-describe.each(testDatabases)("session renewal on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("session renewal on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
 
   it.skipIf(skip)("a page view a few days after login renews the session cookie; a fresh session sends none", async () => {
     handle = await open();

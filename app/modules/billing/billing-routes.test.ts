@@ -1,5 +1,5 @@
 import pino from "pino";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { action as cancelAction, loader as cancelLoader } from "#app/routes/billing-cancel.ts";
 import { action as portalAction } from "#app/routes/billing-portal.ts";
 import { loader as dashboardLoader } from "#app/routes/dashboard.tsx";
@@ -8,7 +8,7 @@ import { action as premiumAction, loader as premiumLoader } from "#app/routes/pr
 import { startFakeStripe, type FakeStripe } from "#tests/mocks/stripe.ts";
 import { cookieHeaderFrom, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute } from "#tests/support/route-context.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { createBillingServices, type BillingServices } from "./billing-services.server.ts";
 import { getUserPlan } from "./user-plan.server.ts";
 
@@ -23,13 +23,12 @@ function post(path: string, fields: Record<string, string>, cookie = "") {
 }
 const get = (path: string, cookie = "") => new Request(`${TEST_PUBLIC_URL}${path}`, { headers: cookie ? { cookie } : {} });
 
-describe.each(testDatabases)("billing pages on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("billing pages on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
   let fake: FakeStripe | undefined;
   afterEach(async () => {
     await fake?.close();
-    await handle?.dispose();
     fake = handle = undefined;
   });
 

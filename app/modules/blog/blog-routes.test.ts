@@ -1,9 +1,9 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { blogCommentLikes, blogCommentReports, blogComments } from "#db/schema/blog.ts";
 import { action as articleAction, loader as articleLoader } from "#app/routes/blog-article.tsx";
 import { loader as listLoader } from "#app/routes/blog.tsx";
 import { routeContext } from "#tests/support/route-context.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { getArticleBySlug, listArticles } from "./articles.server.ts";
 import { createComment } from "./comments/comments.server.ts";
 import { LIKE_LIMIT } from "./comments/like-request.server.ts";
@@ -59,13 +59,9 @@ const form = (fields: Record<string, string>) => {
 const SECRET = routeContext(null).config.DOWNLOAD_SIGNING_SECRET;
 const cookie = (id = VISITOR) => ({ cookie: `${VISITOR_COOKIE}=${visitorCookieValue(id, SECRET)}` });
 
-describe.each(testDatabases)("blog routes on $name", ({ name, skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("blog routes on $name", (variant) => {
+  const { name, skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
   // the like limiter lives for the process: each database variant uses its own addresses
   const ip = (n: number) => `198.51.100.${n + (name === "postgres" ? 100 : 0)}`;
 

@@ -1,21 +1,17 @@
 import { Writable } from "node:stream";
 import pino from "pino";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contactMessages } from "#db/schema/index.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import type { MailMessage } from "#app/modules/account/mailer.server.ts";
 import { submitContactMessage } from "./submit-contact-message.server.ts";
 
 const logger = pino({ level: "silent" });
 const input = { name: "Ada", email: "ada@example.com", subject: "", message: "Please add Vimeo.", website: "" };
 
-describe.each(testDatabases)("submitContactMessage on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("submitContactMessage on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
 
   it.skipIf(skip)("stores the message with the hashed address", async () => {
     handle = await open();
@@ -66,8 +62,8 @@ describe.each(testDatabases)("submitContactMessage on $name", ({ skip, open, pre
   });
 });
 
-describe.each(testDatabases)("submitContactMessage logging on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("submitContactMessage logging on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
 
   it.skipIf(skip)("logs a failed write by id and database code, never the message's content", async () => {
     const handle = await open();

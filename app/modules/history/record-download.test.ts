@@ -1,19 +1,15 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { downloadHistory, users } from "#db/schema/index.ts";
 import type { DownloadFinished } from "#engine/index.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { listHistory } from "./list-history.server.ts";
 import { pruneHistory, recordDownload } from "./record-download.server.ts";
 import { HISTORY_RETENTION_DAYS } from "./retention.ts";
 
 /** Sizes past 2 GiB (a long 4K or 8K download) are kept exactly, not dropped. */
-describe.each(testDatabases)("download history sizes on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("download history sizes on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
 
   it.skipIf(skip)("stores a 5 GiB file's size exactly and leaves an impossible one unknown", async () => {
     handle = await open();
@@ -31,13 +27,9 @@ describe.each(testDatabases)("download history sizes on $name", ({ skip, open, p
 });
 
 /** The privacy policy promises 90 days: older rows are neither shown nor kept. */
-describe.each(testDatabases)("download history retention on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("download history retention on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
 
   it.skipIf(skip)(`shows the last ${HISTORY_RETENTION_DAYS} days and deletes older rows of every user`, async () => {
     handle = await open();

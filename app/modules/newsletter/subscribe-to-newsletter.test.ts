@@ -1,7 +1,7 @@
 import pino from "pino";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newsletterSubscribers } from "#db/schema/index.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { newsletterSchema, NEWSLETTER_MESSAGES } from "./newsletter-schema.ts";
 import { subscribeToNewsletter } from "./subscribe-to-newsletter.server.ts";
 
@@ -19,13 +19,9 @@ describe("newsletter schema", () => {
   });
 });
 
-describe.each(testDatabases)("subscribeToNewsletter on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("subscribeToNewsletter on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
 
   it.skipIf(skip)("stores a new subscriber", async () => {
     handle = await open();

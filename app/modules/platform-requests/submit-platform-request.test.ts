@@ -1,20 +1,16 @@
 import pino from "pino";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { platformRequests } from "#db/schema/index.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import type { MailMessage } from "#app/modules/account/mailer.server.ts";
 import { submitPlatformRequest } from "./submit-platform-request.server.ts";
 
 const logger = pino({ level: "silent" });
 const input = { platformName: "Bilibili", email: "fan@example.com", details: "Mostly anime clips.", website: "" };
 
-describe.each(testDatabases)("submitPlatformRequest on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("submitPlatformRequest on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
 
   it.skipIf(skip)("stores the request", async () => {
     handle = await open();

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createBillingServices, type BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import { getUserPlan } from "#app/modules/billing/user-plan.server.ts";
 import { billingCustomers, stripeEvents, subscriptions } from "#db/schema/index.ts";
 import { startFakeStripe, type FakeStripe } from "#tests/mocks/stripe.ts";
 import { cookieHeaderFrom, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { recordingLogger } from "#tests/support/route-context.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase } from "#tests/support/test-db.ts";
 import { startHost } from "../server/host.ts";
 
 /**
@@ -16,14 +16,11 @@ import { startHost } from "../server/host.ts";
  */
 const DAY = 86_400_000;
 
-describe.each(testDatabases)("billing on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
-  const opened: Array<{ handle: TestDatabase; fake: FakeStripe }> = [];
+describe.each(testDatabases)("billing on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
+  const fakes: FakeStripe[] = [];
   afterEach(async () => {
-    for (const o of opened.splice(0)) {
-      await o.fake.close();
-      await o.handle.dispose();
-    }
+    for (const fake of fakes.splice(0)) await fake.close();
   });
 
   async function setup(opts: { billing?: "none" | "fake"; prices?: Partial<Record<string, string>> } = {}) {
@@ -32,7 +29,7 @@ describe.each(testDatabases)("billing on $name", ({ skip, open, prepare }) => {
     const accounts = testAccounts(db);
     const log = recordingLogger();
     const fake = await startFakeStripe();
-    opened.push({ handle, fake });
+    fakes.push(fake);
     const billing: BillingServices | null =
       opts.billing === "none" ? null : createBillingServices({ ...fake.env, ...opts.prices, PUBLIC_URL: TEST_PUBLIC_URL });
     const host = await startHost({ accounts, db, billing: billing ?? undefined, logTo: { write: (l: string) => log.lines.push(JSON.parse(l)) } as never });

@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { downloadHistory } from "#db/schema/index.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { ALL_FORMATS_URL, closePlatform, startPlanFixture, type PlanFixture } from "./plan-fixture.ts";
 
 const execFileAsync = promisify(execFile);
@@ -33,18 +33,17 @@ async function until<T>(fn: () => Promise<T | undefined>, what: string): Promise
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe.each(testDatabases)("plans enforced through /api/v1 on $name", ({ skip, open, prepare }) => {
+describe.each(testDatabases)("plans enforced through /api/v1 on $name", (variant) => {
+  const { skip, openShared } = withTestDatabase(variant);
   let db: TestDatabase;
   let fx: PlanFixture;
   beforeAll(async () => {
     if (skip) return;
-    await prepare();
-    db = await open();
+    db = await openShared();
     fx = await startPlanFixture(db, { downloadsPerIpPerHour: 1 });
   }, 120_000);
   afterAll(async () => {
     await fx?.close();
-    await db?.dispose();
   });
 
   it.skipIf(skip)("a free user's mp4-2160 is a 403 with the catalogue's message; a Pro user's is a real 2160p file", async () => {
