@@ -85,9 +85,10 @@ export type PlatformId = (typeof PLATFORMS)[number]["id"];
 /** Platforms other than YouTube: recognised by the link rules of the table above. */
 export type SitePlatform = Exclude<PlatformId, "youtube">;
 
-export const PLATFORM_IDS: PlatformId[] = PLATFORMS.map((p) => p.id);
+// (the annotations let a bundle that uses none of this drop it: these lines are calls, not literals)
+export const PLATFORM_IDS: PlatformId[] = /* @__PURE__ */ PLATFORMS.map((p) => p.id);
 
-export const SITE_NAMES = Object.fromEntries(PLATFORMS.filter((p) => p.id !== "youtube").map((p) => [p.id, p.name])) as Record<SitePlatform, string>;
+export const SITE_NAMES = /* @__PURE__ */ Object.fromEntries(/* @__PURE__ */ PLATFORMS.flatMap((p) => (p.id === "youtube" ? [] : [[p.id, p.name]]))) as Record<SitePlatform, string>;
 
 export type ParsedLink =
   | { kind: "youtube"; id: string; url: string }
@@ -96,7 +97,7 @@ export type ParsedLink =
 export type LinkParseResult = ({ ok: true } & ParsedLink) | LinkError;
 
 /** [platform, host, video path] for every link form of the table, as `parseLink` tries them. */
-const SITE_RULES = PLATFORMS.flatMap((p) => p.links.map(([hosts, videoPath]) => [p.id as SitePlatform, hosts, videoPath] as const));
+const SITE_RULES = /* @__PURE__ */ PLATFORMS.flatMap((p) => p.links.map(([hosts, videoPath]) => [p.id as SitePlatform, hosts, videoPath] as const));
 
 /** "Please enter a valid Facebook video link": the platform was recognised, the link form was not. */
 export function invalidSiteLinkMessage(site: SitePlatform): string {

@@ -1,22 +1,23 @@
 import { FileText } from "#app/components/icons.ts";
-import { Link } from "react-router";
+import { Link, useLoaderData } from "react-router";
 import type { Route } from "./+types/sitemap";
 import type { RouteHandle } from "../root";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 import { pageMeta } from "#app/modules/site/page-meta.ts";
-import { SITEMAP_BLOG_SLUGS, SITEMAP_GROUPS, titleFromSlug } from "#app/modules/site/sitemap-groups.ts";
+import { sitemapPageGroups } from "#app/modules/site/sitemap-groups.server.ts";
 
 /** Spec: header and footer ads are off on the sitemap. */
 export const handle: RouteHandle = { hideLayoutAds: true };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "/sitemap");
 
-const groups = [
-  ...SITEMAP_GROUPS,
-  { id: "blog", title: "Popular Articles", links: SITEMAP_BLOG_SLUGS.map((slug) => ({ to: `/blog/${slug}`, label: titleFromSlug(slug) })) },
-];
+/** The groups come through the loader so this route's browser code does not import the link registry (see sitemap-groups.ts). */
+export function loader() {
+  return { groups: sitemapPageGroups() };
+}
 
 export default function Sitemap() {
+  const { groups } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHero

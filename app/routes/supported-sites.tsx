@@ -8,7 +8,8 @@ import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
 import { hashClientIp } from "#app/lib/forms/hash-client-ip.server.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 import { pageMeta } from "#app/modules/site/page-meta.ts";
-import { platformsFor, statusLabel, type PlatformEntry, type PlatformStatus } from "#app/modules/platform-requests/platform-cards.ts";
+import { platformsFor } from "#app/modules/platform-requests/platform-cards.server.ts";
+import { statusLabel, type PlatformEntry, type PlatformStatus } from "#app/modules/platform-requests/platform-status.ts";
 import { PlatformRequestForm } from "#app/modules/platform-requests/platform-request-form.tsx";
 import {
   PLATFORM_REQUEST_MESSAGES,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { platformsFor } from "#app/modules/platform-requests/platform-cards.ts";
+import { platformsFor } from "#app/modules/platform-requests/platform-cards.server.ts";
+import { findSitePage } from "#app/modules/site/pages.ts";
 import { PLATFORMS, SITE_NAMES } from "#common/links.ts";
 import { openApiDocument } from "./openapi.ts";
 
@@ -18,5 +19,10 @@ describe("the platform table", () => {
     const byRule = PLATFORMS.filter((p) => p.links.length > 0);
     expect(Object.entries(SITE_NAMES)).toEqual(byRule.map((p) => [p.id, p.name]));
     expect(byRule.every((p) => p.reader === "ytdlp")).toBe(true);
+  });
+
+  it("is found by the site search under every platform's id", () => {
+    const keywords = findSitePage("/supported-sites")?.keywords ?? [];
+    expect(PLATFORMS.map((p) => p.id).filter((id) => !keywords.includes(id))).toEqual([]);
   });
 });

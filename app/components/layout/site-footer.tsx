@@ -1,5 +1,5 @@
 import { SiteLink } from "#app/components/ui/site-link.tsx";
-import { TOOLS_LINKS } from "#app/modules/site/page-links.ts";
+import { FOOTER_GROUPS } from "#app/modules/site/page-links.ts";
 
 /** Six social links, opened in a new tab (spec §2 "Footer"). */
 export const SOCIAL_LINKS = [
@@ -11,37 +11,6 @@ export const SOCIAL_LINKS = [
   { href: "https://www.reddit.com/r/vidfetch", label: "Reddit" },
 ] as const;
 
-const GROUPS: { heading: string; links: readonly { to: `/${string}`; label: string }[] }[] = [
-  {
-    heading: "Company",
-    links: [
-      { to: "/about-us", label: "About Us" },
-      { to: "/contact-us", label: "Contact Us" },
-      { to: "/blog", label: "Blog" },
-      { to: "/premium", label: "Premium Plans" },
-      { to: "/sitemap", label: "Sitemap" },
-    ],
-  },
-  {
-    heading: "Help",
-    links: [
-      { to: "/how-to-download", label: "How to Download" },
-      { to: "/supported-sites", label: "Supported Sites" },
-      { to: "/faq", label: "FAQ" },
-    ],
-  },
-  { heading: "Tools", links: TOOLS_LINKS },
-  {
-    heading: "Legal",
-    links: [
-      { to: "/privacy-policy", label: "Privacy Policy" },
-      { to: "/terms-and-conditions", label: "Terms and Conditions" },
-      { to: "/disclaimer", label: "Disclaimer" },
-      { to: "/dmca", label: "DMCA" },
-    ],
-  },
-];
-
 export function SiteFooter({ siteName }: { siteName: string }) {
   return (
     <footer className="mt-16 border-t border-slate-200 bg-slate-50">
@@ -52,7 +21,7 @@ export function SiteFooter({ siteName }: { siteName: string }) {
             Save videos, audio, thumbnails and transcripts for personal use. No fake buttons, no installation, nothing stored on our servers.
           </p>
         </div>
-        {GROUPS.map((g) => (
+        {FOOTER_GROUPS.map((g) => (
           <nav key={g.heading} aria-label={g.heading}>
             <h2 className="text-sm font-semibold text-slate-900">{g.heading}</h2>
             <ul className="mt-3 space-y-2">

@@ -1,7 +1,8 @@
 /**
  * Every public page the site serves, in one list: the sitemap.xml, the site search, the 404
  * page's "most relevant page" and each page's metadata read from here. Later features add
- * their pages to this list (the blog adds its articles through its own search source).
+ * their pages to this list (the blog adds its articles through its own search source); the
+ * links to them are in page-links.ts, and page-registry.test.ts checks every route is in both.
  */
 export interface SitePage {
   path: string;
@@ -54,6 +55,8 @@ export const SITE_PAGES: SitePage[] = [
     title: "Supported Sites and Platforms",
     description:
       "Which platforms work today, what formats and quality each one gets, what is coming next, and a form to ask for the platform you need.",
+    // every platform id of common/links.ts (a test checks it; importing the table here would
+    // split it out of the home page's chunk and grow its first load)
     keywords: ["platforms", "youtube", "facebook", "instagram", "tiktok", "twitter", "vimeo", "dailymotion", "twitch", "request"],
     group: "main",
     changefreq: "monthly",

@@ -1,20 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { TOOLS_LINKS } from "./page-links.ts";
-import { SITEMAP_BLOG_SLUGS, SITEMAP_GROUPS, titleFromSlug } from "./sitemap-groups.ts";
+import { SITEMAP_BLOG_SLUGS, sitemapPageGroups, titleFromSlug } from "./sitemap-groups.server.ts";
 
 describe("sitemap groups", () => {
-  it("lists the spec's groups in order, with the tools pages", () => {
-    expect(SITEMAP_GROUPS.map((g) => [g.title, g.links.map((l) => l.to)])).toEqual([
+  it("lists the spec's groups in order, with the tools pages and six articles", () => {
+    expect(sitemapPageGroups().map((g) => [g.title, g.links.map((l) => l.to)])).toEqual([
       ["Main", ["/", "/blog", "/how-to-download", "/supported-sites", "/faq"]],
       ["Tools", ["/tools/converters", "/tools/colors", "/tools/text", "/tools/media"]],
       ["Company", ["/about-us", "/contact-us"]],
       ["Legal", ["/privacy-policy", "/terms-and-conditions", "/disclaimer", "/dmca"]],
+      ["Popular Articles", SITEMAP_BLOG_SLUGS.map((slug) => `/blog/${slug}`)],
     ]);
     expect(SITEMAP_BLOG_SLUGS).toHaveLength(6);
-  });
-
-  it("lists the tools exactly as the header's Tools menu does", () => {
-    expect(SITEMAP_GROUPS.find((g) => g.id === "tools")?.links).toEqual(TOOLS_LINKS);
   });
 
   it("turns slugs into readable titles", () => {

@@ -1,32 +1,14 @@
 import { PLATFORMS, type PlatformId } from "#common/links.ts";
+import type { PlatformEntry } from "./platform-status.ts";
 
 /**
  * The platform cards on /supported-sites (spec §3 "Platform entry", §4 "Platform support
  * status"). `CARD_TEXT` is the spec's table keyed by platform id; the platform table in
  * common/links.ts decides which cards exist, their order and names, and who reads each
  * platform. `platformsFor` turns both into what this server can do, computed at start from its
- * resolvers (issue 12: the page never promises more).
+ * resolvers (issue 12: the page never promises more). Server-only: the page gets its cards from
+ * its loader, so the platform table stays out of that page's browser code.
  */
-export type PlatformStatus = "fully-supported" | "basic-support" | "planned";
-
-export const PLATFORM_STATUS_LABELS: Record<PlatformStatus, string> = {
-  "fully-supported": "Fully Supported",
-  "basic-support": "Basic Support",
-  planned: "Coming Soon",
-};
-
-export interface PlatformEntry {
-  name: string;
-  /** monogram and brand colour for the logo badge (we do not ship third-party logos) */
-  logo: { letter: string; background: string };
-  description: string;
-  formats: string[];
-  maxQuality: string;
-  status: PlatformStatus;
-  features: string[];
-  /** set when the status depends on something this server lacks: what the operator must add */
-  needs?: string;
-}
 
 /** A card's text: everything but the name, which the platform table holds. */
 export type CardText = Omit<PlatformEntry, "name" | "needs">;
@@ -68,11 +50,6 @@ export function platformsFor(caps: PlatformCapabilities): PlatformEntry[] {
     }
     return p;
   });
-}
-
-/** "Basic Support", or "Basic Support (needs yt-dlp on this server)" when this server lacks it. */
-export function statusLabel(p: PlatformEntry): string {
-  return p.needs ? `${PLATFORM_STATUS_LABELS[p.status]} (needs ${p.needs})` : PLATFORM_STATUS_LABELS[p.status];
 }
 
 /** The spec's card text per platform (a platform without an entry gets `plannedCard`). */
