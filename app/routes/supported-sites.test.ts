@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { platformRequests } from "#db/schema/index.ts";
 import { formPost, routeContext, unwrap } from "#tests/support/route-context.ts";
 import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
-import { statusLabel, type PlatformEntry } from "#app/modules/platform-requests/platform-status.ts";
+import { statusLabel, type PlatformEntry } from "#app/modules/platforms/platform-status.ts";
 import { action, loader } from "./supported-sites.tsx";
 
 const call = (handle: TestDatabase, fields: Record<string, string>) =>

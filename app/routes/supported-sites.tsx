@@ -8,15 +8,15 @@ import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
 import { hashClientIp } from "#app/lib/forms/hash-client-ip.server.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 import { pageMeta } from "#app/modules/site/page-meta.ts";
-import { platformsFor } from "#app/modules/platform-requests/platform-cards.server.ts";
-import { statusLabel, type PlatformEntry, type PlatformStatus } from "#app/modules/platform-requests/platform-status.ts";
-import { PlatformRequestForm } from "#app/modules/platform-requests/platform-request-form.tsx";
+import { platformsFor } from "#app/modules/platforms/platform-cards.server.ts";
+import { statusLabel, type PlatformEntry, type PlatformStatus } from "#app/modules/platforms/platform-status.ts";
+import { PlatformRequestForm } from "#app/modules/platforms/platform-request-form.tsx";
 import {
   PLATFORM_REQUEST_MESSAGES,
   parsePlatformRequestForm,
   type PlatformRequestField,
-} from "#app/modules/platform-requests/platform-request-schema.ts";
-import { submitPlatformRequest } from "#app/modules/platform-requests/submit-platform-request.server.ts";
+} from "#app/modules/platforms/platform-request-schema.ts";
+import { submitPlatformRequest } from "#app/modules/platforms/submit-platform-request.server.ts";
 
 const QUESTIONS: FaqEntry[] = [
   {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { platformsFor } from "#app/modules/platform-requests/platform-cards.server.ts";
+import { platformsFor } from "#app/modules/platforms/platform-cards.server.ts";
 import { findSitePage } from "#app/modules/site/pages.ts";
 import { PLATFORMS, SITE_NAMES } from "#common/links.ts";
 import { openApiDocument } from "./openapi.ts";
