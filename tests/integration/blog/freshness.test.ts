@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import pino from "pino";
 import { openTestPglite, type DatabaseHandle } from "#db/client.ts";
 import { blogGeneratedArticles } from "#db/schema/blog.ts";
-import { FRESHNESS_INTERVAL_MS, startBlogFreshness } from "./freshness.server.ts";
+import { FRESHNESS_INTERVAL_MS, startBlogFreshness } from "#app/modules/blog/freshness.server.ts";
 
 let handle: DatabaseHandle;
 beforeEach(async () => {

@@ -11,8 +11,8 @@ import { authAccounts, sessions, users } from "#db/schema/index.ts";
 import { cookieHeaderFrom, formPostFromSite, openConfirmationLink, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute, unwrap } from "#tests/support/route-context.ts";
 import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
-import type { AccountServices } from "./account-services.server.ts";
-import { settleBackgroundWork } from "./background-work.server.ts";
+import type { AccountServices } from "#app/modules/account/account-services.server.ts";
+import { settleBackgroundWork } from "#app/modules/account/background-work.server.ts";
 
 const logger = pino({ level: "silent" });
 const ada = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical-engine" };

@@ -11,11 +11,11 @@ import {
   listBlogSitemapEntries,
   searchArticles,
   setArticleRemoved,
-} from "./articles.server.ts";
-import { ensureGeneratedArticles, ensureGeneratedArticlesToday } from "./generated-store.server.ts";
-import { EDITORIAL_BYLINE, generateBatch } from "./generator/generate-batch.ts";
-import { repairGeneratedArticles } from "./repair-generated-articles.server.ts";
-import { fixtureArticles } from "./test-fixtures/load-fixtures.ts";
+} from "#app/modules/blog/articles.server.ts";
+import { ensureGeneratedArticles, ensureGeneratedArticlesToday } from "#app/modules/blog/generated-store.server.ts";
+import { EDITORIAL_BYLINE, generateBatch } from "#app/modules/blog/generator/generate-batch.ts";
+import { repairGeneratedArticles } from "#app/modules/blog/repair-generated-articles.server.ts";
+import { fixtureArticles } from "#app/modules/blog/test-fixtures/load-fixtures.ts";
 
 let handle: DatabaseHandle;
 beforeEach(async () => {

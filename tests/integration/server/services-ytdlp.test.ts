@@ -10,8 +10,8 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterEach, expect, test } from "vitest";
 import { writeFakeYtdlp } from "#tests/mocks/ytdlp.ts";
-import { loadConfig } from "./config.ts";
-import { createServices, type Services } from "./services.ts";
+import { loadConfig } from "#server/config.ts";
+import { createServices, type Services } from "#server/services.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
