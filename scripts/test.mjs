@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every test, offline. Unit and integration tests (Vitest), then the browser
-// journeys (Playwright in the system Chromium). Ends with one line "N passed, N failed, N skipped"
+// `npm test`: every test, offline. The Vitest tiers (unit and integration in one run, then the
+// attack and scale suites alone), then the browser journeys (Playwright in the system Chromium). Ends with one line "N passed, N failed, N skipped"
 // computed from both runners' JSON reports, and exits non-zero when anything failed.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +17,8 @@ rmSync(vitestJson, { force: true });
 rmSync(playwrightJson, { force: true });
 
 const args = process.argv.slice(2);
-const only = args.includes("--unit") ? "unit" : args.includes("--e2e") ? "e2e" : "all";
+// --vitest: every Vitest tier, no browser; --e2e: the browser journeys only
+const only = args.includes("--vitest") ? "vitest" : args.includes("--e2e") ? "e2e" : "all";
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 // The runners' launchers start `node` from the PATH: node_modules/.bin first, as npm scripts
 // have it, so they run on the Node that npm install brought (docs/decisions/042) even when this
@@ -61,6 +62,7 @@ function runVitest(extraArgs, reportFile) {
 if (only !== "e2e") {
   // The attack suites (tests/attack) start production servers and measure memory and /healthz
   // under floods: they run after the other tests, alone, so neither disturbs the other.
+  // The first run is `npm run test:unit` and `npm run test:integration` together.
   runVitest(["--exclude", "tests/attack/**", "--exclude", "tests/scale/**"], vitestJson);
   runVitest(["tests/attack"], path.join(out, "vitest-attack.json"));
   // Two instances behind nginx on PostgreSQL and Redis (skipped with a notice when one is
@@ -68,7 +70,7 @@ if (only !== "e2e") {
   runVitest(["tests/scale"], path.join(out, "vitest-scale.json"));
 }
 
-if (only !== "unit") {
+if (only !== "vitest") {
   const r = spawnSync(bin("playwright"), ["test", "--reporter=list,json"], {
     stdio: "inherit",
     env: { ...env, PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson },
