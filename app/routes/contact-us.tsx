@@ -1,37 +1,20 @@
 import { Clock, Mail, MessageSquareText } from "#app/components/icons.ts";
-import { data, Link, useActionData } from "react-router";
+import { Link, useActionData } from "react-router";
 import type { Route } from "./+types/contact-us";
 import { AdSlot } from "#app/components/layout/ad-slot.tsx";
-import { ContactForm } from "#app/modules/contact/contact-form.tsx";
-import { CONTACT_MESSAGES, parseContactForm, type ContactField } from "#app/modules/contact/contact-schema.ts";
+import { CONTACT_FORM } from "#app/modules/contact/contact-form.ts";
+import { CONTACT_FIELDS, CONTACT_MESSAGES, parseContactForm } from "#app/modules/contact/contact-schema.ts";
 import { submitContactMessage } from "#app/modules/contact/submit-contact-message.server.ts";
-import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
-import { hashClientIp } from "#app/lib/forms/hash-client-ip.server.ts";
+import { StoredForm } from "#app/modules/stored-form/stored-form.tsx";
+import { storedFormAction } from "#app/modules/stored-form/stored-form-action.server.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { usePublicConfig } from "#app/lib/hooks/use-public-config.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "/contact-us");
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const fields = formFields(await request.formData());
-  const parsed = parseContactForm(fields);
-  const values = { name: fields.name ?? "", email: fields.email ?? "", subject: fields.subject ?? "", message: fields.message ?? "" };
-  if (!parsed.ok) {
-    return data<FormResult<ContactField>>({ ok: false, title: "Error", message: parsed.problem.message, fields: parsed.problem.fields, values }, { status: 400 });
-  }
-  const inbox = context.mailer ? { mailer: context.mailer, contactEmail: context.config.CONTACT_EMAIL, logger: context.logger } : undefined;
-  const result = await submitContactMessage({ ...context, inbox }, parsed.data, {
-    ipHash: hashClientIp(context.clientIp, context.config.DOWNLOAD_SIGNING_SECRET),
-  });
-  if (!result.ok) {
-    return data<FormResult<ContactField>>({ ok: false, ...messageOf(CONTACT_MESSAGES.failed), fields: [], values }, { status: 500 });
-  }
-  return data<FormResult<ContactField>>({ ok: true, ...messageOf(CONTACT_MESSAGES.sent) });
-}
-
-function messageOf(m: { title: string; description: string }) {
-  return { title: m.title, message: m.description };
+export function action({ request, context }: Route.ActionArgs) {
+  return storedFormAction(request, context, { fields: CONTACT_FIELDS, parse: parseContactForm, messages: CONTACT_MESSAGES, submit: submitContactMessage });
 }
 
 const QUESTIONS = [
@@ -65,7 +48,7 @@ export default function ContactUs() {
             <h2 id="form-heading" className="mb-6 flex items-center gap-2 text-xl font-semibold text-slate-900">
               <MessageSquareText aria-hidden className="size-5 text-brand-600" /> Send us a message
             </h2>
-            <ContactForm actionResult={actionResult} />
+            <StoredForm layout={CONTACT_FORM} validate={parseContactForm} actionResult={actionResult} />
             <p className="mt-4 text-sm text-slate-600" data-testid="where-messages-go">
               {contactEmail
                 ? `Your message is stored on our server and sent by email to the team that runs ${siteName} (${contactEmail}); a reply comes to the address you give.`

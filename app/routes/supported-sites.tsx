@@ -1,22 +1,18 @@
 import { CheckCircle2, Clock3, Layers } from "#app/components/icons.ts";
-import { data, Link, useActionData, useLoaderData } from "react-router";
+import { Link, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/supported-sites";
 import { AdSlot } from "#app/components/layout/ad-slot.tsx";
 import { cn } from "#app/lib/cn.ts";
 import { FaqAccordion, faqJsonLd, type FaqEntry } from "#app/modules/pages/faq-accordion.tsx";
-import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
-import { hashClientIp } from "#app/lib/forms/hash-client-ip.server.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { platformsFor } from "#app/modules/platforms/platform-cards.server.ts";
 import { statusLabel, type PlatformEntry, type PlatformStatus } from "#app/modules/platforms/platform-status.ts";
-import { PlatformRequestForm } from "#app/modules/platforms/platform-request-form.tsx";
-import {
-  PLATFORM_REQUEST_MESSAGES,
-  parsePlatformRequestForm,
-  type PlatformRequestField,
-} from "#app/modules/platforms/platform-request-schema.ts";
+import { PLATFORM_REQUEST_FORM } from "#app/modules/platforms/platform-request-form.ts";
+import { PLATFORM_REQUEST_FIELDS, PLATFORM_REQUEST_MESSAGES, parsePlatformRequestForm } from "#app/modules/platforms/platform-request-schema.ts";
 import { submitPlatformRequest } from "#app/modules/platforms/submit-platform-request.server.ts";
+import { StoredForm } from "#app/modules/stored-form/stored-form.tsx";
+import { storedFormAction } from "#app/modules/stored-form/stored-form-action.server.ts";
 
 const QUESTIONS: FaqEntry[] = [
   {
@@ -52,26 +48,13 @@ export function loader({ context }: Route.LoaderArgs) {
   return { platforms: platformsFor({ ytdlp: context.engine.ytdlp !== null }) };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const fields = formFields(await request.formData());
-  const values = { platformName: fields.platformName ?? "", email: fields.email ?? "", details: fields.details ?? "" };
-  const parsed = parsePlatformRequestForm(fields);
-  if (!parsed.ok) {
-    return data<FormResult<PlatformRequestField>>(
-      { ok: false, title: "Error", message: parsed.problem.message, fields: parsed.problem.fields, values },
-      { status: 400 },
-    );
-  }
-  const inbox = context.mailer ? { mailer: context.mailer, contactEmail: context.config.CONTACT_EMAIL, logger: context.logger } : undefined;
-  const result = await submitPlatformRequest({ ...context, inbox }, parsed.data, {
-    ipHash: hashClientIp(context.clientIp, context.config.DOWNLOAD_SIGNING_SECRET),
+export function action({ request, context }: Route.ActionArgs) {
+  return storedFormAction(request, context, {
+    fields: PLATFORM_REQUEST_FIELDS,
+    parse: parsePlatformRequestForm,
+    messages: PLATFORM_REQUEST_MESSAGES,
+    submit: submitPlatformRequest,
   });
-  if (!result.ok) {
-    const m = PLATFORM_REQUEST_MESSAGES.failed;
-    return data<FormResult<PlatformRequestField>>({ ok: false, title: m.title, message: m.description, fields: [], values }, { status: 500 });
-  }
-  const m = PLATFORM_REQUEST_MESSAGES.sent;
-  return data<FormResult<PlatformRequestField>>({ ok: true, title: m.title, message: m.description });
 }
 
 const STATUS_STYLE: Record<PlatformStatus, string> = {
@@ -172,7 +155,7 @@ export default function SupportedSites() {
             <p className="mt-2 mb-6 text-slate-700">
               Missing a site? Tell us which one. Every request is read, and the most requested platforms are built first.
             </p>
-            <PlatformRequestForm actionResult={actionResult} />
+            <StoredForm layout={PLATFORM_REQUEST_FORM} validate={parsePlatformRequestForm} actionResult={actionResult} />
           </section>
 
           <section aria-labelledby="sites-faq-heading">

@@ -1,5 +1,5 @@
 import { z } from "#app/lib/zod.ts";
-import { summariseIssues, type FormProblem } from "#app/lib/forms/form-problem.ts";
+import { storedFormParser, type StoredFormMessages } from "#app/modules/stored-form/stored-form-schema.ts";
 
 /**
  * The contact form (spec §3 "Contact form", §5 "Contact"): one schema for the browser and the
@@ -12,7 +12,7 @@ export const CONTACT_MESSAGES = {
   tooLong: "Your message is too long. Please keep it under 5,000 characters.",
   sent: { title: "Message sent", description: "We've received your message and will respond soon!" },
   failed: { title: "Error", description: "There was a problem sending your message. Please try again." },
-} as const;
+} as const satisfies StoredFormMessages;
 
 export const CONTACT_LIMITS = { name: 100, email: 254, subject: 200, message: 5000 } as const;
 
@@ -30,8 +30,7 @@ export const contactSchema = z.object({
 export type ContactInput = z.output<typeof contactSchema>;
 export type ContactField = "name" | "email" | "subject" | "message";
 
-export function parseContactForm(input: Record<string, unknown>): { ok: true; data: ContactInput } | { ok: false; problem: FormProblem<ContactField> } {
-  const result = contactSchema.safeParse(input);
-  if (result.success) return { ok: true as const, data: result.data };
-  return { ok: false as const, problem: summariseIssues<ContactField>(result.error, CONTACT_MESSAGES.required) };
-}
+/** In the order the form shows them (the action sends them back after a failed post). */
+export const CONTACT_FIELDS = ["name", "email", "subject", "message"] as const satisfies readonly ContactField[];
+
+export const parseContactForm = storedFormParser<typeof contactSchema, ContactField>(contactSchema, CONTACT_MESSAGES);

@@ -1,5 +1,5 @@
 import { z } from "#app/lib/zod.ts";
-import { summariseIssues, type FormProblem } from "#app/lib/forms/form-problem.ts";
+import { storedFormParser, type StoredFormMessages } from "#app/modules/stored-form/stored-form-schema.ts";
 
 /**
  * The "Request Platform Support" form on /supported-sites: one schema for the browser and the
@@ -12,7 +12,7 @@ export const PLATFORM_REQUEST_MESSAGES = {
   tooLong: "Please keep your details under 2,000 characters.",
   sent: { title: "Request received", description: "Thanks! We've recorded your request and will consider it for a future update." },
   failed: { title: "Error", description: "There was a problem sending your request. Please try again." },
-} as const;
+} as const satisfies StoredFormMessages;
 
 export const PLATFORM_REQUEST_LIMITS = { platformName: 100, email: 254, details: 2000 } as const;
 
@@ -36,10 +36,7 @@ export const platformRequestSchema = z.object({
 export type PlatformRequestInput = z.output<typeof platformRequestSchema>;
 export type PlatformRequestField = "platformName" | "email" | "details";
 
-export function parsePlatformRequestForm(
-  input: Record<string, unknown>,
-): { ok: true; data: PlatformRequestInput } | { ok: false; problem: FormProblem<PlatformRequestField> } {
-  const result = platformRequestSchema.safeParse(input);
-  if (result.success) return { ok: true, data: result.data };
-  return { ok: false, problem: summariseIssues<PlatformRequestField>(result.error, PLATFORM_REQUEST_MESSAGES.required) };
-}
+/** In the order the form shows them (the action sends them back after a failed post). */
+export const PLATFORM_REQUEST_FIELDS = ["platformName", "email", "details"] as const satisfies readonly PlatformRequestField[];
+
+export const parsePlatformRequestForm = storedFormParser<typeof platformRequestSchema, PlatformRequestField>(platformRequestSchema, PLATFORM_REQUEST_MESSAGES);

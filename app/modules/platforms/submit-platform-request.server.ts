@@ -1,47 +1,27 @@
-import { randomUUID } from "node:crypto";
-import type { Logger } from "pino";
-import { databaseErrorCode } from "#db/errors.ts";
-import type { Database } from "#db/client.ts";
 import { platformRequests } from "#db/schema/index.ts";
-import { notifyOperators, type OperatorInbox } from "#app/modules/contact/notify-operators.server.ts";
+import { submitStoredForm, type StoredFormDeps, type StoredFormResult, type StoredFormStore } from "#app/modules/stored-form/submit-stored-form.server.ts";
 import type { PlatformRequestInput } from "./platform-request-schema.ts";
 
-export type SubmitPlatformRequestResult = { ok: true; stored: boolean; mailed?: Promise<boolean> } | { ok: false; code: "platform_request.store_failed" };
+export type SubmitPlatformRequestResult = StoredFormResult<"platform_request.store_failed">;
 
-/**
- * Store one validated platform request, then mail it to the operators (CONTACT_EMAIL) in the
- * background. Honeypot submissions look successful and store nothing; a database failure is
- * logged and returned so the user sees an error.
- */
-export async function submitPlatformRequest(
-  deps: { db: Database; logger: Logger; inbox?: OperatorInbox },
-  input: PlatformRequestInput,
-  meta: { ipHash: string | null },
-): Promise<SubmitPlatformRequestResult> {
-  if (input.website.trim() !== "") {
-    deps.logger.info({ ipHash: meta.ipHash }, "platform request: honeypot filled, request discarded");
-    return { ok: true, stored: false };
-  }
-  const id = randomUUID();
-  try {
-    await deps.db.insert(platformRequests).values({
-      id,
-      platformName: input.platformName,
-      email: input.email,
-      details: input.details,
-      ipHash: meta.ipHash,
-    });
-  } catch (err) {
-    deps.logger.error({ id, dbCode: databaseErrorCode(err) }, "platform request: could not store the request");
-    return { ok: false, code: "platform_request.store_failed" };
-  }
-  deps.logger.info({ id }, "platform request stored");
-  const mailed = deps.inbox
-    ? notifyOperators(deps.inbox, {
-        subject: `Platform request: ${input.platformName}`,
-        text: `A visitor asked for support of ${input.platformName}.\n\n${input.details.trim() || "(no details)"}\n\n${input.email ? `Tell them when it is ready: ${input.email}` : "They left no address."}\n(Request ${id}.)\n`,
-        ...(input.email ? { replyTo: input.email } : {}),
-      })
-    : Promise.resolve(false);
-  return { ok: true, stored: true, mailed };
+/** Platform requests: the platform_requests table, and a mail that says whom to tell when it is ready. */
+const PLATFORM_REQUEST_STORE: StoredFormStore<PlatformRequestInput, "platform_request.store_failed"> = {
+  insert: (db, row, input) =>
+    db.insert(platformRequests).values({ id: row.id, platformName: input.platformName, email: input.email, details: input.details, ipHash: row.ipHash }),
+  mail: (id, input) => ({
+    subject: `Platform request: ${input.platformName}`,
+    text: `A visitor asked for support of ${input.platformName}.\n\n${input.details.trim() || "(no details)"}\n\n${input.email ? `Tell them when it is ready: ${input.email}` : "They left no address."}\n(Request ${id}.)\n`,
+    ...(input.email ? { replyTo: input.email } : {}),
+  }),
+  storeFailed: "platform_request.store_failed",
+  logs: {
+    discarded: "platform request: honeypot filled, request discarded",
+    failed: "platform request: could not store the request",
+    stored: "platform request stored",
+  },
+};
+
+/** Store one validated platform request and mail it to the operators (see submitStoredForm). */
+export function submitPlatformRequest(deps: StoredFormDeps, input: PlatformRequestInput, meta: { ipHash: string | null }): Promise<SubmitPlatformRequestResult> {
+  return submitStoredForm(PLATFORM_REQUEST_STORE, deps, input, meta);
 }
