@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signDownload } from "#engine/stream/signed-links.ts";
+import { signDownload } from "#engine/serve/signed-links.ts";
 import { loggableUrl } from "./loggable-url.ts";
 
 describe("loggableUrl", () => {

@@ -1,8 +1,8 @@
 import { planFormat } from "../formats.ts";
 import type { FormatId, MediaPlan, ResolvedMedia, UpstreamStream, VideoDetails } from "../types.ts";
-import { segmentsInFlight } from "./run-plan.ts";
-import { segmentsAhead } from "./segment-reader.ts";
-import type { SegmentPrefetch } from "./segment-prefetch.ts";
+import { segmentsInFlight } from "../stream/run-plan.ts";
+import { segmentsAhead } from "../stream/segment-reader.ts";
+import type { SegmentPrefetch } from "../stream/segment-prefetch.ts";
 
 export interface DownloadPrefetch {
   /** Starts fetching the first parts of each segmented input of `plan` for download `id` (decisions 025, 029). */

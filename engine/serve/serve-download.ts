@@ -15,11 +15,11 @@ import type { SpawnGate } from "../media/spawn-gate.ts";
 import { premiumRefusal } from "../refusals.ts";
 import type { AdmissionStore, EngineState } from "../state/types.ts";
 import type { Caller, FormatId, ResolvedMedia } from "../types.ts";
-import { streamToResponse } from "./downloads.ts";
-import { requestKind } from "./link-usage.ts";
+import { streamToResponse } from "./stream-to-response.ts";
+import { requestKind } from "../stream/link-usage.ts";
 import type { Outbound } from "../outbound/outbound-fetch.ts";
-import { runPlan, type PlanOutput } from "./run-plan.ts";
-import type { SegmentPrefetch } from "./segment-prefetch.ts";
+import { runPlan, type PlanOutput } from "../stream/run-plan.ts";
+import type { SegmentPrefetch } from "../stream/segment-prefetch.ts";
 import { verifyDownload } from "./signed-links.ts";
 import { createStreamRefresh } from "./stream-refresh.ts";
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signDownload } from "#engine/stream/signed-links.ts";
+import { signDownload } from "#engine/serve/signed-links.ts";
 import { dlPath, get, startEngineFixture, VIDEO_ID, WATCH_URL, type EngineFixture } from "./engine-fixture.ts";
 
 const execFileAsync = promisify(execFile);

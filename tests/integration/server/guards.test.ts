@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { Readable, Writable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { describe, expect, test } from "vitest";
-import { signDownload } from "#engine/stream/signed-links.ts";
+import { signDownload } from "#engine/serve/signed-links.ts";
 import { DISCARD_LIMITS } from "#server/http-errors.ts";
 import { echoBuild, startHost } from "./host.ts";
 
