@@ -20,7 +20,7 @@ import { createCachedResolver } from "./state/cached-resolve.ts";
 import { memoryEngineState } from "./state/memory.ts";
 import type { EngineStateFactory } from "./state/types.ts";
 import { createDownloadPrefetch } from "./serve/download-prefetch.ts";
-import type { DownloadProgress } from "./stream/downloads.ts";
+import type { DownloadProgress } from "./state/progress-registry.ts";
 import { measureHdThumbnail } from "./details/thumbnail-size.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./outbound/outbound-fetch.ts";
 import { createSegmentPrefetch } from "./stream/segment-prefetch.ts";
@@ -28,7 +28,7 @@ import { serveDownload, type DownloadFinished, type ServeContext } from "./serve
 import { signDownload } from "./serve/signed-links.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
 
-export type { DownloadProgress, DownloadState } from "./stream/downloads.ts";
+export type { DownloadProgress, DownloadState } from "./state/progress-registry.ts";
 export type { DownloadFinished } from "./serve/serve-download.ts";
 export type { EngineConfig } from "./config.ts";
 export type { EngineState, EngineStateFactory } from "./state/types.ts";

@@ -16,7 +16,7 @@ import { premiumRefusal } from "../refusals.ts";
 import type { AdmissionStore, EngineState } from "../state/types.ts";
 import type { Caller, FormatId, ResolvedMedia } from "../types.ts";
 import { streamToResponse } from "./stream-to-response.ts";
-import { requestKind } from "../stream/link-usage.ts";
+import { requestKind } from "../state/link-usage.ts";
 import type { Outbound } from "../outbound/outbound-fetch.ts";
 import { runPlan, type PlanOutput } from "../stream/run-plan.ts";
 import type { SegmentPrefetch } from "../stream/segment-prefetch.ts";

@@ -1,14 +1,15 @@
 import { EngineError } from "../errors.ts";
-import { createAdmission, createProgressRegistry } from "../stream/downloads.ts";
-import { createLinkUsage } from "../stream/link-usage.ts";
+import { createAdmission } from "./admission.ts";
+import { createProgressRegistry } from "./progress-registry.ts";
+import { createLinkUsage } from "./link-usage.ts";
 import type { ResolvedMedia } from "../types.ts";
 import { estimateMediaBytes } from "./media-size.ts";
 import type { AdmissionLimits, AdmissionStore, EngineState, EngineStateFactory, LinkUsageStore, ProgressStore, ResolveCacheStore } from "./types.ts";
 
 /**
  * The embedded default: every concern kept in this process (one instance, or tests). The
- * synchronous registries in engine/stream/ do the work; these adapters give them the shared
- * async interfaces of engine/state/types.ts.
+ * synchronous registries beside it (admission.ts, progress-registry.ts, link-usage.ts) do the
+ * work; these adapters give them the shared async interfaces of types.ts.
  */
 
 const MAX_CACHE_ENTRIES = 500;

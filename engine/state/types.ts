@@ -1,5 +1,5 @@
-import type { DownloadProgress, DownloadState } from "../stream/downloads.ts";
-import type { RequestKind } from "../stream/link-usage.ts";
+import type { DownloadProgress, DownloadState } from "./progress-registry.ts";
+import type { RequestKind } from "./link-usage.ts";
 import type { ResolvedMedia } from "../types.ts";
 
 /**
