@@ -1,12 +1,8 @@
 /**
- * A cap on the connections open to one host, shared by every download of the process (issue 13
- * §3): parallel range and segment fetching must never turn into hammering an origin. A slot is
- * taken before a request is sent and given back when its response body is finished (ended,
- * destroyed or failed), so a body parked for its turn still counts, as it holds a socket.
- *
- * Waiters are served first come, first served, except that `urgent` ones (the request a consumer
- * is blocked on right now) go before speculative ones (requests ahead of their turn), so parallel
- * downloads cannot starve the head of another download for long.
+ * A cap on the connections open to one host, shared by every download of the process: a slot is
+ * held from the request until its body is finished (a parked body holds a socket). First come,
+ * first served, except that `urgent` waiters (a consumer blocked now) go before speculative ones.
+ * Why: docs/decisions/021-parallel-ranges-and-host-cap.md.
  */
 export interface HostSlots {
   /** Resolves with a release function once `host` has a free slot; rejects when `signal` aborts. */

@@ -1,13 +1,9 @@
 /**
- * Delivery of one chunk at a time into the ranged reader's Readable. The body's bytes go through
- * the cursor (the bytes before the offset skipped, the bytes past the end trimmed) and are pushed
- * on as they come; the upstream socket is paused while the Readable is full and resumed when it
- * reads again; the delivering connection's rate is measured, not counting the pauses. The feed
- * says how each chunk ended and nothing more: what comes next (the next chunk, a resume at the
- * cursor, the end) is the reader's decision (ranged-reader.ts).
- *
- * Push-based on purpose: upstream 'data' goes straight into the Readable. (An async-generator
- * version was several times slower on fast links.)
+ * One chunk's body into the ranged reader's Readable: bytes before the offset skipped and past
+ * the end trimmed (the cursor), the socket paused while the Readable is full, the connection's
+ * rate measured without the pauses. It says how the chunk ended; what comes next is the reader's
+ * decision (ranged-reader.ts). Push-based on purpose: an async-generator version was slower on
+ * fast links.
  */
 import type { ByteCursor } from "./byte-cursor.ts";
 import { createConnectionRate, type ConnectionRate } from "./connection-rate.ts";

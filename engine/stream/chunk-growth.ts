@@ -1,15 +1,8 @@
 /**
- * How many bytes of a direct file the next Range request asks for. The first chunk is the
- * configured size (DOWNLOAD_CHUNK_BYTES); every chunk delivered whole (and quickly: the reader
- * decides, ranged-reader.ts) doubles the next one, up to a ceiling; a cut goes back to the
- * configured size and lowers the ceiling to half the chunk that was cut, so an upstream that cuts
- * long requests is not asked for them again.
- *
- * Why grow: each request costs a round trip and the upstream's setup, and the relay's own work
- * per request. In fixed 8 MiB chunks a 400 MB file is 50 requests; growing to 64 MiB it is 9,
- * and the engine spends about a fifth less CPU relaying it (docs/decisions/035). Why a ceiling a
- * platform may set lower: some throttle a request that asks for more than they like (googlevideo
- * beyond about 10 MiB), so their streams carry their own limit (`maxRequestBytes`).
+ * How many bytes of a direct file the next Range request asks for: the configured size
+ * (DOWNLOAD_CHUNK_BYTES), doubled after each chunk delivered whole and quickly, up to a ceiling
+ * (a platform may set its own, `maxRequestBytes`); a cut goes back to the configured size and
+ * lowers the ceiling to half the chunk that was cut. Why: docs/decisions/035-range-chunks-grow.md.
  */
 export interface ChunkGrowth {
   /** bytes the next request asks for */

@@ -16,21 +16,11 @@ import { createRetryBudget } from "./retry-budget.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
- * A Readable over one direct upstream URL, fetched in bounded Range chunks. Why chunks: platform
- * CDNs throttle or cut long single requests, and a cut costs at most one chunk. The chunks start
- * at `chunkBytes` and grow while they arrive whole and quickly (chunk-growth.ts), up to the
- * stream's limit. Why a prefetch: a new request costs a round trip (plus the CDN's time to first
- * byte), so the next chunk is requested while the current one streams; its body stays parked
- * (paused, in socket buffers) until its turn. Memory stays bounded (socket buffers of at most `1 + prefetch` requests plus
- * the Readable's high-water mark, whatever the file size); a failed chunk resumes at the exact
- * byte offset; a 403 (expired URL) asks the caller for a fresh URL (once for all requests in
- * flight) and continues where it stopped.
- *
- * Throttled upstreams (issue 13): when `rangeConcurrency` > 1, the first request is a short probe;
- * if its connection delivered slowly while the consumer kept up (the origin throttles each
- * connection), the rest of the range is fetched as parallel parts by the segment reader (which
- * adds connections while throughput grows, up to `rangeConcurrency`, keeps them in order, and
- * retries a failed part at its offset), within a process-wide memory budget.
+ * A Readable over one direct upstream URL, fetched in bounded Range chunks (a cut costs one
+ * chunk), the next chunk requested while the current one streams. Invariants: memory stays
+ * bounded whatever the file size; a failed chunk resumes at its exact byte offset; a 403 asks for
+ * a fresh URL once for every request in flight. A throttled upstream's rest goes as parallel
+ * parts (parallel-tail.ts). Why: docs/decisions/021-parallel-ranges-and-host-cap.md, 035-range-chunks-grow.md.
  */
 export interface RangedReaderOptions {
   open: OutboundOpen;

@@ -7,15 +7,10 @@ import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
- * Segments fetched for a download before its stream opens (docs/decisions/025): while a link
- * made for a download is still being resolved (ffprobe reads the first segment of a stream the
- * manifest named no codecs for), the first round of the segments that download will likely read
- * is fetched already, and the segment reader takes them instead of asking the origin again.
- *
- * Bounded: at most `maxParts` parts and `maxBytes` bytes held at once for the whole engine (a
- * part that would pass the byte budget is dropped, not waited for), and a part nobody takes
- * within `ttlMs` is dropped (its request aborted). Every request goes through the same guarded
- * outbound `open` as the reader's (SSRF guard, per-host connection cap).
+ * Segments fetched for a download while its link still resolves, handed to the segment reader
+ * instead of asking the origin again (docs/decisions/025-prefetch-while-resolving.md). Bounded
+ * for the whole engine (`maxParts`, `maxBytes`; a part past the budget is dropped, one nobody
+ * takes within `ttlMs` aborted), and every request goes through the guarded outbound `open`.
  */
 export interface SegmentPrefetch {
   /**

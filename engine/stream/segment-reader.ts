@@ -9,13 +9,10 @@ import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
- * HLS/DASH segments (init segment first, then media segments, byte ranges honoured) fetched with
- * bounded parallelism and emitted strictly in order. Why parallel: per-request latency dominates
- * segment downloads; a few requests in flight hide it. A finished request frees its slot at once
- * (a slow segment at the head does not idle the others), and fetching starts before the consumer
- * (ffmpeg, still starting) asks; both only within a window: at most `concurrency` requests in
- * flight and at most `concurrency + ahead` segments fetched but not yet handed on, so memory is
- * bounded by the window, whatever the number of segments.
+ * HLS/DASH segments (init first, byte ranges honoured) fetched in parallel and emitted strictly
+ * in order. Invariant: at most `concurrency` requests in flight and `concurrency + ahead`
+ * segments held, so memory is bounded whatever the number of segments.
+ * Why: docs/decisions/008-segment-concurrency.md.
  */
 export interface SegmentReaderOptions {
   open: OutboundOpen;
