@@ -236,6 +236,14 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
     });
     return stream;
   };
+  /** an output read whole before the headers (an image, a transcript) */
+  const whole = (mimeType: string, data: Buffer): PlanOutput => ({
+    status: 200,
+    headers: { "content-type": mimeType, "content-length": String(data.length) },
+    body: Readable.from([data]),
+    length: data.length,
+    teardown,
+  });
   try {
     switch (plan.op) {
       case "passthrough": {
@@ -263,25 +271,12 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
         }
         const data = await readAll(res.body);
         if (data.length === 0) throw new EngineError("thumbnail.unavailable", { detail: "empty image" });
-        return {
-          status: 200,
-          headers: { "content-type": plan.mimeType, "content-length": String(data.length) },
-          body: Readable.from([data]),
-          length: data.length,
-          teardown,
-        };
+        return whole(plan.mimeType, data);
       }
       case "text": {
         const text = await fetchTranscript(plan.track, plan.kind, ctx.outbound.fetch);
         if (text.trim().length === 0) throw new EngineError("transcript.unavailable", { detail: "caption track is empty" });
-        const data = Buffer.from(text, "utf8");
-        return {
-          status: 200,
-          headers: { "content-type": plan.mimeType, "content-length": String(data.length) },
-          body: Readable.from([data]),
-          length: data.length,
-          teardown,
-        };
+        return whole(plan.mimeType, Buffer.from(text, "utf8"));
       }
       case "remux":
       case "transcode": {
