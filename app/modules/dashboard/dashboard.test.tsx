@@ -5,7 +5,7 @@
 import pino from "pino";
 import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AdSlot } from "#app/components/layout/ad-slot.tsx";
 import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { loader as rootLoader } from "#app/root.tsx";
@@ -14,7 +14,7 @@ import { users } from "#db/schema/index.ts";
 import { loadConfig, publicConfig } from "#server/config.ts";
 import { cookieHeaderFrom, insertActiveSubscription, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute, unwrap } from "#tests/support/route-context.ts";
-import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { settleBackgroundWork } from "#app/modules/account/background-work.server.ts";
 
 const logger = pino({ level: "silent" });
@@ -38,14 +38,10 @@ function renderHeaderAd(rootData: unknown): string {
   return renderToString(<RouterProvider router={router} />);
 }
 
-describe.each(testDatabases)("dashboard on $name", ({ skip, open, prepare }) => {
-  beforeAll(() => (skip ? undefined : prepare()));
+describe.each(testDatabases)("dashboard on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
   let accounts: ReturnType<typeof testAccounts>;
-  afterEach(async () => {
-    await handle?.dispose();
-    handle = undefined;
-  });
   const ctx = () => ({ db: handle!.db, logger, clientIp: "203.0.113.7", accounts, publicConfig: adsConfig });
 
   async function signUp(name: string, email: string, plan?: "basic" | "pro") {
