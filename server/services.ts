@@ -10,6 +10,7 @@ import { createMailer, type Mailer } from "#app/modules/account/mailer.server.ts
 import { limitMailsPerAddress } from "#app/modules/account/per-address-mailer.server.ts";
 import { createBillingServices, type BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import { startBlogFreshness } from "#app/modules/blog/freshness.server.ts";
+import { startRetentionSweep } from "#app/modules/retention/retention-sweep.server.ts";
 import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
@@ -166,6 +167,8 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
   logger.info({ driver: database.driver }, "database ready (migrations applied)");
   // Generated blog articles: catch up now, then check every 3 hours (spec §4).
   const stopBlogFreshness = startBlogFreshness({ db: database.db, logger });
+  // what the privacy policy says is kept no longer is deleted: now, then daily
+  const stopRetentionSweep = startRetentionSweep({ db: database.db, logger });
 
   // a Redis that is down or slow: attempts are counted in this process, with a warning
   const accountLimiter = withInProcessFallback(shared.accountLimiter, { logger, ipLimitScale: config.ACCOUNT_IP_LIMIT_SCALE });
@@ -215,6 +218,7 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
     noteActivity,
     async close() {
       stopBlogFreshness();
+      stopRetentionSweep();
       // signups and mails answered already: their rows and mail go out before the database closes
       await settleBackgroundWork(10_000);
       await engine.close();

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { HISTORY_RETENTION_DAYS } from "#app/modules/history/retention.ts";
+import { CONTACT_MESSAGE_RETENTION_MONTHS, PLATFORM_REQUEST_RETENTION_MONTHS } from "#app/modules/retention/periods.ts";
 import { ContactLines, type LegalContext, type LegalSection } from "./legal-document.tsx";
 
 /** The privacy policy's 13 sections (spec §2 "Static pages"). */
@@ -169,8 +170,8 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
           <li>Video details cache: a few minutes, in memory.</li>
           <li>Fair-use counters tied to your IP address: at most one hour, in memory.</li>
           <li>Server logs: 14 days.</li>
-          <li>Contact messages: 12 months after our last reply, then deleted.</li>
-          <li>Platform requests: 24 months; an email address you gave is deleted once we have told you the platform is supported.</li>
+          <li>Contact messages: {CONTACT_MESSAGE_RETENTION_MONTHS} months after they reach us, then deleted automatically.</li>
+          <li>Platform requests (and the email address you may give with one): {PLATFORM_REQUEST_RETENTION_MONTHS} months, then deleted automatically.</li>
           <li>Newsletter subscriptions: until you unsubscribe.</li>
           <li>
             Accounts: until you delete your account (Dashboard, Settings, &quot;Delete account&quot;). Deleting it removes the account, its sessions

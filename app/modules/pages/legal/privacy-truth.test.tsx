@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { HISTORY_RETENTION_DAYS } from "#app/modules/history/retention.ts";
+import { CONTACT_MESSAGE_RETENTION_MONTHS, PLATFORM_REQUEST_RETENTION_MONTHS } from "#app/modules/retention/periods.ts";
 import { privacyPolicySections } from "./privacy-policy-sections.tsx";
 
 const ctx = { siteName: "TestTube", contactEmail: "help@testtube.example", publicUrl: "https://testtube.example" };
@@ -27,6 +28,16 @@ describe("the privacy policy on download history", () => {
     expect(sections["data-we-collect"]).toMatch(/signed in/i);
     expect(sections["data-we-collect"]).toContain(`deleted after ${HISTORY_RETENTION_DAYS} days`);
     expect(sections.retention).toContain(`Download history (signed-in users only): ${HISTORY_RETENTION_DAYS} days`);
+  });
+});
+
+/** The retention sweep (modules/retention) deletes by the same constants the policy quotes. */
+describe("the privacy policy on messages and requests", () => {
+  it("quotes the periods the sweep deletes by, counted from arrival (no reply is tracked)", () => {
+    const retention = text(privacyPolicySections(ctx).find((s) => s.id === "retention")!.body);
+    expect(retention).toContain(`Contact messages: ${CONTACT_MESSAGE_RETENTION_MONTHS} months after they reach us, then deleted automatically`);
+    expect(retention).toContain(`${PLATFORM_REQUEST_RETENTION_MONTHS} months, then deleted automatically`);
+    expect(retention).not.toMatch(/last reply|once we have told you/);
   });
 });
 
