@@ -22,6 +22,7 @@ import type { EngineStateFactory } from "./state/types.ts";
 import { createDownloadPrefetch } from "./serve/download-prefetch.ts";
 import type { DownloadProgress } from "./state/progress-registry.ts";
 import { measureHdThumbnail } from "./details/thumbnail-size.ts";
+import { measureTranscript } from "./details/transcript-size.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./outbound/outbound-fetch.ts";
 import { createSegmentPrefetch } from "./stream/segment-prefetch.ts";
 import { serveDownload, type DownloadFinished, type ServeContext } from "./serve/serve-download.ts";
@@ -159,7 +160,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     if (forDownload) resolveCtx.streamsKnown = (streams) => downloadPrefetch.forStreams(link.url, forDownload.format, forDownload.id, streams);
     const result = await adapter.resolve(link, resolveCtx);
     if (!result.ok) throw failureToError(result as { code: EngineErrorCode; detail?: string; message?: string });
-    await measureHdThumbnail(result.media, ctx.fetch, { signal, logger });
+    await Promise.all([measureHdThumbnail(result.media, ctx.fetch, { signal, logger }), measureTranscript(result.media, ctx.fetch, { signal, logger })]);
     return result.media;
   }
 
