@@ -9,7 +9,7 @@ import { safeFileTitle } from "#common/file-names.ts";
 import { pickCaptionTrack } from "./captions/fetch-transcript.ts";
 import { canDownload, isPremiumFormat } from "./entitlements.ts";
 import { EngineError } from "./errors.ts";
-import type { Caller, CaptionTrack, FormatId, FormatOption, MediaPlan, ResolvedMedia, Thumbnail, UpstreamStream } from "./types.ts";
+import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, Thumbnail, UpstreamStream } from "./types.ts";
 
 export interface FormatSpec {
   label: string;
