@@ -10,6 +10,8 @@ export interface MailMessage {
   text: string;
   /** where replies go (a contact message: the visitor who wrote it) */
   replyTo?: string;
+  /** extra header fields (the newsletter's List-Unsubscribe, RFC 8058); nodemailer folds and encodes them */
+  headers?: Record<string, string>;
 }
 
 /** Outgoing mail, behind an interface so tests and the outbox can stand in for SMTP. */
