@@ -23,6 +23,8 @@ export default [
   route("connection-status", "routes/connection-status.tsx"),
   route("search", "routes/search.tsx"),
   route("newsletter", "routes/newsletter.ts"),
+  route("newsletter/confirm", "routes/newsletter-confirm.tsx"),
+  route("newsletter/unsubscribe", "routes/newsletter-unsubscribe.tsx"),
 
   // blog (issue: blog)
   route("blog", "routes/blog.tsx"),

@@ -1,24 +1,62 @@
 import { describe, expect, it } from "vitest";
+import { createMemoryLimiter } from "#app/lib/attempt-limiter.server.ts";
+import { settleBackgroundWork } from "#app/modules/account/background-work.server.ts";
+import type { MailMessage } from "#app/modules/account/mailer.server.ts";
+import type { Database } from "#db/client.ts";
 import { newsletterSubscribers } from "#db/schema/index.ts";
 import { formPost, routeContext, unwrap } from "#tests/support/route-context.ts";
 import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { action, loader } from "./newsletter.ts";
 
-const SUCCESS = { ok: true, message: "Thanks for subscribing! We'll email you when new articles are published." };
+const SUCCESS = {
+  ok: true,
+  message: "Thanks! Please check your inbox and open the link in our email to confirm your subscription. Already subscribed? Then there is nothing more to do.",
+};
+
+/** The route's context with a mailer that keeps what it sends. */
+function newsletterContext(db: Database, sent: MailMessage[]) {
+  return {
+    ...routeContext(db),
+    publicConfig: { publicUrl: "http://localhost:3000", siteName: "VidFetch" },
+    mailer: { send: async (m: MailMessage) => void sent.push(m) },
+    accounts: { limiter: createMemoryLimiter() },
+  };
+}
 const json = (body: unknown) =>
   new Request("http://localhost/newsletter", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
 
 describe.each(testDatabases)("POST /newsletter on $name", (variant) => {
   const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
-  const call = (request: Request) => action({ request, context: routeContext(handle!.db), params: {} } as never).then(unwrap);
+  let sent: MailMessage[] = [];
+  const call = (request: Request) => action({ request, context: newsletterContext(handle!.db, sent), params: {} } as never).then(unwrap);
 
-  it.skipIf(skip)("subscribes from JSON and from a form, one row per address", async () => {
+  it.skipIf(skip)("subscribes from JSON and from a form, one row per address, one confirmation mail", async () => {
     handle = await open();
+    sent = [];
     expect(await call(json({ email: "Reader@Example.com", website: "" }))).toEqual({ status: 200, body: SUCCESS });
     expect(await call(formPost("http://localhost/newsletter", { email: " reader@example.com " }))).toEqual({ status: 200, body: SUCCESS });
     const rows = await handle.db.select().from(newsletterSubscribers);
-    expect(rows.map((r) => r.email)).toEqual(["reader@example.com"]);
+    expect(rows.map((r) => [r.email, r.confirmedAt])).toEqual([["reader@example.com", null]]);
+    await settleBackgroundWork();
+    expect(sent.map((m) => [m.to, m.subject])).toEqual([["reader@example.com", "Confirm your VidFetch newsletter subscription"]]);
+    // links from PUBLIC_URL, never from the request's host
+    expect(sent[0]!.text).toContain("http://localhost:3000/newsletter/confirm?token=");
+  });
+
+  it.skipIf(skip)("answers a new address, a repeat, a confirmed address and a bot alike", async () => {
+    handle = await open();
+    sent = [];
+    const answers = [
+      await call(json({ email: "new@example.com" })),
+      await call(json({ email: "new@example.com" })),
+      await call(json({ email: "bot@example.com", website: "http://spam" })),
+    ];
+    await handle.db.update(newsletterSubscribers).set({ confirmedAt: new Date() });
+    answers.push(await call(json({ email: "new@example.com" })));
+    for (const answer of answers) expect(answer).toEqual({ status: 200, body: SUCCESS });
+    await settleBackgroundWork();
+    expect(sent.map((m) => m.to)).toEqual(["new@example.com"]);
   });
 
   it.skipIf(skip)("rejects an invalid address with 400", async () => {
@@ -31,6 +69,7 @@ describe.each(testDatabases)("POST /newsletter on $name", (variant) => {
 
   it.skipIf(skip)("answers bots that fill the honeypot like anyone else, storing nothing", async () => {
     handle = await open();
+    sent = [];
     expect(await call(json({ email: "bot@example.com", website: "http://spam" }))).toEqual({ status: 200, body: SUCCESS });
     expect(await handle.db.select().from(newsletterSubscribers)).toHaveLength(0);
   });
@@ -43,10 +82,10 @@ describe.each(testDatabases)("POST /newsletter on $name", (variant) => {
         body: new URLSearchParams({ email, website: "" }),
         headers: { accept: "text/html,application/xhtml+xml", ...(referer ? { referer } : {}) },
       });
-    const ok = (await action({ request: htmlPost("reader@example.com", "http://localhost/blog?tag=MP3"), context: routeContext(handle.db), params: {} } as never)) as Response;
+    const ok = (await action({ request: htmlPost("reader@example.com", "http://localhost/blog?tag=MP3"), context: newsletterContext(handle.db, sent), params: {} } as never)) as Response;
     expect(ok.status).toBe(303);
     expect(ok.headers.get("location")).toBe("/blog?tag=MP3&newsletter=subscribed#stay-updated");
-    const bad = (await action({ request: htmlPost("nope", "https://elsewhere.example/x"), context: routeContext(handle.db), params: {} } as never)) as Response;
+    const bad = (await action({ request: htmlPost("nope", "https://elsewhere.example/x"), context: newsletterContext(handle.db, sent), params: {} } as never)) as Response;
     // another site's Referer is never followed
     expect(bad.headers.get("location")).toBe("/blog?newsletter=invalidEmail#stay-updated");
     expect((await handle.db.select().from(newsletterSubscribers)).map((r) => r.email)).toEqual(["reader@example.com"]);
@@ -70,11 +109,11 @@ describe.each(testDatabases)("POST /newsletter on $name", (variant) => {
       "https://evil.example/blog",
     ];
     for (const referer of hostile) {
-      const res = (await action({ request: htmlPost(referer), context: routeContext(handle.db), params: {} } as never)) as Response;
+      const res = (await action({ request: htmlPost(referer), context: newsletterContext(handle.db, sent), params: {} } as never)) as Response;
       const location = res.headers.get("location") ?? "";
       expect(location, referer).toBe("/blog?newsletter=subscribed#stay-updated");
     }
-    const article = (await action({ request: htmlPost("http://localhost/blog/saving-lectures-offline"), context: routeContext(handle.db), params: {} } as never)) as Response;
+    const article = (await action({ request: htmlPost("http://localhost/blog/saving-lectures-offline"), context: newsletterContext(handle.db, sent), params: {} } as never)) as Response;
     expect(article.headers.get("location")).toBe("/blog/saving-lectures-offline?newsletter=subscribed#stay-updated");
   });
 

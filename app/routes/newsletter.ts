@@ -4,6 +4,7 @@ import type { NewsletterOutcome } from "#app/modules/newsletter/newsletter-messa
 import { NEWSLETTER_MESSAGES, newsletterSchema, type NewsletterResponse } from "#app/modules/newsletter/newsletter-schema.ts";
 import { readNewsletterBody } from "#app/modules/newsletter/read-newsletter-body.server.ts";
 import { subscribeToNewsletter } from "#app/modules/newsletter/subscribe-to-newsletter.server.ts";
+import { sendConfirmationAfterAnswer } from "#app/modules/newsletter/send-confirmation.server.ts";
 
 /** POST /newsletter: the blog's "Stay Updated" box (form or JSON `{email, website}`). */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -17,6 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return html ? backTo(request, "invalidEmail") : reply({ ok: false, message: NEWSLETTER_MESSAGES.invalidEmail }, { status: 400 });
   }
   const result = await subscribeToNewsletter(context, parsed.data);
+  if (result.ok && result.confirm) sendConfirmationAfterAnswer(context, result.confirm);
   if (!result.ok) return html ? backTo(request, "failed") : reply({ ok: false, message: NEWSLETTER_MESSAGES.failed }, { status: 500 });
   return html ? backTo(request, "subscribed") : reply({ ok: true, message: NEWSLETTER_MESSAGES.subscribed });
 }

@@ -26,10 +26,18 @@ export const platformRequests = pgTable("platform_requests", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** The blog's "Stay Updated" box. One row per address; repeats are idempotent. */
+/**
+ * The blog's "Stay Updated" box. One row per address; repeats are idempotent. Double opt-in
+ * (decision 044): a row is a subscriber only once `confirmed_at` is set from the mailed link; an
+ * unconfirmed row is deleted once its last confirmation mail is older than the confirm window.
+ */
 export const newsletterSubscribers = pgTable("newsletter_subscribers", {
   id: uuid("id").primaryKey().defaultRandom(),
   email: text("email").notNull().unique(),
   source: text("source").notNull().default("blog"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+  /** when the owner of the address opened the confirmation link; null: not a subscriber yet */
+  confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+  /** when the last confirmation mail went out (at most one an hour per address) */
+  confirmSentAt: timestamp("confirm_sent_at", { withTimezone: true }),
 });

@@ -277,7 +277,7 @@ test.describe("blog journey", () => {
     await box.getByLabel("Email address").fill(`noscript-${Date.now()}@example.com`);
     await box.getByRole("button", { name: "Subscribe" }).click();
     await expect(page).toHaveURL(/\/blog\?tag=MP3&newsletter=subscribed#stay-updated$/);
-    await expect(page.getByTestId("newsletter-status")).toHaveText("Thanks for subscribing! We'll email you when new articles are published.");
+    await expect(page.getByTestId("newsletter-status")).toHaveText("Thanks! Please check your inbox and open the link in our email to confirm your subscription. Already subscribed? Then there is nothing more to do.");
     await context.close();
   });
 });
@@ -331,7 +331,7 @@ test.describe("blog metadata, feeds and routing", () => {
     const box = page.getByRole("region", { name: "Stay Updated" });
     await box.getByLabel("Email address").fill(`reader-${Date.now()}@example.com`);
     await box.getByRole("button", { name: "Subscribe" }).click();
-    await expect(page.getByTestId("newsletter-status")).toHaveText("Thanks for subscribing! We'll email you when new articles are published.");
+    await expect(page.getByTestId("newsletter-status")).toHaveText("Thanks! Please check your inbox and open the link in our email to confirm your subscription. Already subscribed? Then there is nothing more to do.");
     await expect(box.getByLabel("Email address")).toHaveValue("");
   });
 

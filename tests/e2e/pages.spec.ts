@@ -203,7 +203,7 @@ test("connection status: Back without history goes home", async ({ page }) => {
 test.describe("newsletter endpoint", () => {
   test("subscribes once per address, answers repeats the same, rejects bad addresses", async ({ request }) => {
     const email = `reader-${Date.now()}@example.com`;
-    const ok = { ok: true, message: "Thanks for subscribing! We'll email you when new articles are published." };
+    const ok = { ok: true, message: "Thanks! Please check your inbox and open the link in our email to confirm your subscription. Already subscribed? Then there is nothing more to do." };
     const first = await request.post("/newsletter", { data: { email, website: "" } });
     expect(first.status()).toBe(200);
     expect(await first.json()).toEqual(ok);

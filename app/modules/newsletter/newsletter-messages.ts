@@ -1,6 +1,7 @@
 /** The newsletter endpoint's answers (kept apart from the schema so pages can show them without zod). */
 export const NEWSLETTER_MESSAGES = {
-  subscribed: "Thanks for subscribing! We'll email you when new articles are published.",
+  // the same words for a new, a repeated and a bot's address (no one learns who is subscribed)
+  subscribed: "Thanks! Please check your inbox and open the link in our email to confirm your subscription. Already subscribed? Then there is nothing more to do.",
   invalidEmail: "Please enter a valid email address",
   failed: "There was a problem subscribing. Please try again.",
 } as const;

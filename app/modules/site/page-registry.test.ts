@@ -14,6 +14,8 @@ import { SITE_PAGES } from "./pages.ts";
 const NOT_INFORMATION_PAGES: Record<string, string> = {
   "/search": "results of a query (not indexed)",
   "/newsletter": "a form's POST target",
+  "/newsletter/confirm": "a mailed link's page (signed token, not indexed)",
+  "/newsletter/unsubscribe": "a mailed link's page (signed token, not indexed)",
   "/blog": "the blog writes its own meta and sitemap.xml entries",
   "/blog/rss.xml": "a feed",
   "/blog/comment-images/:id": "an image",

@@ -8,9 +8,10 @@ import { HoneypotField } from "#app/lib/forms/honeypot-field.tsx";
 
 type State = { status: "idle" } | { status: "sending" } | { status: "done"; ok: boolean; message: string };
 
-const FAILED = "There was a problem subscribing. Please try again.";
-
-/** "Stay Updated": posts to /newsletter and shows the endpoint's own message. */
+/**
+ * "Stay Updated": posts to /newsletter and shows the endpoint's own message, which asks the
+ * visitor to confirm from their inbox (double opt-in: every mail carries an unsubscribe link).
+ */
 export function NewsletterBox() {
   // Without JavaScript the form posts and the endpoint sends the visitor back with ?newsletter=…
   const [params] = useSearchParams();
@@ -27,12 +28,12 @@ export function NewsletterBox() {
     try {
       const res = await fetch("/newsletter", { method: "POST", body, headers: { Accept: "application/json" } });
       const json = (await res.json().catch(() => null)) as { ok?: boolean; message?: string; error?: { message?: string } } | null;
-      const message = json?.message ?? json?.error?.message ?? FAILED;
+      const message = json?.message ?? json?.error?.message ?? NEWSLETTER_MESSAGES.failed;
       const ok = res.ok && json?.ok === true;
       setState({ status: "done", ok, message });
       if (ok) form.reset();
     } catch {
-      setState({ status: "done", ok: false, message: FAILED });
+      setState({ status: "done", ok: false, message: NEWSLETTER_MESSAGES.failed });
     }
   }
 

@@ -1,0 +1,25 @@
+import { useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/newsletter-confirm";
+import { seo } from "#app/lib/seo.ts";
+import { NewsletterLinkPage } from "#app/modules/newsletter/newsletter-link-page.tsx";
+import { newsletterLinkAction, newsletterLinkLoader } from "#app/modules/newsletter/newsletter-link-route.server.ts";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  seo(matches, { title: "Confirm Newsletter Subscription", description: "Confirm your newsletter subscription.", path: "/newsletter/confirm", noindex: true });
+
+/** The token is a secret: the page is neither cached nor sent on as a referrer. */
+export const headers: Route.HeadersFunction = () => ({ "cache-control": "private, no-store", "referrer-policy": "no-referrer" });
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return newsletterLinkLoader("confirm", request, context);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return newsletterLinkAction("confirm", request, context);
+}
+
+export default function NewsletterConfirm() {
+  const loaded = useLoaderData<typeof loader>();
+  const done = useActionData<typeof action>();
+  return <NewsletterLinkPage purpose="confirm" page={done ?? loaded} />;
+}

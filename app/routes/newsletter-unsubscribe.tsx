@@ -1,0 +1,25 @@
+import { useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/newsletter-unsubscribe";
+import { seo } from "#app/lib/seo.ts";
+import { NewsletterLinkPage } from "#app/modules/newsletter/newsletter-link-page.tsx";
+import { newsletterLinkAction, newsletterLinkLoader } from "#app/modules/newsletter/newsletter-link-route.server.ts";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  seo(matches, { title: "Unsubscribe from the Newsletter", description: "Stop the newsletter to your address.", path: "/newsletter/unsubscribe", noindex: true });
+
+/** The token is a secret: the page is neither cached nor sent on as a referrer. */
+export const headers: Route.HeadersFunction = () => ({ "cache-control": "private, no-store", "referrer-policy": "no-referrer" });
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return newsletterLinkLoader("unsubscribe", request, context);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return newsletterLinkAction("unsubscribe", request, context);
+}
+
+export default function NewsletterUnsubscribe() {
+  const loaded = useLoaderData<typeof loader>();
+  const done = useActionData<typeof action>();
+  return <NewsletterLinkPage purpose="unsubscribe" page={done ?? loaded} />;
+}
