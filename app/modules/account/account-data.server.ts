@@ -23,7 +23,7 @@ export async function exportAccountData(db: Database, userId: string, now: Date 
     db.select({ article: blogComments.articleSlug, name: blogComments.name, content: blogComments.content, status: blogComments.status, createdAt: blogComments.createdAt }).from(blogComments).where(eq(sql`lower(${blogComments.email})`, byEmail)),
     db.select({ subject: contactMessages.subject, message: contactMessages.message, createdAt: contactMessages.createdAt }).from(contactMessages).where(eq(sql`lower(${contactMessages.email})`, byEmail)),
     db.select({ platform: platformRequests.platformName, details: platformRequests.details, createdAt: platformRequests.createdAt }).from(platformRequests).where(eq(sql`lower(${platformRequests.email})`, byEmail)),
-    db.select({ email: newsletterSubscribers.email }).from(newsletterSubscribers).where(eq(sql`lower(${newsletterSubscribers.email})`, byEmail)),
+    db.select({ createdAt: newsletterSubscribers.createdAt, confirmedAt: newsletterSubscribers.confirmedAt }).from(newsletterSubscribers).where(eq(sql`lower(${newsletterSubscribers.email})`, byEmail)),
   ]);
   return {
     exportedAt: now.toISOString(),
@@ -34,7 +34,10 @@ export async function exportAccountData(db: Database, userId: string, now: Date 
     blogComments: comments,
     contactMessages: messages,
     platformRequests: requests,
-    newsletter: { subscribed: newsletter.length > 0 },
+    // an unconfirmed address is held (until the confirm window ends) but gets no newsletter
+    newsletter: newsletter[0]
+      ? { subscribed: newsletter[0].confirmedAt !== null, enteredAt: newsletter[0].createdAt.toISOString(), confirmedAt: newsletter[0].confirmedAt?.toISOString() ?? null }
+      : { subscribed: false },
   };
 }
 

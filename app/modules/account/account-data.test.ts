@@ -5,7 +5,7 @@ import { loader as exportLoader } from "#app/routes/dashboard-export.ts";
 import { action as signupAction } from "#app/routes/signup.tsx";
 import type { BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import { recordDownload } from "#app/modules/history/record-download.server.ts";
-import { blogComments, downloadHistory, sessions, subscriptions, users } from "#db/schema/index.ts";
+import { blogComments, downloadHistory, newsletterSubscribers, sessions, subscriptions, users } from "#db/schema/index.ts";
 import { cookieHeaderFrom, formPostFromSite, insertActiveSubscription, openConfirmationLink, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute, unwrap } from "#tests/support/route-context.ts";
 import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
@@ -52,6 +52,7 @@ describe.each(testDatabases)("your data on $name", (variant) => {
     // what the account has gathered: a download, a comment written with its email
     await recordDownload(handle.db, { id: "dl_1", caller: { kind: "free", userId: user!.id }, format: "mp4-720", title: "A lecture", bytes: 1234, complete: true });
     await handle.db.insert(blogComments).values({ articleSlug: "some-article", name: "Ada", email: "ADA@example.com", content: "Thanks!", status: "approved", ipHash: "h", visitorId: "v" });
+    await handle.db.insert(newsletterSubscribers).values({ email: "ada@example.com", createdAt: new Date("2026-10-01T00:00:00Z"), confirmedAt: new Date("2026-10-02T00:00:00Z") });
     return { cookie, userId: user!.id };
   }
 
@@ -66,6 +67,7 @@ describe.each(testDatabases)("your data on $name", (variant) => {
     expect(data.downloadHistory.map((h) => h.title)).toEqual(["A lecture"]);
     expect(data.blogComments.map((c) => c.content)).toEqual(["Thanks!"]);
     expect(data.sessions.length).toBeGreaterThan(0);
+    expect(data.newsletter).toEqual({ subscribed: true, enteredAt: "2026-10-01T00:00:00.000Z", confirmedAt: "2026-10-02T00:00:00.000Z" });
     // no password hash, no other account's data
     expect(JSON.stringify(data)).not.toMatch(/password|\$argon|scrypt/i);
     const anonymous = (await callRoute(exportLoader as never, new Request(`${TEST_PUBLIC_URL}/dashboard/export`), ctx())) as Response;
@@ -93,6 +95,8 @@ describe.each(testDatabases)("your data on $name", (variant) => {
     for (const table of [users, sessions, downloadHistory, subscriptions]) expect(await handle!.db.$count(table)).toBe(0);
     const [comment] = await handle!.db.select().from(blogComments);
     expect(comment).toMatchObject({ name: "Deleted user", email: "", ipHash: null, visitorId: null, content: "Thanks!" });
+    // the newsletter is a consent of its own, ended by its own link (the privacy policy says so)
+    expect(await handle!.db.$count(newsletterSubscribers)).toBe(1);
     // the old session cookie opens nothing any more
     const after = (await callRoute(exportLoader as never, new Request(`${TEST_PUBLIC_URL}/dashboard/export`, { headers: { cookie } }), ctx())) as Response;
     expect(after.status).toBe(401);

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { contactMessages, downloadHistory, platformRequests, users } from "#db/schema/index.ts";
+import { contactMessages, downloadHistory, newsletterSubscribers, platformRequests, users } from "#db/schema/index.ts";
 import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { monthsBefore } from "./periods.ts";
 import { startRetentionSweep, sweepExpiredRows } from "./retention-sweep.server.ts";
@@ -16,7 +16,7 @@ describe("monthsBefore", () => {
   });
 });
 
-/** The privacy policy's periods: contact messages 12 months, platform requests 24, history 90 days. */
+/** The privacy policy's periods: contact messages 12 months, platform requests 24, history 90 days, unconfirmed newsletter addresses 7 days. */
 describe.each(testDatabases)("retention sweep on $name", (variant) => {
   const { skip, open } = withTestDatabase(variant);
   let handle: TestDatabase | undefined;
@@ -37,12 +37,18 @@ describe.each(testDatabases)("retention sweep on $name", (variant) => {
       { id: "dl_old", userId: "u-r", title: "Old", format: "mp3-128", status: "done", createdAt: daysAgo(91) },
       { id: "dl_new", userId: "u-r", title: "New", format: "mp3-128", status: "done", createdAt: daysAgo(10) },
     ]);
+    await db.insert(newsletterSubscribers).values([
+      { email: "unconfirmed@example.com", createdAt: daysAgo(8), confirmSentAt: daysAgo(8) },
+      { email: "pending@example.com", createdAt: daysAgo(2), confirmSentAt: daysAgo(2) },
+      { email: "reader@example.com", createdAt: daysAgo(400), confirmSentAt: daysAgo(400), confirmedAt: daysAgo(399) },
+    ]);
 
     await sweepExpiredRows(db, logger, now);
 
     expect((await db.select().from(contactMessages)).map((r) => r.name)).toEqual(["Recent"]);
     expect((await db.select().from(platformRequests)).map((r) => r.platformName)).toEqual(["Newer site"]);
     expect((await db.select().from(downloadHistory)).map((r) => r.id)).toEqual(["dl_new"]);
+    expect((await db.select().from(newsletterSubscribers)).map((r) => r.email).sort()).toEqual(["pending@example.com", "reader@example.com"]);
   });
 
   it.skipIf(skip)("sweeps at start-up without waiting for the first interval", async () => {

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { HISTORY_RETENTION_DAYS } from "#app/modules/history/retention.ts";
+import { NEWSLETTER_CONFIRM_DAYS } from "#app/modules/newsletter/newsletter-rules.ts";
 import { CONTACT_MESSAGE_RETENTION_MONTHS, PLATFORM_REQUEST_RETENTION_MONTHS } from "#app/modules/retention/periods.ts";
 import { ContactLines, type LegalContext, type LegalSection } from "./legal-document.tsx";
 
@@ -50,7 +51,7 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
           <ul>
             <li>Contact form: your name, email address, subject and message.</li>
             <li>Platform requests: the platform name, any details you add and, if you give it, your email address.</li>
-            <li>Newsletter: your email address.</li>
+            <li>Newsletter: your email address, when you entered it and when you confirmed it.</li>
             <li>
               With each message or request we store a one-way, keyed hash of your IP address (not the address itself) so we can recognise abuse
               such as repeated spam.
@@ -86,7 +87,10 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
           <li>To resolve the video links you submit and deliver the files you request.</li>
           <li>To answer your messages and act on copyright notices.</li>
           <li>To decide which platforms to support next, and to tell you when one you asked for is ready (only if you left your email).</li>
-          <li>To send the newsletter you signed up for. Every email has an unsubscribe link.</li>
+          <li>
+            To send the newsletter you signed up for, once you have confirmed your address with the link in the confirmation email we send
+            when it is entered. Every email, the confirmation included, has an unsubscribe link that works with one click, without an account.
+          </li>
           <li>To run your account and premium subscription, including billing emails and the download history in your dashboard.</li>
           <li>To keep the service secure and available: rate limits, abuse prevention, fixing errors.</li>
         </ul>
@@ -172,7 +176,11 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
           <li>Server logs: 14 days.</li>
           <li>Contact messages: {CONTACT_MESSAGE_RETENTION_MONTHS} months after they reach us, then deleted automatically.</li>
           <li>Platform requests (and the email address you may give with one): {PLATFORM_REQUEST_RETENTION_MONTHS} months, then deleted automatically.</li>
-          <li>Newsletter subscriptions: until you unsubscribe.</li>
+          <li>
+            Newsletter subscriptions: until you unsubscribe; the address is then deleted. An address that is not confirmed within{" "}
+            {NEWSLETTER_CONFIRM_DAYS} days of our confirmation email is deleted. Deleting an account does not end a newsletter subscription: use
+            the unsubscribe link in any newsletter email.
+          </li>
           <li>
             Accounts: until you delete your account (Dashboard, Settings, &quot;Delete account&quot;). Deleting it removes the account, its sessions
             on every device, its subscription record and its download history at once, cancels a paid subscription, and removes your name and
