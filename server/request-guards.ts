@@ -139,16 +139,10 @@ function startsDownload(req: Request): boolean {
  * download, must come from our own pages (or from no browser at all). An `<img>` or a form on
  * another site can no longer subscribe a visitor or spend their download allowance.
  */
-/**
- * POSTs another site's server or mail client sends on purpose: the one-click unsubscribe of
- * RFC 8058. The signed token in the URL is their authority; no cookie or session is read.
- */
-const SIGNED_LINK_POSTS = new Set(["/newsletter/unsubscribe"]);
-
 export function crossSiteGuard(publicUrl: string): RequestHandler {
   return (req, res, next) => {
     const download = startsDownload(req);
-    const guarded = (!SAFE_METHODS.has(req.method) && !SIGNED_LINK_POSTS.has(req.path)) || download;
+    const guarded = !SAFE_METHODS.has(req.method) || download;
     if (guarded && isCrossSite(req, publicUrl)) return refuse(req, res, "request.cross_site");
     if (download && !loadsAsDownload(req)) return refuse(req, res, "request.cross_site", { message: NOT_A_DOWNLOAD });
     next();

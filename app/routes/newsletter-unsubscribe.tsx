@@ -7,8 +7,11 @@ import { newsletterLinkAction, newsletterLinkLoader } from "#app/modules/newslet
 export const meta: Route.MetaFunction = ({ matches }) =>
   seo(matches, { title: "Unsubscribe from the Newsletter", description: "Stop the newsletter to your address.", path: "/newsletter/unsubscribe", noindex: true });
 
-/** The token is a secret: the page is neither cached nor sent on as a referrer. */
-export const headers: Route.HeadersFunction = () => ({ "cache-control": "private, no-store", "referrer-policy": "no-referrer" });
+/**
+ * The token is a secret: the page is not cached, and a Referer sent from it is the origin alone.
+ * Not `no-referrer`: the button's POST would then carry `Origin: null` and be refused as cross-site.
+ */
+export const headers: Route.HeadersFunction = () => ({ "cache-control": "private, no-store", "referrer-policy": "strict-origin" });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return newsletterLinkLoader("unsubscribe", request, context);

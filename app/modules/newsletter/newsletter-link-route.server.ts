@@ -14,9 +14,10 @@ export async function newsletterLinkLoader(purpose: Purpose, request: Request, c
 }
 
 /**
- * POST: the page's button, or for unsubscribe a mail client's one-click POST (RFC 8058, body
- * `List-Unsubscribe=One-Click`). The signed token in the URL is the authority: no session, no
- * form token, so a mail provider's server can send it (server/request-guards.ts lets it cross sites).
+ * POST: the page's button, or for unsubscribe the one-click POST of RFC 8058 (body
+ * `List-Unsubscribe=One-Click`), which the mail provider's server sends without a cookie, a form
+ * token or an Origin header; the host's cross-site check lets such a request through, and the
+ * signed token in the URL is the only authority.
  */
 export async function newsletterLinkAction(purpose: Purpose, request: Request, context: Context): Promise<LinkPageState> {
   const key = newsletterKeyFrom(context.config);
