@@ -10,8 +10,18 @@ import { RedirectCountdown } from "#app/modules/pages/redirect-countdown.tsx";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { pathname } = new URL(request.url);
   const target = findRelevantPage(pathname);
-  context.logger.warn({ path: pathname, referrer: request.headers.get("referer") ?? undefined, redirectTo: target.path }, "page not found");
+  // which site sent the visitor to a dead link, not what they searched there: the origin only
+  context.logger.warn({ path: pathname, referrer: referrerOrigin(request.headers.get("referer")), redirectTo: target.path }, "page not found");
   return data({ path: pathname, redirectTo: target }, { status: 404 });
+}
+
+function referrerOrigin(referer: string | null): string | undefined {
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return "unreadable";
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
