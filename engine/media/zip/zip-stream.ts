@@ -1,7 +1,7 @@
 /**
  * A ZIP archive written as a stream while its entries arrive (docs/decisions/046): each entry's
  * bytes pass straight through, so memory does not grow with the size of the files, and only the
- * central directory records (a few dozen bytes per entry plus the name) wait for the end. The
+ * central directory records (46 bytes per entry plus the name) wait for the end. The
  * output is a Readable with backpressure: an entry's source is read only as fast as the
  * consumer takes the archive.
  */
@@ -117,14 +117,46 @@ function toBuffer(chunk: Uint8Array | string): Buffer {
   throw new TypeError("A ZIP entry's source must yield bytes.");
 }
 
-/** a group of central records pushed at once, so the end of a big archive is not one push per entry */
-const CENTRAL_BATCH_BYTES = 64 * 1024;
+/**
+ * The central directory waits in memory until the end. Records are packed into blocks of this
+ * size: one Buffer object per entry would cost more than the record itself.
+ */
+const CENTRAL_BLOCK_BYTES = 64 * 1024;
+
+class CentralDirectory {
+  private blocks: Buffer[] = [];
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  count = 0;
+
+  add(record: Buffer): void {
+    this.pending.push(record);
+    this.pendingBytes += record.length;
+    this.count++;
+    if (this.pendingBytes >= CENTRAL_BLOCK_BYTES) this.seal();
+  }
+
+  /** the records in blocks, in order; empties the directory */
+  take(): Buffer[] {
+    this.seal();
+    const blocks = this.blocks;
+    this.blocks = [];
+    return blocks;
+  }
+
+  private seal(): void {
+    if (this.pendingBytes === 0) return;
+    this.blocks.push(Buffer.concat(this.pending, this.pendingBytes));
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+}
 
 export function createZipStream(options: ZipStreamOptions = {}): ZipStream {
   const output = new ZipOutput({ highWaterMark: options.highWaterMark ?? 64 * 1024 });
   const names = new EntryNames(options.reservedNames);
   const now = options.now ?? (() => new Date());
-  let central: Buffer[] = [];
+  const central = new CentralDirectory();
   let offset = 0;
   let failure: Error | null = null;
   let finishing: Promise<{ bytes: number; entries: number }> | null = null;
@@ -161,7 +193,7 @@ export function createZipStream(options: ZipStreamOptions = {}): ZipStream {
     waiters.clear();
     for (const source of queuedSources) if (source instanceof Readable) source.destroy();
     queuedSources.clear();
-    central = [];
+    central.take();
     if (!output.destroyed) output.destroy(reason);
   };
   const closedEarly = () => new Error("The ZIP output was closed before the archive ended.");
@@ -219,7 +251,7 @@ export function createZipStream(options: ZipStreamOptions = {}): ZipStream {
     }
 
     await write(encodeDescriptor(crc, bytes, zip64));
-    central.push(encodeCentralRecord({ name: nameBytes, when, crc, size: bytes, offset: start, zip64Local: zip64 }));
+    central.add(encodeCentralRecord({ name: nameBytes, when, crc, size: bytes, offset: start, zip64Local: zip64 }));
     const result = { name, bytes, crc32: crc, sha256: hash.digest("hex") };
     if (sourceError !== null) throw new ZipEntryError(result, sourceError);
     return result;
@@ -227,23 +259,13 @@ export function createZipStream(options: ZipStreamOptions = {}): ZipStream {
 
   const writeEnd = async () => {
     if (failure) throw failure;
-    const records = central;
-    central = [];
+    const entries = central.count;
     const centralOffset = offset;
-    for (let i = 0; i < records.length; ) {
-      const batch: Buffer[] = [];
-      let batchBytes = 0;
-      while (i < records.length && batchBytes < CENTRAL_BATCH_BYTES) {
-        batch.push(records[i]!);
-        batchBytes += records[i]!.length;
-        i++;
-      }
-      await write(Buffer.concat(batch, batchBytes));
-    }
-    await write(encodeEndRecords(records.length, offset - centralOffset, centralOffset));
+    for (const block of central.take()) await write(block);
+    await write(encodeEndRecords(entries, offset - centralOffset, centralOffset));
     ended = true;
     output.push(null);
-    return { bytes: offset, entries: records.length };
+    return { bytes: offset, entries };
   };
 
   return {
