@@ -1,16 +1,20 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ACCOUNT_ERRORS } from "#app/modules/account/account-messages.ts";
+import { CONTACT_ERRORS } from "#app/modules/contact/contact-schema.ts";
+import { NEWSLETTER_ERRORS } from "#app/modules/newsletter/newsletter-messages.ts";
+import { PLATFORM_REQUEST_ERRORS } from "#app/modules/platforms/platform-request-schema.ts";
 import { API_ERROR_CATALOGUES, API_ERROR_CODES } from "./api-errors.ts";
 import { openApiDocument } from "./openapi.ts";
 
 /**
  * Error codes are what API clients switch on: each is defined once, and every code the JSON API
  * can answer (the catalogues in api-errors.ts) is listed in docs/api.md's "Error codes" table,
- * with its status, and in the OpenAPI document. Page-only catalogues (the account forms' codes)
- * take part in the uniqueness check only; comment and contact messages carry no codes.
+ * with its status, and in the OpenAPI document. Page-only catalogues (the account forms', the
+ * stored forms' and the newsletter's codes) take part in the uniqueness check only; comment
+ * messages carry no codes.
  */
-const PAGE_ONLY_CATALOGUES = { account: ACCOUNT_ERRORS };
+const PAGE_ONLY_CATALOGUES = { account: ACCOUNT_ERRORS, contact: CONTACT_ERRORS, platformRequest: PLATFORM_REQUEST_ERRORS, newsletter: NEWSLETTER_ERRORS };
 
 function docsTable(): Map<string, number> {
   const doc = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");

@@ -1,3 +1,4 @@
+import { defineErrors } from "#common/error-catalogue.ts";
 import { z } from "#app/lib/zod.ts";
 import { storedFormParser, type StoredFormMessages } from "#app/modules/stored-form/stored-form-schema.ts";
 
@@ -13,6 +14,12 @@ export const CONTACT_MESSAGES = {
   sent: { title: "Message sent", description: "We've received your message and will respond soon!" },
   failed: { title: "Error", description: "There was a problem sending your message. Please try again." },
 } as const satisfies StoredFormMessages;
+
+/** The form's failure code (page-only: the page shows `CONTACT_MESSAGES.failed`). */
+export const CONTACT_ERRORS = defineErrors({
+  "contact.store_failed": { status: 500, message: CONTACT_MESSAGES.failed.description },
+});
+export type ContactErrorCode = keyof typeof CONTACT_ERRORS;
 
 export const CONTACT_LIMITS = { name: 100, email: 254, subject: 200, message: 5000 } as const;
 

@@ -1,11 +1,11 @@
 import { contactMessages } from "#db/schema/index.ts";
 import { submitStoredForm, type StoredFormDeps, type StoredFormResult, type StoredFormStore } from "#app/modules/stored-form/submit-stored-form.server.ts";
-import type { ContactInput } from "./contact-schema.ts";
+import type { ContactErrorCode, ContactInput } from "./contact-schema.ts";
 
-export type SubmitContactResult = StoredFormResult<"contact.store_failed">;
+export type SubmitContactResult = StoredFormResult<ContactErrorCode>;
 
 /** Contact messages: the contact_messages table, and a mail the operators can answer (replies go to the visitor). */
-const CONTACT_STORE: StoredFormStore<ContactInput, "contact.store_failed"> = {
+const CONTACT_STORE: StoredFormStore<ContactInput, ContactErrorCode> = {
   insert: (db, row, input) =>
     db.insert(contactMessages).values({ id: row.id, name: input.name, email: input.email, subject: input.subject, message: input.message, ipHash: row.ipHash }),
   mail: (id, input) => ({

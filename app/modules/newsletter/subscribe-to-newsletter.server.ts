@@ -4,6 +4,7 @@ import { databaseErrorCode } from "#db/errors.ts";
 import type { Database } from "#db/client.ts";
 import { newsletterSubscribers } from "#db/schema/index.ts";
 import type { Subscriber } from "./newsletter-mail.server.ts";
+import type { NewsletterErrorCode } from "./newsletter-messages.ts";
 import type { NewsletterInput } from "./newsletter-schema.ts";
 import { NEWSLETTER_CONFIRM_MS, NEWSLETTER_RESEND_AFTER_MS } from "./newsletter-rules.ts";
 
@@ -14,7 +15,7 @@ export type SubscribeResult =
    * the hour or a honeypot hit. The visitor is answered the same in every case.
    */
   | { ok: true; confirm: Subscriber | null }
-  | { ok: false; code: "newsletter.store_failed" };
+  | { ok: false; code: NewsletterErrorCode };
 
 /**
  * Subscribe one address, unconfirmed until its owner opens the mailed link (double opt-in,

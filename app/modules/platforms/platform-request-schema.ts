@@ -1,3 +1,4 @@
+import { defineErrors } from "#common/error-catalogue.ts";
 import { z } from "#app/lib/zod.ts";
 import { storedFormParser, type StoredFormMessages } from "#app/modules/stored-form/stored-form-schema.ts";
 
@@ -13,6 +14,12 @@ export const PLATFORM_REQUEST_MESSAGES = {
   sent: { title: "Request received", description: "Thanks! We've recorded your request and will consider it for a future update." },
   failed: { title: "Error", description: "There was a problem sending your request. Please try again." },
 } as const satisfies StoredFormMessages;
+
+/** The form's failure code (page-only: the page shows `PLATFORM_REQUEST_MESSAGES.failed`). */
+export const PLATFORM_REQUEST_ERRORS = defineErrors({
+  "platform_request.store_failed": { status: 500, message: PLATFORM_REQUEST_MESSAGES.failed.description },
+});
+export type PlatformRequestErrorCode = keyof typeof PLATFORM_REQUEST_ERRORS;
 
 export const PLATFORM_REQUEST_LIMITS = { platformName: 100, email: 254, details: 2000 } as const;
 

@@ -1,11 +1,11 @@
 import { platformRequests } from "#db/schema/index.ts";
 import { submitStoredForm, type StoredFormDeps, type StoredFormResult, type StoredFormStore } from "#app/modules/stored-form/submit-stored-form.server.ts";
-import type { PlatformRequestInput } from "./platform-request-schema.ts";
+import type { PlatformRequestErrorCode, PlatformRequestInput } from "./platform-request-schema.ts";
 
-export type SubmitPlatformRequestResult = StoredFormResult<"platform_request.store_failed">;
+export type SubmitPlatformRequestResult = StoredFormResult<PlatformRequestErrorCode>;
 
 /** Platform requests: the platform_requests table, and a mail that says whom to tell when it is ready. */
-const PLATFORM_REQUEST_STORE: StoredFormStore<PlatformRequestInput, "platform_request.store_failed"> = {
+const PLATFORM_REQUEST_STORE: StoredFormStore<PlatformRequestInput, PlatformRequestErrorCode> = {
   insert: (db, row, input) =>
     db.insert(platformRequests).values({ id: row.id, platformName: input.platformName, email: input.email, details: input.details, ipHash: row.ipHash }),
   mail: (id, input) => ({
