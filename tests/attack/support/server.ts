@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { npmStartFlags } from "#server/start-flags.ts";
 import { isAlive } from "../../support/processes.ts";
 import { BUILD_DIR, ensureBuild, ROOT, withLock } from "./build.ts";
 
@@ -167,7 +168,8 @@ async function launch(opts: StartOptions & { dataDir: string }): Promise<AttackS
   delete env.DATABASE_URL;
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
 
-  const args = [...(opts.inspect ? ["--inspect=127.0.0.1:0"] : []), path.join(ROOT, "tests/attack/support/serve.mjs")];
+  // npm start's Node flags (heap sizing, --expose-gc): memory under attack is measured as it is in production
+  const args = [...(opts.inspect ? ["--inspect=127.0.0.1:0"] : []), ...npmStartFlags(ROOT), path.join(ROOT, "tests/attack/support/serve.mjs")];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   live.add(child);
   let out = "";
