@@ -1,4 +1,5 @@
 import { lt, sql } from "drizzle-orm";
+import { pruneThrottle } from "#app/lib/prune-throttle.ts";
 import type { Database } from "#db/client.ts";
 import { downloadHistory } from "#db/schema/index.ts";
 import type { DownloadFinished } from "#engine/index.ts";
@@ -31,15 +32,11 @@ export async function recordDownload(db: Database, event: DownloadFinished, now:
   await pruneHistory(db, now);
 }
 
-/** Per database handle: when old rows were last deleted (a scan of the table, so at most hourly). */
-const prunedAt = new WeakMap<object, number>();
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const pruneDue = pruneThrottle();
 
 /** Deletes every user's history older than the retention period (at most once an hour per process). */
 export async function pruneHistory(db: Database, now: Date = new Date(), opts: { force?: boolean } = {}): Promise<void> {
-  const last = prunedAt.get(db);
-  if (!opts.force && last !== undefined && now.getTime() - last < PRUNE_EVERY_MS) return;
-  prunedAt.set(db, now.getTime());
+  if (!pruneDue(db, now, opts.force)) return;
   await db.delete(downloadHistory).where(lt(downloadHistory.createdAt, historyCutoff(now)));
 }
 

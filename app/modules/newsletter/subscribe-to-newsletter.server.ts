@@ -1,6 +1,7 @@
 import { and, isNull, lt, or, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { databaseErrorCode } from "#db/errors.ts";
+import { pruneThrottle } from "#app/lib/prune-throttle.ts";
 import type { Database } from "#db/client.ts";
 import { newsletterSubscribers } from "#db/schema/index.ts";
 import type { Subscriber } from "./newsletter-mail.server.ts";
@@ -51,18 +52,14 @@ export async function subscribeToNewsletter(
   }
 }
 
-/** Per database handle: when unconfirmed rows were last deleted (a scan of the table, so at most hourly). */
-const prunedAt = new WeakMap<object, number>();
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const pruneDue = pruneThrottle();
 
 /**
  * Deletes the addresses nobody confirmed within the confirm window of their last link (the
  * privacy policy's promise). Counted from the last mail, so a re-sent link is never orphaned.
  */
 export async function pruneUnconfirmed(db: Database, now: Date = new Date(), opts: { force?: boolean } = {}): Promise<void> {
-  const last = prunedAt.get(db);
-  if (!opts.force && last !== undefined && now.getTime() - last < PRUNE_EVERY_MS) return;
-  prunedAt.set(db, now.getTime());
+  if (!pruneDue(db, now, opts.force)) return;
   const t = newsletterSubscribers;
   const cutoff = new Date(now.getTime() - NEWSLETTER_CONFIRM_MS);
   await db.delete(t).where(and(isNull(t.confirmedAt), sql`coalesce(${t.confirmSentAt}, ${t.createdAt}) < ${cutoff.toISOString()}::timestamptz`));

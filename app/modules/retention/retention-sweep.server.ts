@@ -10,8 +10,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Deletes what the privacy policy says is kept no longer: contact messages, platform requests
- * and download history past their periods, and newsletter addresses nobody confirmed. Each table is swept on its own, so one failure does
- * not keep the others' old rows.
+ * and download history past their periods, and newsletter addresses nobody confirmed. Each
+ * table is swept on its own, so one failure does not keep the others' old rows.
  */
 export async function sweepExpiredRows(db: Database, logger: Logger, now: Date = new Date()): Promise<void> {
   const sweeps: [string, () => Promise<unknown>][] = [
