@@ -8,6 +8,7 @@
  * (docs/decisions/032).
  */
 import { spawn } from "node:child_process";
+import { missingStartEnv, START_ENV } from "../scripts/start-env.mjs";
 import { npmStartFlags } from "../server/start-flags.ts";
 
 /** the old generation's limit never below 64 MB: about the headroom the server's own heap gives it */
@@ -20,10 +21,10 @@ export const HEAP_FLOOR = "--initial-old-space-size=64";
  */
 export async function runWithStartFlags(repoRoot: string): Promise<number | null> {
   const flags = [...npmStartFlags(repoRoot), HEAP_FLOOR];
-  if (flags.every((f) => process.execArgv.includes(f))) return null;
+  if (flags.every((f) => process.execArgv.includes(f)) && Object.keys(missingStartEnv()).length === 0) return null;
   const script = process.argv[1];
   if (!script) throw new Error("cannot tell which script to run again with npm start's flags");
-  const child = spawn(process.execPath, [...flags, ...process.execArgv, script, ...process.argv.slice(2)], { stdio: "inherit" });
+  const child = spawn(process.execPath, [...flags, ...process.execArgv, script, ...process.argv.slice(2)], { stdio: "inherit", env: { ...process.env, ...START_ENV } });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   process.on("SIGINT", forward("SIGINT"));
   process.on("SIGTERM", forward("SIGTERM"));

@@ -5,9 +5,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { ensureStartEnv } from "./start-env.mjs";
 import { stopWhenOrphaned } from "./stop-when-orphaned.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+ensureStartEnv();
 process.chdir(root);
 stopWhenOrphaned();
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");

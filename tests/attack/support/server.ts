@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { npmStartFlags } from "#server/start-flags.ts";
+import { START_ENV } from "../../../scripts/start-env.mjs";
 import { isAlive } from "../../support/processes.ts";
 import { BUILD_DIR, ensureBuild, ROOT, withLock } from "./build.ts";
 
@@ -162,6 +163,8 @@ async function launch(opts: StartOptions & { dataDir: string }): Promise<AttackS
     PUBLIC_URL: origin,
     LOG_LEVEL: "warn",
     ATTACK_PARENT_PID: String(process.pid),
+    // npm start's environment too (scripts/start-env.mjs): memory is measured as it is served
+    ...START_ENV,
     ...GENEROUS_LIMITS,
     ...opts.env,
   };
