@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpExchange, type ExchangeAttempt } from "./http-exchange.ts";
 
@@ -28,16 +29,21 @@ afterAll(() => {
 
 const exchanger = createHttpExchange({ resolve: async () => [{ address: "127.0.0.1", family: 4 }], userAgent: "test-agent" });
 afterAll(() => exchanger.close());
-const get: ExchangeAttempt = { method: "GET", headers: new Headers(), body: null, capped: false };
 const direct = { guarded: false, originalHost: null };
 
-async function text(res: http.IncomingMessage): Promise<string> {
+async function text(res: Readable): Promise<string> {
   let s = "";
   for await (const c of res) s += String(c);
   return s;
 }
 
-describe("http exchange", () => {
+// capped: media bytes over the media exchange (media-exchange.ts); uncapped: Node's client
+describe.each([
+  ["Node's HTTP client", false],
+  ["the media exchange", true],
+])("http exchange through %s", (_name, capped) => {
+  const get: ExchangeAttempt = { method: "GET", headers: new Headers(), body: null, capped };
+
   it("sends the default user agent and the mapped host's original name", async () => {
     const res = await exchanger.exchange(new URL(`${base}/ok`), { guarded: false, originalHost: "cdn.example.com" }, get, 5_000, undefined);
     expect(await text(res)).toBe("ok");

@@ -4,11 +4,14 @@
  * pooled socket's address was checked when it connected); a timeout bounds the wait for headers
  * and then every idle stretch of the body; an abort tears down the request or the body.
  */
-import http, { type IncomingMessage } from "node:http";
+import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import https from "node:https";
+import type { Readable } from "node:stream";
 import { EngineError } from "../errors.ts";
 import { unbracket } from "./address-guard.ts";
+import { createConnectionPool } from "./connection-pool.ts";
 import { createGuardedLookup, type ResolveHost } from "./guarded-lookup.ts";
+import { createMediaExchange } from "./media-exchange.ts";
 import { abortError } from "./outbound-errors.ts";
 
 export interface ExchangeAttempt {
@@ -30,7 +33,15 @@ export interface ExchangeHop {
   originalHost: string | null;
 }
 
-export type Exchange = (target: URL, hop: ExchangeHop, attempt: ExchangeAttempt, timeoutMs: number, signal: AbortSignal | null | undefined) => Promise<IncomingMessage>;
+/** what an exchange answers: Node's IncomingMessage, or the media exchange's look-alike */
+export type ExchangeResponse = Readable & {
+  readonly statusCode?: number;
+  readonly statusMessage?: string;
+  readonly rawHeaders: string[];
+  readonly headers: IncomingHttpHeaders;
+};
+
+export type Exchange = (target: URL, hop: ExchangeHop, attempt: ExchangeAttempt, timeoutMs: number, signal: AbortSignal | null | undefined) => Promise<ExchangeResponse>;
 
 export interface HttpExchange {
   exchange: Exchange;
@@ -47,8 +58,18 @@ export function createHttpExchange(opts: { resolve: ResolveHost; userAgent: stri
     guardedHttps: new https.Agent({ keepAlive: true, maxSockets }),
   };
   const guardedLookup = createGuardedLookup(opts.resolve);
+  const pool = createConnectionPool({ guardedLookup });
+  const mediaExchange = createMediaExchange({ pool, userAgent: opts.userAgent });
 
-  const exchange: Exchange = (target, hop, attempt, timeoutMs, signal) =>
+  const exchange: Exchange = (target, hop, attempt, timeoutMs, signal) => {
+    // media bytes (open() without a request body) take the copy-free path
+    if (attempt.capped && attempt.body === null && (attempt.method === "GET" || attempt.method === "HEAD")) {
+      return mediaExchange(target, { method: attempt.method, headers: attempt.headers, guarded: hop.guarded, originalHost: hop.originalHost }, timeoutMs, signal);
+    }
+    return nodeExchange(target, hop, attempt, timeoutMs, signal);
+  };
+
+  const nodeExchange = (target: URL, hop: ExchangeHop, attempt: ExchangeAttempt, timeoutMs: number, signal: AbortSignal | null | undefined): Promise<IncomingMessage> =>
     new Promise((resolvePromise, reject) => {
       if (signal?.aborted) {
         reject(abortError(signal));
@@ -113,6 +134,7 @@ export function createHttpExchange(opts: { resolve: ResolveHost; userAgent: stri
     exchange,
     close() {
       for (const agent of Object.values(agents)) agent.destroy();
+      pool.close();
     },
   };
 }

@@ -1,12 +1,11 @@
 import { lookup as dnsLookup } from "node:dns/promises";
-import type { IncomingMessage } from "node:http";
 import { Readable, type Transform } from "node:stream";
 import type { Logger } from "pino";
 import { EngineError } from "../errors.ts";
 import type { ResolveHost } from "./guarded-lookup.ts";
 import { parseHostMap, type HostMap } from "./host-map.ts";
 import { createHostSlots, type HostSlots } from "./host-slots.ts";
-import { createHttpExchange, type ExchangeAttempt, type ExchangeHop } from "./http-exchange.ts";
+import { createHttpExchange, type ExchangeAttempt, type ExchangeHop, type ExchangeResponse } from "./http-exchange.ts";
 import { bodyToBuffer, decoderFor, sizeCap, toHeaders } from "./outbound-body.ts";
 import { isRetryableOutbound, retryBackoff, sleepUnlessAborted } from "./outbound-errors.ts";
 import { followRedirects, type RedirectPolicy } from "./redirects.ts";
@@ -113,7 +112,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
    * One exchange under the host's connection cap: the slot is held until the response body is
    * finished (or the request fails), because that is how long the connection is busy.
    */
-  async function cappedExchange(target: URL, hop: ExchangeHop, attempt: ExchangeAttempt, init: OutboundInit, timeoutMs: number): Promise<IncomingMessage> {
+  async function cappedExchange(target: URL, hop: ExchangeHop, attempt: ExchangeAttempt, init: OutboundInit, timeoutMs: number): Promise<ExchangeResponse> {
     if (!attempt.capped) return connections.exchange(target, hop, attempt, timeoutMs, init.signal);
     const release = await slots.acquire(target.host, { signal: init.signal, urgent: init.urgent });
     try {
@@ -144,7 +143,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
     const timeoutMs = init.timeoutMs ?? opts.timeoutMs;
     const retries = init.retries ?? defaultRetries;
     for (let n = 0; ; n++) {
-      let result: { res: IncomingMessage; url: URL; redirected: boolean };
+      let result: { res: ExchangeResponse; url: URL; redirected: boolean };
       try {
         result = await followRedirects(redirectPolicy(init, timeoutMs), start, attempt, init);
       } catch (err) {

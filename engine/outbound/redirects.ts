@@ -3,12 +3,11 @@
  * private address is refused before connecting, a name is connected through the guarded lookup,
  * credentials never follow to another origin, and 303 (or 301/302 after a POST) becomes a GET.
  */
-import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
 import { EngineError } from "../errors.ts";
 import { isBlockedAddress, unbracket } from "./address-guard.ts";
 import { applyHostMap, type HostMap } from "./host-map.ts";
-import type { ExchangeAttempt, ExchangeHop } from "./http-exchange.ts";
+import type { ExchangeAttempt, ExchangeHop, ExchangeResponse } from "./http-exchange.ts";
 import { classifyOutboundError } from "./outbound-errors.ts";
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -19,7 +18,7 @@ export interface RedirectPolicy {
   allowPrivate: boolean;
   maxRedirects: number;
   /** one exchange (under the host's connection cap) */
-  exchange: (target: URL, hop: ExchangeHop, attempt: ExchangeAttempt) => Promise<IncomingMessage>;
+  exchange: (target: URL, hop: ExchangeHop, attempt: ExchangeAttempt) => Promise<ExchangeResponse>;
 }
 
 export interface RedirectRequest {
@@ -33,7 +32,7 @@ export async function followRedirects(
   start: URL,
   first: ExchangeAttempt,
   init: RedirectRequest,
-): Promise<{ res: IncomingMessage; url: URL; redirected: boolean }> {
+): Promise<{ res: ExchangeResponse; url: URL; redirected: boolean }> {
   let url = start;
   let attempt = first;
   const mode = init.redirect ?? "follow";
@@ -57,7 +56,7 @@ export async function followRedirects(
         }
       }
     }
-    let res: IncomingMessage;
+    let res: ExchangeResponse;
     try {
       res = await policy.exchange(target, { guarded, originalHost: mapped ? url.host : null }, attempt);
     } catch (err) {
