@@ -16,7 +16,7 @@ export const PAID_PLAN_IDS: readonly PaidPlanId[] = ["basic", "pro", "ultimate"]
 export type RightsHolder = "anonymous" | PlanId;
 
 /** Numbers that come with a right (the issue that builds the right sets them per plan). */
-export type LimitId = "linksPerBulkJob" | "requestsPerKeyPerMinute";
+export type LimitId = "linksPerBulkJob" | "requestsPerKeyPerMinute" | "jobsPerDay";
 
 interface RightSpec {
   /** the plan-card line, or null when no card names it */
@@ -40,7 +40,7 @@ export const RIGHTS = {
   subtitles: { card: "Subtitles (SRT and VTT)", built: true, formats: ["srt", "vtt"] },
   /** choosing the subtitle language (DESIGN §5 `language`); provisional: with the subtitles */
   subtitleLanguages: { card: null, built: false },
-  scheduledDownloads: { card: "Scheduled downloads", built: false },
+  scheduledDownloads: { card: "Scheduled downloads", built: false, limit: "jobsPerDay" },
   prioritySupport: { card: "Priority support", built: false },
   premiumArticles: { card: "Full premium articles", built: false },
   bulkDownloads: { card: "Bulk downloads", built: false, limit: "linksPerBulkJob" },
@@ -80,14 +80,14 @@ export const PLANS: Record<PlanId, PlanSpec> = {
     monthlyPrice: 9.99,
     includes: "basic",
     adds: ["ultraHd", "subtitles", "subtitleLanguages", "scheduledDownloads", "prioritySupport", "premiumArticles"],
-    limits: {},
+    limits: { jobsPerDay: 20 },
   },
   ultimate: {
     name: "Ultimate",
     monthlyPrice: 19.99,
     includes: "pro",
     adds: ["bulkDownloads", "apiAccess", "downloadProfiles", "whiteLabel", "accountManager", "commercialUse"],
-    limits: {},
+    limits: { jobsPerDay: 100 },
   },
 };
 
