@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["{app,engine,db,server,common,content,tests}/**/*.test.{ts,tsx}"],
+    include: ["{app,engine,db,server,common,content,jobs,tests}/**/*.test.{ts,tsx}"],
     exclude: ["tests/e2e/**", "node_modules/**"],
     environment: "node",
     setupFiles: ["./tests/setup/vitest.setup.ts"],

@@ -16,3 +16,11 @@ export function defineErrors<const T extends Record<string, ErrorEntry>>(errors:
 
 /** The rate-limit sentence every domain answers with (spec §8), written once. */
 export const TOO_MANY_REQUESTS = "You've made too many requests. Please wait a moment and try again.";
+
+/**
+ * Job output storage (jobs/storage): a job whose file would pass the configured cap
+ * (`JOB_STORAGE_MAX_MB`) fails with this, and what it wrote is removed.
+ */
+export const JOB_STORAGE_ERRORS = defineErrors({
+  "job.storage_full": { status: 503, message: "Our file storage is full right now. Please try again later." },
+});

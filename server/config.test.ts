@@ -102,6 +102,22 @@ test("a Stripe secret key needs the webhook secret and every plan's price", () =
   expect(loadConfig({}).STRIPE_SECRET_KEY).toBeUndefined();
 });
 
+test("job storage: a bucket needs the whole S3_* group; the cap has a default", () => {
+  expect(loadConfig({}).JOB_STORAGE_MAX_MB).toBe(2048);
+  expect(loadConfig({}).S3_BUCKET).toBeUndefined();
+  const full = { S3_BUCKET: "vidfetch-jobs", S3_REGION: "auto", S3_ACCESS_KEY_ID: "key", S3_SECRET_ACCESS_KEY: "secret" };
+  expect(loadConfig(full)).toMatchObject(full);
+  expect(loadConfig(full).S3_ENDPOINT).toBeUndefined();
+  expect(loadConfig({ ...full, S3_ENDPOINT: "http://127.0.0.1:9000", JOB_STORAGE_MAX_MB: "512" })).toMatchObject({ S3_ENDPOINT: "http://127.0.0.1:9000", JOB_STORAGE_MAX_MB: 512 });
+  expect(() => loadConfig({ S3_ENDPOINT: "http://127.0.0.1:9000", S3_BUCKET: "jobs" })).toThrow(
+    /S3_REGION: is required when any S3_\* variable is set[\s\S]*S3_ACCESS_KEY_ID[\s\S]*S3_SECRET_ACCESS_KEY/,
+  );
+  expect(() => loadConfig({ S3_SECRET_ACCESS_KEY: "secret" })).toThrow(/S3_BUCKET: is required/);
+  expect(() => loadConfig({ ...full, S3_BUCKET: "Not_A_Bucket" })).toThrow(/S3_BUCKET: must be a bucket name/);
+  expect(() => loadConfig({ ...full, S3_ENDPOINT: "ftp://x" })).toThrow(/S3_ENDPOINT/);
+  expect(() => loadConfig({ JOB_STORAGE_MAX_MB: "0" })).toThrow(/JOB_STORAGE_MAX_MB/);
+});
+
 test("parallel ranges and the per-host connection cap have documented defaults (decision 021)", () => {
   const c = loadConfig({});
   expect(c.DOWNLOAD_RANGE_CONCURRENCY).toBe(6);

@@ -123,6 +123,29 @@ export const envSchema = z
     STRIPE_PRICE_BASIC: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_...)").optional()),
     STRIPE_PRICE_PRO: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_...)").optional()),
     STRIPE_PRICE_ULTIMATE: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_...)").optional()),
+
+    // job output (jobs/storage): DATA_DIR/files/, or a bucket when the S3_* group is set
+    S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    S3_BUCKET: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name: 3-63 lower-case letters, digits, dots and hyphens")
+        .optional(),
+    ),
+    S3_REGION: optionalString.pipe(z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a region name such as us-east-1 or auto").optional()),
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    JOB_STORAGE_MAX_MB: int(1, 100_000_000).default(2048),
+  })
+  .superRefine((env, ctx) => {
+    // Job storage in a bucket is all or nothing (the endpoint may stay unset for AWS itself):
+    // half a group would silently keep job output on the local disk instead.
+    const s3 = ["S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
+    if (env.S3_ENDPOINT || s3.some((name) => env[name])) {
+      for (const name of s3) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when any S3_* variable is set (job output in a bucket)" });
+      }
+    }
   })
   .superRefine((env, ctx) => {
     // Payments are all or nothing: a secret key without the webhook secret or a plan's price
