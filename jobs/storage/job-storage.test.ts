@@ -6,9 +6,12 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { startFakeS3, type FakeS3 } from "#tests/support/fake-s3.ts";
-import { createJobStorage, JobStorageError, type JobStorage } from "./job-storage.ts";
+import { loadConfig } from "#server/config.ts";
+import { createJobStorage, JobStorageError, jobStorageOptionsFrom, type JobStorage } from "./job-storage.ts";
 
-const logger = { info: () => {}, warn: () => {} } as never;
+/** what the storage logged, as [level, message] */
+const logged: [string, string][] = [];
+const logger = { info: (_: unknown, msg: string) => logged.push(["info", msg]), warn: (_: unknown, msg: string) => logged.push(["warn", msg]) } as never;
 const MiB = 1024 * 1024;
 
 /** `total` deterministic bytes in pieces of `piece`, one piece per turn of the event loop. */
@@ -228,6 +231,7 @@ describe.each([local, s3])("job storage on the $name", (backend) => {
       expect(read).toBeLessThanOrEqual(MiB + 4 * 64 * 1024);
       expect(await storage.open("too-big")).toBeNull();
       expect(await storage.usedBytes()).toBe(0);
+      expect(logged).toContainEqual(["warn", expect.stringMatching(/^job storage full: the file would pass the cap/)]);
       expect(await backend.leftovers()).toEqual([]);
     });
 
@@ -269,6 +273,19 @@ describe.each([local, s3])("job storage on the $name", (backend) => {
       await one.put("mine", bytes(200_000), meta);
     });
   });
+});
+
+test("options come from the configuration: the disk by default, the bucket with the S3_* group, the cap in MiB", () => {
+  const disk = jobStorageOptionsFrom(loadConfig({ DATA_DIR: "/srv/data" }), logger);
+  expect(disk).toMatchObject({ dataDir: "/srv/data", maxBytes: 2048 * MiB, s3: undefined });
+  const bucket = jobStorageOptionsFrom(
+    loadConfig({ JOB_STORAGE_MAX_MB: "10", S3_ENDPOINT: "http://127.0.0.1:9000", S3_BUCKET: "jobs", S3_REGION: "auto", S3_ACCESS_KEY_ID: "k", S3_SECRET_ACCESS_KEY: "s" }),
+    logger,
+  );
+  expect(bucket).toMatchObject({ maxBytes: 10 * MiB, s3: { endpoint: "http://127.0.0.1:9000", bucket: "jobs", region: "auto", accessKeyId: "k", secretAccessKey: "s" } });
+  expect(createJobStorage(bucket).kind).toBe("s3");
+  expect(createJobStorage(disk).kind).toBe("local");
+  expect(() => createJobStorage({ ...disk, maxBytes: 0 })).toThrow(/maxBytes/);
 });
 
 describe("job storage on the local disk, specifically", () => {

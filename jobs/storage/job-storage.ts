@@ -113,7 +113,25 @@ export interface StorageBackend {
 export function createJobStorage(opts: JobStorageOptions): JobStorage {
   if (!Number.isSafeInteger(opts.maxBytes) || opts.maxBytes <= 0) throw new TypeError("job storage: maxBytes must be a positive integer");
   const backend: StorageBackend = opts.s3 ? createS3Backend(opts.s3) : createLocalBackend(opts.dataDir);
-  return createJobStorageOn(backend, opts.s3 ? "s3" : "local", opts.maxBytes);
+  return createJobStorageOn(backend, opts.s3 ? "s3" : "local", opts.maxBytes, opts.logger);
+}
+
+/** The configuration's part that job storage reads (a structural slice of the app's config). */
+export interface JobStorageEnv {
+  DATA_DIR: string;
+  JOB_STORAGE_MAX_MB: number;
+  S3_ENDPOINT?: string;
+  S3_BUCKET?: string;
+  S3_REGION?: string;
+  S3_ACCESS_KEY_ID?: string;
+  S3_SECRET_ACCESS_KEY?: string;
+}
+
+/** Options from the parsed configuration: the bucket when the S3_* group is set (the config checks it is whole). */
+export function jobStorageOptionsFrom(env: JobStorageEnv, logger: JobStorageOptions["logger"]): JobStorageOptions {
+  const { S3_BUCKET: bucket, S3_REGION: region, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = env;
+  const s3 = bucket && region && accessKeyId && secretAccessKey ? { endpoint: env.S3_ENDPOINT, bucket, region, accessKeyId, secretAccessKey } : undefined;
+  return { dataDir: env.DATA_DIR, maxBytes: env.JOB_STORAGE_MAX_MB * 1024 * 1024, s3, logger };
 }
 
 /**
@@ -122,7 +140,7 @@ export function createJobStorage(opts: JobStorageOptions): JobStorage {
  * write picks up other instances' files and deletions; it is dropped when a write of this process
  * committed or a delete ran meanwhile (it might have missed them), keeping the safe higher count.
  */
-export function createJobStorageOn(backend: StorageBackend, kind: JobStorage["kind"], maxBytes: number): JobStorage {
+export function createJobStorageOn(backend: StorageBackend, kind: JobStorage["kind"], maxBytes: number, logger: JobStorageOptions["logger"]): JobStorage {
   let stored = 0;
   let reserved = 0;
   let generation = 0;
@@ -133,7 +151,9 @@ export function createJobStorageOn(backend: StorageBackend, kind: JobStorage["ki
     if (seen === generation) stored = bytes;
   }
 
-  function full(detail: string): JobStorageError {
+  function full(key: string, detail: string): JobStorageError {
+    // the operator's cue: raise JOB_STORAGE_MAX_MB (and the disk) or look for what fills it
+    logger.warn({ key, storage: kind, maxBytes, storedBytes: stored, reservedBytes: reserved }, `job storage full: ${detail}`);
     return new JobStorageError("job.storage_full", { detail });
   }
 
@@ -146,7 +166,7 @@ export function createJobStorageOn(backend: StorageBackend, kind: JobStorage["ki
       if (stored + reserved >= maxBytes) {
         // the body is not read: let its producer stop
         (body as Partial<Readable>).destroy?.();
-        throw full(`${stored + reserved} of ${maxBytes} bytes in use before writing ${key}`);
+        throw full(key, `${stored + reserved} of ${maxBytes} bytes in use before the write`);
       }
       let mine = 0;
       let held = true;
@@ -159,7 +179,7 @@ export function createJobStorageOn(backend: StorageBackend, kind: JobStorage["ki
           for await (const piece of body) {
             const chunk = toBuffer(piece as unknown);
             if (stored + reserved + chunk.length > maxBytes) {
-              throw full(`${key} would pass the cap of ${maxBytes} bytes after ${mine} bytes`);
+              throw full(key, `the file would pass the cap after ${mine} bytes`);
             }
             reserved += chunk.length;
             mine += chunk.length;
@@ -204,6 +224,7 @@ export function createJobStorageOn(backend: StorageBackend, kind: JobStorage["ki
       generation++;
       const count = await backend.removeOlderThan(cutoff);
       generation++;
+      if (count > 0) logger.info({ storage: kind, count, cutoff: cutoff.toISOString() }, "job storage: removed expired files");
       await recount();
       return count;
     },
