@@ -210,6 +210,15 @@ describe.each([local, s3])("job storage on the $name", (backend) => {
     expect(await backend.leftovers()).toEqual([]);
   });
 
+  test("a stream that fails before it is read fails the write, not the process", async () => {
+    const storage = backend.make(MiB);
+    const source = new Readable({ read() {} });
+    setImmediate(() => source.destroy(new Error("the source failed early")));
+    await expect(storage.put("early", source, meta)).rejects.toThrow("the source failed early");
+    expect(await exists(storage, "early")).toBe(false);
+    expect(await backend.leftovers()).toEqual([]);
+  });
+
   test("a new file under a key replaces the old one", async () => {
     const storage = backend.make(MiB);
     await storage.put("again", bytes(1000, { seed: 1 }), meta);

@@ -157,51 +157,65 @@ export function createJobStorageOn(backend: StorageBackend, kind: JobStorage["ki
     return new JobStorageError("job.storage_full", { detail });
   }
 
+  /** Counts the store afresh, then writes `body`, reserving its bytes as they arrive. */
+  async function store(key: string, body: Readable | AsyncIterable<Uint8Array>, meta: FileMeta): Promise<{ bytes: number }> {
+    await recount();
+    if (stored + reserved >= maxBytes) {
+      // the body is not read: let its producer stop
+      (body as Partial<Readable>).destroy?.();
+      throw full(key, `${stored + reserved} of ${maxBytes} bytes in use before the write`);
+    }
+    let mine = 0;
+    let held = true;
+    const release = () => {
+      if (held) reserved -= mine;
+      held = false;
+    };
+    async function* counted(): AsyncGenerator<Buffer> {
+      try {
+        for await (const piece of body) {
+          const chunk = toBuffer(piece as unknown);
+          if (stored + reserved + chunk.length > maxBytes) {
+            throw full(key, `the file would pass the cap after ${mine} bytes`);
+          }
+          reserved += chunk.length;
+          mine += chunk.length;
+          yield chunk;
+        }
+      } catch (err) {
+        // a failed write gives its room back at once, not after its cleanup
+        release();
+        throw err;
+      }
+    }
+    try {
+      await backend.write(key, counted(), { ...meta, created: new Date() });
+    } catch (err) {
+      release();
+      (body as Partial<Readable>).destroy?.();
+      throw err;
+    }
+    release();
+    stored += mine;
+    generation++;
+    return { bytes: mine };
+  }
+
   return {
     kind,
     async put(key, body, meta) {
       assertValidKey(key);
       assertValidMeta(meta);
-      await recount();
-      if (stored + reserved >= maxBytes) {
-        // the body is not read: let its producer stop
-        (body as Partial<Readable>).destroy?.();
-        throw full(key, `${stored + reserved} of ${maxBytes} bytes in use before the write`);
-      }
-      let mine = 0;
-      let held = true;
-      const release = () => {
-        if (held) reserved -= mine;
-        held = false;
-      };
-      async function* counted(): AsyncGenerator<Buffer> {
-        try {
-          for await (const piece of body) {
-            const chunk = toBuffer(piece as unknown);
-            if (stored + reserved + chunk.length > maxBytes) {
-              throw full(key, `the file would pass the cap after ${mine} bytes`);
-            }
-            reserved += chunk.length;
-            mine += chunk.length;
-            yield chunk;
-          }
-        } catch (err) {
-          // a failed write gives its room back at once, not after its cleanup
-          release();
-          throw err;
-        }
-      }
+      // a stream that fails while the store is counted must not take the process down with an
+      // unheard "error": the failure is kept and surfaces when the body is read
+      const stream = body as Partial<Readable>;
+      const ignore = () => {};
+      stream.on?.("error", ignore);
       try {
-        await backend.write(key, counted(), { ...meta, created: new Date() });
-      } catch (err) {
-        release();
-        (body as Partial<Readable>).destroy?.();
-        throw err;
+        return await store(key, body, meta);
+      } finally {
+        stream.off?.("error", ignore);
       }
-      release();
-      stored += mine;
-      generation++;
-      return { bytes: mine };
     },
     async open(key, range) {
       assertValidKey(key);
