@@ -3,7 +3,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 // Patterns are regexes: in a gitignore-style `group`, a leading "#" starts a comment, so "#engine/*" matched nothing.
-const serverOnly = ["engine", "db", "server"].map((folder) => ({
+const serverOnly = ["engine", "db", "server", "jobs"].map((folder) => ({
   regex: `^(#${folder}/|(\\.\\./)+${folder}/)`,
   allowTypeImports: true,
   message: "Browser code may not import server-only code. Move the call into a *.server.ts module (types are fine with `import type`).",
@@ -63,6 +63,28 @@ export default tseslint.config(
   ...engineLayer("serve", ["index"]),
   ...engineLayer("formats.ts", ["index", "serve", "stream", "state", "sources", "details"]),
   ...engineLayer("{types,errors,config}.ts", ["index", "serve", "stream", "state", "sources", "formats", "entitlements", "refusals", "captions", "media", "details", "outbound"]),
+  // Jobs call the engine's public API as a request does (index, errors, types, formats), the database, common/ and the app's
+  // server-side use-cases; never the host, the engine's insides or browser code.
+  {
+    files: ["jobs/**/*.ts"],
+    ignores: ["jobs/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "^(#server/|(\\.\\./)+server/)", message: "jobs/ must not import server/: the host passes what a job needs (jobDefinitions' deps)." },
+            {
+              regex: "^(#engine/|(\\.\\./)+engine/)(?!(index|errors|types|formats)\\.ts$)",
+              allowTypeImports: true,
+              message: "jobs/ calls the engine through its public API (#engine/index.ts, and its errors, types and formats), as a request does.",
+            },
+            { regex: "^(#app/|(\\.\\./)+app/)(?!modules/.*\\.server\\.ts$)", allowTypeImports: true, message: "jobs/ may import only the app's *.server.ts modules." },
+          ],
+        },
+      ],
+    },
+  },
   // common/ is shared by browser and server: no project imports outside common/.
   {
     files: ["common/**/*.ts"],

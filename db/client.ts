@@ -18,6 +18,8 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface DatabaseHandle {
   db: Database;
   driver: "pglite" | "postgres";
+  /** the embedded database's one PGlite instance (driver "pglite"): the job runner shares it */
+  pglite?: PGliteInterface;
   /** cheap round trip for /readyz */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -92,7 +94,7 @@ function fromPglite(client: PGlite | PGliteInterface, mods: { drizzle: typeof dr
   return {
     db: db as unknown as Database,
     driver: "pglite" as const,
-    client,
+    pglite: client,
     migrate: () => mods.migrate(db, { migrationsFolder }),
     ping: async () => {
       await client.query("select 1");

@@ -15,6 +15,7 @@ import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
+import { createJobRunner, jobDefinitions, type JobRunner } from "#jobs/index.ts";
 import { publicConfig, type AppConfig } from "./config.ts";
 import { collectWhenQuiet } from "./quiet-gc.ts";
 import { createSharedState, type SharedState } from "./state/shared-state.ts";
@@ -37,6 +38,8 @@ export interface Services {
   shared: SharedState;
   /** notes that the server is busy: one full collection runs once it has been quiet a while (quiet-gc.ts) */
   noteActivity: () => void;
+  /** background work on pg-boss, on the same database (jobs/runner.ts) */
+  jobs: JobRunner;
   close(): Promise<void>;
 }
 
@@ -203,6 +206,15 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
   logYtdlp(logger, engine.ytdlp, config.YTDLP_PATH);
 
+  // background jobs, last: their handlers call the engine and the database opened above
+  const jobs = createJobRunner({
+    database,
+    databaseUrl: config.DATABASE_URL,
+    logger,
+    definitions: jobDefinitions({ logger }),
+  });
+  await jobs.start();
+
   return {
     // routes key their hashes and cookies with the effective secret, generated or configured
     config: { ...stripeConfig, DOWNLOAD_SIGNING_SECRET: signingSecret, AUTH_SECRET: authSecret },
@@ -216,9 +228,12 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
     mocks,
     shared,
     noteActivity,
+    jobs,
     async close() {
       stopBlogFreshness();
       stopRetentionSweep();
+      // running jobs get a few seconds; one still running then is retried after the restart
+      await jobs.stop();
       // signups and mails answered already: their rows and mail go out before the database closes
       await settleBackgroundWork(10_000);
       await engine.close();

@@ -13,6 +13,8 @@ import { openDatabase, openTestPglite, type DatabaseHandle } from "#db/client.ts
  *   });
  */
 export interface TestDatabase extends DatabaseHandle {
+  /** PostgreSQL: the fresh database's URL (for a second connection, such as the job runner's pool) */
+  url?: string;
   /** close the connection and, for PostgreSQL, drop the database (idempotent) */
   dispose(): Promise<void>;
 }
@@ -74,9 +76,10 @@ async function openPostgres(): Promise<TestDatabase> {
   if (!postgresUrl) throw new Error("TEST_DATABASE_URL is not set");
   const name = `vidfetch_test_${Date.now()}_${randomBytes(4).toString("hex")}`;
   await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  const url = withDatabase(postgresUrl, name);
   let handle: DatabaseHandle;
   try {
-    handle = await openDatabase({ databaseUrl: withDatabase(postgresUrl, name), dataDir: null });
+    handle = await openDatabase({ databaseUrl: url, dataDir: null });
   } catch (err) {
     await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     throw err;
@@ -84,6 +87,7 @@ async function openPostgres(): Promise<TestDatabase> {
   let disposed = false;
   return {
     ...handle,
+    url,
     async dispose() {
       if (disposed) return;
       disposed = true;
