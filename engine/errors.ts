@@ -56,6 +56,12 @@ export const ERRORS = defineErrors({
   "format.unavailable": { status: 422, message: "This format is not available for this video." },
   "format.premium": { status: 403, message: "This format is a premium feature. Upgrade to Premium to download it." },
 
+  // features a plan unlocks (common/plans.ts); engine/refusals.ts names the plans that have it
+  "plan.required": { status: 403, message: "This feature comes with a paid plan." },
+
+  // bulk downloads (issue 30 §3)
+  "bulk.too_many_links": { status: 400, message: "Too many links for one bulk download." },
+
   // downloads
   "download.busy": { status: 503, message: "The server is busy. Please try again in a few seconds." },
   "download.rate_limited": { status: 429, message: TOO_MANY_REQUESTS },

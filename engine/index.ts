@@ -5,14 +5,15 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Readable } from "node:stream";
 import { parseLink, type ParsedLink } from "#common/links.ts";
 import type { EngineConfig } from "./config.ts";
-import { canDownload, fairUseApplies } from "./entitlements.ts";
+import { canDownload, fairUseApplies, limitFor, mayUse } from "./entitlements.ts";
 import { EngineError, ERRORS, type EngineErrorCode } from "./errors.ts";
 import { filenameFor, isFormatId, listFormats, planFormat } from "./formats.ts";
 import { locateMediaTools, type MediaTools } from "./media/ffmpeg.ts";
 import type { SpawnGate } from "./media/spawn-gate.ts";
-import { premiumRefusal } from "./refusals.ts";
+import { planRequired, premiumRefusal } from "./refusals.ts";
 import { createSourceRegistry, defaultSources } from "./sources/index.ts";
 import { locateYtdlp, type YtdlpBinary } from "./sources/ytdlp/index.ts";
 import type { SourceAdapter, SourceContext } from "./sources/types.ts";
@@ -26,7 +27,9 @@ import { measureTranscript } from "./details/transcript-size.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./outbound/outbound-fetch.ts";
 import { createSegmentPrefetch } from "./stream/segment-prefetch.ts";
 import { serveDownload, type DownloadFinished, type ServeContext } from "./serve/serve-download.ts";
-import { signDownload } from "./serve/signed-links.ts";
+import { isBulkToken, MAX_BULK_TOKEN_CHARS, signBulk, signDownload } from "./serve/signed-links.ts";
+import { bulkFilename, serveBulk } from "./serve/serve-bulk.ts";
+import { openMedia } from "./serve/open-media.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
 
 export type { DownloadProgress, DownloadState } from "./state/progress-registry.ts";
@@ -43,10 +46,34 @@ export interface CreatedDownload {
   bytes: number | null;
 }
 
+/** A file opened for a caller other than an HTTP response (a job, a bulk archive): see Engine.openDownload. */
+export interface OpenedDownload {
+  /** the file's bytes; destroying it stops every upstream and ffmpeg */
+  stream: Readable;
+  /** the file name a download of it gets, e.g. "Title (720p).mp4" */
+  filename: string;
+  /** the file's size when known in advance */
+  bytes: number | null;
+  contentType: string;
+  title: string;
+}
+
 export interface Engine {
   /** `signal`: the client left (its request closed), `ip`: who asks (issue 27, finding 5) */
   resolve(url: string, caller: Caller, opts?: { signal?: AbortSignal; ip?: string }): Promise<{ video: VideoDetails; formats: FormatOption[] }>;
   createDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal }): Promise<CreatedDownload>;
+  /**
+   * A signed link to one ZIP of several links in one format (issue 30 §3), for callers whose plan
+   * has bulk downloads: 403 `plan.required` otherwise, 400 `bulk.too_many_links` over the plan's
+   * `linksPerBulkJob`. Links are checked for form here and fetched when the link is opened.
+   */
+  createBulkDownload(input: { urls: string[]; format: string; caller: Caller; ip: string }): Promise<CreatedDownload>;
+  /**
+   * The same resolve, plan and stream a download link runs, as a Readable (the scheduled-download
+   * job uses it). Entitlement as for a link (canDownload); it holds one of the server's streaming
+   * slots until the stream closes; fair use is not counted. `signal` aborting destroys the stream.
+   */
+  openDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal }): Promise<OpenedDownload>;
   /**
    * Streams a signed link's file; writes a JSON error itself when the failure comes before
    * headers. `ip` is the client address for fair use (the host's view, after `trust proxy`);
@@ -226,7 +253,89 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       };
     },
 
+    async createBulkDownload({ urls, format, caller }) {
+      if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
+      if (!mayUse(caller, "bulkDownloads")) throw planRequired(caller, "bulkDownloads");
+      if (!canDownload(caller, format)) throw premiumRefusal(caller);
+      const most = limitFor(caller, "linksPerBulkJob") ?? 0;
+      if (urls.length === 0) throw new EngineError("request.invalid", { message: "Add at least one link to download." });
+      if (urls.length > most) {
+        throw new EngineError("bulk.too_many_links", { message: `A bulk download takes at most ${most} links; this one has ${urls.length}.`, detail: String(urls.length) });
+      }
+      // a malformed link is named by its line, before anything is fetched
+      const normalised = urls.map((url, i) => {
+        try {
+          return parse(url).url;
+        } catch (err) {
+          if (err instanceof EngineError) throw new EngineError(err.code, { message: `Link ${i + 1}: ${err.message}`, detail: `position ${i + 1}` });
+          throw err;
+        }
+      });
+      const id = `dl_${randomUUID().replace(/-/g, "")}`;
+      const issued = now();
+      const exp = Math.floor(issued / 1000) + config.limits.linkTtlSeconds;
+      const token = signBulk(config.signingSecret, { id, urls: normalised, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp });
+      if (token.length > MAX_BULK_TOKEN_CHARS) {
+        throw new EngineError("bulk.too_many_links", { message: "These links are too long to download together. Send fewer links at once.", detail: `token ${token.length} chars` });
+      }
+      progress.create(id, null);
+      return {
+        id,
+        downloadUrl: `${publicUrl}/api/v1/dl/${token}`,
+        filename: bulkFilename(new Date(exp * 1000 - config.limits.linkTtlSeconds * 1000)),
+        expiresAt: new Date(exp * 1000).toISOString(),
+        bytes: null,
+      };
+    },
+
+    async openDownload({ url, format, caller, ip, signal }) {
+      if (closing) throw new EngineError("download.busy", { retryAfter: 5, detail: "the engine is closing" });
+      const link = parse(url);
+      if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
+      if (!canDownload(caller, format)) throw premiumRefusal(caller);
+      const id = `dl_${randomUUID().replace(/-/g, "")}`;
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(signal?.reason);
+      if (signal?.aborted) throw new EngineError("download.failed", { detail: "aborted before it opened" });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const release = await admission.acquire();
+      active.add(controller);
+      let opened;
+      try {
+        opened = await openMedia({ ...serving, resolve: (l, fresh) => resolveCached(l, fresh, undefined, { ip }) }, link, format, { id, signal: controller.signal });
+      } catch (err) {
+        release();
+        active.delete(controller);
+        signal?.removeEventListener("abort", onAbort);
+        segmentPrefetch.release(id);
+        throw err;
+      }
+      const { out, media, filename } = opened;
+      let closed = false;
+      const cleanup = () => {
+        if (closed) return;
+        closed = true;
+        out.teardown();
+        release();
+        active.delete(controller);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      out.body.once("close", cleanup);
+      controller.signal.addEventListener("abort", () => {
+        if (!out.body.destroyed) out.body.destroy(new EngineError("download.failed", { detail: "the download was stopped" }));
+        cleanup();
+      });
+      return {
+        stream: out.body,
+        filename,
+        bytes: out.length,
+        contentType: out.headers["content-type"] ?? "application/octet-stream",
+        title: media.details.title,
+      };
+    },
+
     handleDownload(token, req, res, opts = {}) {
+      if (isBulkToken(token)) return serveBulk(serving, token, req, res, opts);
       return serveDownload(serving, token, req, res, opts);
     },
 

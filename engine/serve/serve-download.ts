@@ -9,7 +9,7 @@ import type { ParsedLink } from "#common/links.ts";
 import type { EngineConfig } from "../config.ts";
 import { canDownload, fairUseApplies } from "../entitlements.ts";
 import { EngineError, errorBody, isEngineError, redactUrls } from "../errors.ts";
-import { filenameFor, isFormatId, planFormat } from "../formats.ts";
+import { isFormatId } from "../formats.ts";
 import type { MediaTools } from "../media/ffmpeg.ts";
 import type { SpawnGate } from "../media/spawn-gate.ts";
 import { premiumRefusal } from "../refusals.ts";
@@ -18,10 +18,10 @@ import type { Caller, FormatId, ResolvedMedia } from "../types.ts";
 import { streamToResponse } from "./stream-to-response.ts";
 import { requestKind } from "../state/link-usage.ts";
 import type { Outbound } from "../outbound/outbound-fetch.ts";
-import { runPlan, type PlanOutput } from "../stream/run-plan.ts";
+import type { PlanOutput } from "../stream/run-plan.ts";
+import { openMedia } from "./open-media.ts";
 import type { SegmentPrefetch } from "../stream/segment-prefetch.ts";
 import { verifyDownload } from "./signed-links.ts";
-import { createStreamRefresh } from "./stream-refresh.ts";
 
 /** One stream of a signed link ended (HEAD requests excepted); see EngineDeps.onDownloadFinished. */
 export interface DownloadFinished {
@@ -159,7 +159,8 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
   res.once("close", onEarlyClose);
   let claimsId: string | null = null;
   /** set once the request passed every refusal and work began: failures then count as a failed download */
-  let started: Omit<DownloadFinished, "bytes" | "complete"> | null = null;
+  // (set in a callback: the cast keeps TypeScript from narrowing it to null)
+  let started = null as Omit<DownloadFinished, "bytes" | "complete"> | null;
   try {
     if (ctx.isClosing()) throw shuttingDown();
     const claims = verifyDownload(ctx.config.signingSecret, token, ctx.now());
@@ -184,27 +185,14 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
     if (kind === "full" && !headOnly && fairUse) await slots.countFairUse(ip);
     ctx.active.add(controller);
     const link = ctx.parse(claims.url);
-    const media = await ctx.resolve(link);
-    const plan = planFormat(media, format);
-    const filename = filenameFor(media, format);
-    if (!headOnly) started = { id, caller, format, title: media.details.title };
-    const out = await runPlan(
-      plan,
-      {
-        outbound: ctx.outbound,
-        media: ctx.media,
-        limits: ctx.config.limits,
-        logger: ctx.logger.child({ download: id }),
-        signal: controller.signal,
-        killGraceMs: ctx.killGraceMs,
-        spawnGate: ctx.spawnGate,
-        prefetch: ctx.prefetch,
-        refreshStream: createStreamRefresh({ reResolve: () => ctx.resolve(link, true), now: ctx.now }),
+    const { out, filename } = await openMedia(ctx, link, format, {
+      id,
+      signal: controller.signal,
+      range: rangeHeader,
+      onResolved: (media) => {
+        if (!headOnly) started = { id, caller, format, title: media.details.title };
       },
-      { range: rangeHeader },
-    );
-    // the readers took what was fetched for them; anything else was a guess that missed
-    ctx.prefetch.release(id);
+    });
     if (controller.signal.aborted) {
       out.teardown();
       throw new EngineError("download.failed", { detail: "client left before the first byte" });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { signDownload, verifyDownload, type DownloadClaims } from "./signed-links.ts";
+import { deflateRawSync } from "node:zlib";
+import { isBulkToken, MAX_BULK_TOKEN_CHARS, signBulk, signDownload, verifyBulk, verifyDownload, type BulkClaims, type DownloadClaims } from "./signed-links.ts";
 
 const secret = "test-secret-0123456789";
 const claims: DownloadClaims = {
@@ -61,5 +62,36 @@ describe("signed download links", () => {
     const token = signDownload(secret, { ...claims, caller: "free", userId: "user_123" });
     expect(verifyDownload(secret, token, 0)).toMatchObject({ caller: "free", userId: "user_123" });
     expect(verifyDownload(secret, signDownload(secret, claims), 0).userId).toBeUndefined();
+  });
+});
+
+describe("signed bulk links", () => {
+  const bulk: BulkClaims = {
+    id: "dl_2",
+    urls: Array.from({ length: 50 }, (_, i) => `https://www.youtube.com/watch?v=video${String(i).padStart(6, "0")}`),
+    format: "mp4-720",
+    caller: "premium",
+    plan: "ultimate",
+    userId: "u1",
+    exp: 2_000_000_000,
+  };
+
+  it("round-trip 50 links in a token short enough for a URL, told apart from single links", () => {
+    const token = signBulk(secret, bulk);
+    expect(isBulkToken(token)).toBe(true);
+    expect(isBulkToken(signDownload(secret, claims))).toBe(false);
+    expect(token.length).toBeLessThan(MAX_BULK_TOKEN_CHARS);
+    expect(verifyBulk(secret, token, 1_000_000_000_000)).toEqual(bulk);
+  });
+
+  it("refuse an edited list, a single link's token, a token of the other kind's signature and an expired one", () => {
+    const token = signBulk(secret, bulk);
+    const sig = token.split(".").at(-1);
+    const edited = deflateRawSync(JSON.stringify({ d: "dl_2", u: ["https://www.youtube.com/watch?v=other000000"], f: "mp4-2160", c: "premium", p: "ultimate", e: bulk.exp })).toString("base64url");
+    expect(() => verifyBulk(secret, `zip.${edited}.${sig}`, 0)).toThrow(expect.objectContaining({ code: "download.link_invalid" }));
+    expect(() => verifyBulk(secret, signDownload(secret, claims), 0)).toThrow(expect.objectContaining({ code: "download.link_invalid" }));
+    expect(() => verifyDownload(secret, token, 0)).toThrow(expect.objectContaining({ code: "download.link_invalid" }));
+    expect(() => verifyBulk("another-secret", token, 0)).toThrow(expect.objectContaining({ code: "download.link_invalid" }));
+    expect(() => verifyBulk(secret, token, bulk.exp * 1000)).toThrow(expect.objectContaining({ code: "download.link_expired" }));
   });
 });

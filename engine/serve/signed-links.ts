@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { EngineError } from "../errors.ts";
 import type { Caller } from "../types.ts";
 
@@ -68,6 +69,71 @@ export function verifyDownload(secret: string, token: string, now: number = Date
   if (raw.e * 1000 <= now) throw new EngineError("download.link_expired");
   const plan = raw.p === "basic" || raw.p === "pro" || raw.p === "ultimate" ? raw.p : undefined;
   const claims: DownloadClaims = { id: raw.d, url: raw.u, format: raw.f, caller: raw.c as Caller["kind"], plan, exp: raw.e };
+  if (typeof raw.a === "string") claims.userId = raw.a;
+  return claims;
+}
+
+/**
+ * A bulk download's link (`/dl/zip.{body}.{signature}`): like a single link, it carries all it
+ * needs (every instance can serve it), here the list of links, deflated so that 50 ordinary
+ * links fit in a URL. Signed under another purpose, so neither kind passes for the other.
+ */
+export interface BulkClaims extends Omit<DownloadClaims, "url"> {
+  urls: string[];
+}
+
+export const BULK_TOKEN_PREFIX = "zip.";
+/** a request line longer than this may be refused by proxies (and Node's 16 KiB header limit) */
+export const MAX_BULK_TOKEN_CHARS = 12_000;
+/** the inflated payload's ceiling: a forged body cannot make us inflate more than this */
+const MAX_BULK_PAYLOAD_BYTES = 256 * 1024;
+
+function bulkMac(secret: string, body: string): Buffer {
+  return createHmac("sha256", secret).update(`vidfetch-bulk.v1.${body}`).digest();
+}
+
+export function isBulkToken(token: string): boolean {
+  return typeof token === "string" && token.startsWith(BULK_TOKEN_PREFIX);
+}
+
+export function signBulk(secret: string, claims: BulkClaims): string {
+  if (!secret) throw new EngineError("internal", { detail: "signing secret is empty" });
+  const json = JSON.stringify({ d: claims.id, u: claims.urls, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp });
+  const body = b64url(deflateRawSync(json));
+  return `${BULK_TOKEN_PREFIX}${body}.${b64url(bulkMac(secret, body))}`;
+}
+
+export function verifyBulk(secret: string, token: string, now: number = Date.now()): BulkClaims {
+  if (!isBulkToken(token) || token.length > MAX_BULK_TOKEN_CHARS + 1024) throw new EngineError("download.link_invalid");
+  const rest = token.slice(BULK_TOKEN_PREFIX.length);
+  const dot = rest.indexOf(".");
+  if (dot <= 0 || dot !== rest.lastIndexOf(".")) throw new EngineError("download.link_invalid");
+  const body = rest.slice(0, dot);
+  const given = Buffer.from(rest.slice(dot + 1), "utf8");
+  const expected = Buffer.from(b64url(bulkMac(secret, body)), "utf8");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new EngineError("download.link_invalid");
+  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown };
+  try {
+    raw = JSON.parse(inflateRawSync(Buffer.from(body, "base64url"), { maxOutputLength: MAX_BULK_PAYLOAD_BYTES }).toString("utf8")) as typeof raw;
+  } catch (cause) {
+    throw new EngineError("download.link_invalid", { cause, detail: "payload is not deflated JSON" });
+  }
+  if (
+    typeof raw.d !== "string" ||
+    !Array.isArray(raw.u) ||
+    raw.u.length === 0 ||
+    !raw.u.every((u) => typeof u === "string") ||
+    typeof raw.f !== "string" ||
+    typeof raw.c !== "string" ||
+    !["anonymous", "free", "premium"].includes(raw.c) ||
+    typeof raw.e !== "number" ||
+    (raw.a !== undefined && typeof raw.a !== "string")
+  ) {
+    throw new EngineError("download.link_invalid", { detail: "payload fields" });
+  }
+  if (raw.e * 1000 <= now) throw new EngineError("download.link_expired");
+  const plan = raw.p === "basic" || raw.p === "pro" || raw.p === "ultimate" ? raw.p : undefined;
+  const claims: BulkClaims = { id: raw.d, urls: raw.u as string[], format: raw.f, caller: raw.c as Caller["kind"], plan, exp: raw.e };
   if (typeof raw.a === "string") claims.userId = raw.a;
   return claims;
 }

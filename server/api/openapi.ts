@@ -59,15 +59,19 @@ export function openApiDocument(serverUrl: string) {
       "/downloads": {
         post: {
           operationId: "createDownload",
-          summary: "A signed, expiring link that streams one format",
+          summary: "A signed, expiring link that streams one format, or one ZIP of several links (bulk)",
+          description:
+            "With `urls` (bulk downloads, a right of the plan table), the link streams application/zip as it is built: each link's file in order, then manifest.csv (position, title, source, format, file_name, bytes, sha256, status, error); a link that fails is a failed row and the others still arrive.",
           requestBody: {
             required: true,
-            content: { "application/json": { schema: { $ref: "#/components/schemas/DownloadRequest" } } },
+            content: {
+              "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/DownloadRequest" }, { $ref: "#/components/schemas/BulkDownloadRequest" }] } },
+            },
           },
           responses: {
             "200": { description: "The download link", content: { "application/json": { schema: { $ref: "#/components/schemas/Download" } } } },
-            "400": errorResponse("Invalid link or unknown format id"),
-            "403": errorResponse("Premium format for a caller without premium"),
+            "400": errorResponse("Invalid link, unknown format id, or more links than the plan allows in one ZIP (bulk.too_many_links)"),
+            "403": errorResponse("Premium format for a caller without premium, or a bulk download for a plan without it (plan.required)"),
             "422": errorResponse("Format not available for this video"),
             "429": errorResponse("Fair-use limit reached (Retry-After header)"),
             "503": errorResponse("Server busy (Retry-After header)"),
@@ -101,7 +105,7 @@ export function openApiDocument(serverUrl: string) {
           ],
           responses: {
             "200": {
-              description: "The file. Content-Disposition: attachment with an ASCII filename and a UTF-8 filename*.",
+              description: "The file (application/zip for a bulk link). Content-Disposition: attachment with an ASCII filename and a UTF-8 filename*.",
               content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
             },
             "206": { description: "Part of the file (passthrough formats)" },
@@ -138,6 +142,15 @@ export function openApiDocument(serverUrl: string) {
           type: "object",
           required: ["url", "format"],
           properties: { url: { type: "string", maxLength: 4096 }, format: { $ref: "#/components/schemas/FormatId" } },
+        },
+        BulkDownloadRequest: {
+          type: "object",
+          required: ["urls", "format"],
+          additionalProperties: false,
+          properties: {
+            urls: { type: "array", minItems: 1, items: { type: "string", maxLength: 4096 }, description: "the links, at most the plan's links per bulk download" },
+            format: { $ref: "#/components/schemas/FormatId" },
+          },
         },
         FormatId: { type: "string", enum: FORMAT_IDS },
         Download: {

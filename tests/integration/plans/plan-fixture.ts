@@ -26,6 +26,8 @@ export interface PlanFixture {
   /** a signed-up account's Cookie header; `plan` inserts an active subscription row */
   signUp(name: string, plan?: "basic" | "pro" | "ultimate"): Promise<{ cookie: string; userId: string }>;
   post(pathname: string, body: unknown, cookie?: string): Promise<Response>;
+  /** media files the mock platform is sending right now (upstream connections still open) */
+  openUpstreamFiles(): number;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function startPlanFixture(db: TestDatabase, opts: { downloadsPerIpP
     },
     post: (pathname, body, cookie) =>
       fetch(`${origin}/api/v1${pathname}`, { method: "POST", headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) }),
+    openUpstreamFiles: () => platform?.openFiles() ?? 0,
     async close() {
       await engine.close();
       server.closeAllConnections();

@@ -1,0 +1,59 @@
+/**
+ * The one path from a link to a file's bytes: resolve (cached), plan the format, open the plan's
+ * readers. A signed link's response (serve-download.ts), a bulk ZIP's entries (serve-bulk.ts)
+ * and `engine.openDownload` (jobs) all go through it.
+ */
+import type { ParsedLink } from "#common/links.ts";
+import { filenameFor, planFormat } from "../formats.ts";
+import { runPlan, type PlanOutput } from "../stream/run-plan.ts";
+import type { FormatId, ResolvedMedia } from "../types.ts";
+import type { ServeContext } from "./serve-download.ts";
+import { createStreamRefresh } from "./stream-refresh.ts";
+
+export type MediaContext = Pick<ServeContext, "config" | "logger" | "now" | "outbound" | "media" | "prefetch" | "resolve" | "killGraceMs" | "spawnGate">;
+
+export interface OpenedMedia {
+  media: ResolvedMedia;
+  filename: string;
+  /** the plan's output; its `teardown` stops every upstream and ffmpeg */
+  out: PlanOutput;
+}
+
+export async function openMedia(
+  ctx: MediaContext,
+  link: ParsedLink,
+  format: FormatId,
+  opts: {
+    /** the download id (logs, prefetched segments) */
+    id: string;
+    /** aborted when the download is torn down */
+    signal: AbortSignal;
+    /** a `Range` header to honour */
+    range?: string;
+    /** called once the media is known, before any reader opens */
+    onResolved?: (media: ResolvedMedia) => void;
+  },
+): Promise<OpenedMedia> {
+  const media = await ctx.resolve(link);
+  const plan = planFormat(media, format);
+  const filename = filenameFor(media, format);
+  opts.onResolved?.(media);
+  const out = await runPlan(
+    plan,
+    {
+      outbound: ctx.outbound,
+      media: ctx.media,
+      limits: ctx.config.limits,
+      logger: ctx.logger.child({ download: opts.id }),
+      signal: opts.signal,
+      killGraceMs: ctx.killGraceMs,
+      spawnGate: ctx.spawnGate,
+      prefetch: ctx.prefetch,
+      refreshStream: createStreamRefresh({ reResolve: () => ctx.resolve(link, true), now: ctx.now }),
+    },
+    { range: opts.range },
+  );
+  // the readers took what was fetched for them; anything else was a guess that missed
+  ctx.prefetch.release(opts.id);
+  return { media, filename, out };
+}

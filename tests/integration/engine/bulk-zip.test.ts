@@ -1,0 +1,237 @@
+/**
+ * Issue 30 §3 "Direct" and §4 through the API as the host mounts it: an Ultimate user's bulk
+ * download is one ZIP streamed as it is built (files that ffprobe as their format, a failed link
+ * listed with its error, manifest.csv last with each file's size and SHA-256), single-use like
+ * any link; other plans get 403 plan.required, too many links a 400, and a client that leaves
+ * mid-archive closes every upstream.
+ */
+import { createHash } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { pipeline } from "node:stream/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import { MOCK_GENERIC_HOST, SLOW_FILE_PATH } from "#tests/mocks/platform.ts";
+import { ffprobeFile } from "../media/helpers.ts";
+import { installed, run } from "../media/zip-readers.ts";
+import { closePlatform, startPlanFixture, type PlanFixture } from "../plans/plan-fixture.ts";
+
+afterAll(() => closePlatform());
+
+interface Created {
+  id: string;
+  downloadUrl: string;
+  filename: string;
+  expiresAt: string;
+  bytes: number | null;
+}
+
+const GOOD = ["https://www.youtube.com/watch?v=vidfetchAll", "https://youtu.be/vidfetch720", "https://www.youtube.com/watch?v=vidfetchCap"];
+const PRIVATE = "https://www.youtube.com/watch?v=vidfetchPrv";
+const SLOW = `https://${MOCK_GENERIC_HOST}${SLOW_FILE_PATH}`;
+
+async function until<T>(fn: () => T | undefined | Promise<T | undefined>, what: string, tries = 200): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** RFC 4180 rows (quoted fields with doubled quotes), enough for the manifest */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      row.push(field);
+      field = "";
+    } else if (c === "\r" && text[i + 1] === "\n") {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+      i++;
+    } else field += c;
+  }
+  return rows;
+}
+
+describe.each(testDatabases)("bulk ZIP downloads through /api/v1 on $name", (variant) => {
+  const { skip, openShared } = withTestDatabase(variant);
+  let db: TestDatabase;
+  let fx: PlanFixture;
+  beforeAll(async () => {
+    if (skip) return;
+    db = await openShared();
+    fx = await startPlanFixture(db);
+  }, 120_000);
+  afterAll(async () => {
+    await fx?.close();
+  });
+
+  it.skipIf(skip)("an Ultimate user gets 3 files and a failed row in one valid, single-use ZIP with the manifest last", async () => {
+    const user = await fx.signUp("Bulk", "ultimate");
+    const urls = [GOOD[0]!, PRIVATE, GOOD[1]!, GOOD[2]!];
+    const res = await fx.post("/downloads", { urls, format: "mp4-360" }, user.cookie);
+    expect(res.status).toBe(200);
+    const created = (await res.json()) as Created;
+    expect(created.id).toMatch(/^dl_/);
+    expect(created.bytes).toBeNull();
+    expect(created.filename).toBe(`VidFetch bulk ${new Date().toISOString().slice(0, 10)}.zip`);
+
+    const file = await fetch(created.downloadUrl);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("application/zip");
+    expect(file.headers.get("content-disposition")).toContain(`filename="${created.filename}"`);
+    const archive = Buffer.from(await file.arrayBuffer());
+
+    const dir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-bulk-"));
+    try {
+      const zipPath = path.join(dir, "bulk.zip");
+      await writeFile(zipPath, archive);
+      expect(await run("unzip", ["-t", zipPath])).toContain("No errors detected");
+      if (installed("7z")) expect(await run("7z", ["t", zipPath])).toContain("Everything is Ok");
+      const names = (await run("zipinfo", ["-1", zipPath])).trim().split("\n");
+      expect(names).toEqual(["Sample clip in every quality (360p).mp4", "Sample clip up to 720p (360p).mp4", "Sample clip with captions (360p).mp4", "manifest.csv"]);
+      const out = path.join(dir, "out");
+      await run("unzip", ["-q", zipPath, "-d", out]);
+      expect((await readdir(out)).sort()).toEqual([...names].sort());
+
+      const manifest = await readFile(path.join(out, "manifest.csv"), "utf8");
+      expect(manifest.startsWith("\uFEFF")).toBe(true);
+      const [header, ...rows] = parseCsv(manifest.slice(1));
+      expect(header).toEqual(["position", "title", "source", "format", "file_name", "bytes", "sha256", "status", "error"]);
+      expect(rows.map((r) => [r[0], r[2], r[3], r[7]])).toEqual([
+        ["1", urls[0], "mp4-360", "ok"],
+        ["2", urls[1], "mp4-360", "failed"],
+        ["3", "https://www.youtube.com/watch?v=vidfetch720", "mp4-360", "ok"],
+        ["4", urls[3], "mp4-360", "ok"],
+      ]);
+      expect(rows[1]).toEqual(["2", "", urls[1], "mp4-360", "", "", "", "failed", "This video is private."]);
+      for (const row of rows.filter((r) => r[7] === "ok")) {
+        const data = await readFile(path.join(out, row[4]!));
+        expect(row[5]).toBe(String(data.length));
+        expect(row[6]).toBe(createHash("sha256").update(data).digest("hex"));
+        expect(row[8]).toBe("");
+        const probe = await ffprobeFile(path.join(out, row[4]!));
+        expect(probe.formatName).toContain("mp4");
+        expect(probe.streams.find((s) => s.codec_type === "video")?.height).toBe(360);
+        expect(probe.streams.some((s) => s.codec_type === "audio")).toBe(true);
+      }
+      expect(rows.map((r) => r[1])).toEqual(["Sample clip in every quality", "", "Sample clip up to 720p", "Sample clip with captions"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+
+    // progress counted the archive's bytes and ended done
+    const progress = await new Promise<{ bytes: number; state: string }>((resolve) => {
+      void fx.engine.subscribeProgress(created.id, (p) => resolve(p)).then((unsubscribe) => unsubscribe());
+    });
+    expect(progress).toMatchObject({ bytes: archive.length, state: "done" });
+    // single-use like every download link
+    const again = await fetch(created.downloadUrl);
+    expect(again.status).toBe(410);
+    expect(((await again.json()) as { error: { code: string } }).error.code).toBe("download.link_used");
+  }, 120_000);
+
+  it.skipIf(skip)("anonymous, Free, Basic and Pro callers get 403 plan.required naming Ultimate", async () => {
+    const body = { urls: GOOD, format: "mp4-360" };
+    const subscribe = "Bulk downloads come with the Ultimate plan. Subscribe to use them.";
+    const change = "Bulk downloads come with the Ultimate plan. Change your plan to use them.";
+    const anonymous = await fx.post("/downloads", body);
+    expect(anonymous.status).toBe(403);
+    expect(await anonymous.json()).toEqual({ error: { code: "plan.required", message: subscribe } });
+    const free = await fx.signUp("FreeBulk");
+    const freeRes = await fx.post("/downloads", body, free.cookie);
+    expect(freeRes.status).toBe(403);
+    expect(await freeRes.json()).toEqual({ error: { code: "plan.required", message: subscribe } });
+    for (const plan of ["basic", "pro"] as const) {
+      const paid = await fx.signUp(`Paid${plan}`, plan);
+      const refused = await fx.post("/downloads", body, paid.cookie);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ error: { code: "plan.required", message: change } });
+    }
+  });
+
+  it.skipIf(skip)("51 links, no link, a malformed link or a URL with the list are a 400", async () => {
+    const user = await fx.signUp("Many", "ultimate");
+    const many = Array.from({ length: 51 }, (_, i) => `https://www.youtube.com/watch?v=vidfetch${String(i).padStart(3, "0")}`);
+    const tooMany = await fx.post("/downloads", { urls: many, format: "mp4-360" }, user.cookie);
+    expect(tooMany.status).toBe(400);
+    expect(await tooMany.json()).toEqual({ error: { code: "bulk.too_many_links", message: "A bulk download takes at most 50 links; this one has 51." } });
+    // 50 are fine
+    expect((await fx.post("/downloads", { urls: many.slice(0, 50), format: "mp4-360" }, user.cookie)).status).toBe(200);
+    const none = await fx.post("/downloads", { urls: [], format: "mp4-360" }, user.cookie);
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+    const malformed = await fx.post("/downloads", { urls: [GOOD[0], "not a link"], format: "mp4-360" }, user.cookie);
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: { message: string } }).error.message).toMatch(/^Link 2: /);
+    const both = await fx.post("/downloads", { url: GOOD[0], urls: GOOD, format: "mp4-360" }, user.cookie);
+    expect(both.status).toBe(400);
+    expect(((await both.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+  });
+
+  it.skipIf(skip)("a client that leaves mid-archive closes every upstream and the next link is never opened", async () => {
+    const user = await fx.signUp("Leaver", "ultimate");
+    const res = await fx.post("/downloads", { urls: [SLOW, SLOW, SLOW], format: "mp4-360" }, user.cookie);
+    expect(res.status).toBe(200);
+    const created = (await res.json()) as Created;
+    const controller = new AbortController();
+    const reader = (await fetch(created.downloadUrl, { signal: controller.signal })).body!.getReader();
+    await reader.read();
+    await until(() => (fx.openUpstreamFiles() > 0 ? true : undefined), "the first upstream");
+    expect(fx.openUpstreamFiles()).toBe(1);
+    const leftAt = Date.now();
+    controller.abort();
+    await until(() => (fx.openUpstreamFiles() === 0 ? true : undefined), "every upstream closed");
+    expect(Date.now() - leftAt).toBeLessThan(2000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(fx.openUpstreamFiles()).toBe(0);
+    const progress = await new Promise<{ state: string }>((resolve) => {
+      void fx.engine.subscribeProgress(created.id, (p) => resolve(p)).then((unsubscribe) => unsubscribe());
+    });
+    expect(progress.state).toBe("aborted");
+  }, 60_000);
+
+  it.skipIf(skip)("engine.openDownload gives the same file as a Readable, refuses what the plan lacks and stops its upstream when aborted", async () => {
+    const pro = { kind: "premium" as const, plan: "pro" as const };
+    const opened = await fx.engine.openDownload({ url: GOOD[0]!, format: "mp4-360", caller: pro, ip: "127.0.0.1" });
+    expect(opened).toMatchObject({ filename: "Sample clip in every quality (360p).mp4", title: "Sample clip in every quality", contentType: "video/mp4" });
+    const dir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-open-"));
+    try {
+      const file = path.join(dir, opened.filename);
+      await pipeline(opened.stream, createWriteStream(file));
+      const probe = await ffprobeFile(file);
+      expect(probe.streams.find((s) => s.codec_type === "video")?.height).toBe(360);
+      expect(probe.streams.some((s) => s.codec_type === "audio")).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    await expect(fx.engine.openDownload({ url: GOOD[0]!, format: "mp4-2160", caller: { kind: "free" }, ip: "127.0.0.1" })).rejects.toMatchObject({ code: "format.premium" });
+    await expect(fx.engine.openDownload({ url: GOOD[0]!, format: "mp4-999", caller: pro, ip: "127.0.0.1" })).rejects.toMatchObject({ code: "format.unknown" });
+
+    const controller = new AbortController();
+    const slow = await fx.engine.openDownload({ url: SLOW, format: "mp4-360", caller: pro, ip: "127.0.0.1", signal: controller.signal });
+    slow.stream.resume();
+    await until(() => (fx.openUpstreamFiles() > 0 ? true : undefined), "the upstream");
+    const failed = new Promise((resolve) => slow.stream.once("error", resolve));
+    controller.abort();
+    await failed;
+    await until(() => (fx.openUpstreamFiles() === 0 ? true : undefined), "the upstream closed");
+  }, 60_000);
+});
