@@ -150,8 +150,12 @@ export async function serveBulk(ctx: ServeContext, token: string, req: IncomingM
         rows.push({ position, title, source: url, format, fileName: entry.name, bytes: entry.bytes, sha256: entry.sha256, status: "ok" });
         ctx.reportFinished({ id: itemId, caller, format, title, bytes: entry.bytes, complete: true });
       } catch (err) {
-        if (ended) return;
         const partial = err instanceof ZipEntryError ? err.entry : null;
+        // the client left (or the engine closed) during this file: it shows as failed in history
+        if (ended) {
+          if (title) ctx.reportFinished({ id: itemId, caller, format, title, bytes: partial?.bytes ?? null, complete: false });
+          return;
+        }
         rows.push({
           position,
           title,

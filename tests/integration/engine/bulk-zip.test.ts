@@ -142,6 +142,16 @@ describe.each(testDatabases)("bulk ZIP downloads through /api/v1 on $name", (var
       void fx.engine.subscribeProgress(created.id, (p) => resolve(p)).then((unsubscribe) => unsubscribe());
     });
     expect(progress).toMatchObject({ bytes: archive.length, state: "done" });
+    // each file that arrived is a row of the user's history
+    const items = await until(() => {
+      const found = fx.finished.filter((e) => e.id.startsWith(`${created.id}_`));
+      return found.length === 3 ? found : undefined;
+    }, "three history events");
+    expect(items.map((e) => [e.id, e.title, e.complete]).sort()).toEqual([
+      [`${created.id}_1`, "Sample clip in every quality", true],
+      [`${created.id}_3`, "Sample clip up to 720p", true],
+      [`${created.id}_4`, "Sample clip with captions", true],
+    ]);
     // single-use like every download link
     const again = await fetch(created.downloadUrl);
     expect(again.status).toBe(410);
