@@ -297,8 +297,9 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       const controller = new AbortController();
       const onAbort = () => controller.abort(signal?.reason);
       if (signal?.aborted) throw new EngineError("download.failed", { detail: "aborted before it opened" });
-      signal?.addEventListener("abort", onAbort, { once: true });
+      // a full server answers download.busy (Retry-After) rather than queueing the caller
       const release = await admission.acquire();
+      signal?.addEventListener("abort", onAbort, { once: true });
       active.add(controller);
       let opened;
       try {
