@@ -80,8 +80,9 @@ export interface JobRunner {
 export const JOBS_SCHEMA = "pgboss";
 
 /**
- * How often pg-boss's monitor looks for jobs whose heartbeat or expiry lapsed: a crashed job is
- * retried within its heartbeat plus this (pg-boss's default of 60 s held retries for a minute).
+ * How often pg-boss looks for jobs whose heartbeat or expiry lapsed: a crashed job is retried
+ * within its heartbeat plus this. The monitor runs inside the supervise pass, so both intervals
+ * are lowered (pg-boss's defaults of 60 s held a crashed job's retry for a minute).
  */
 const MONITOR_INTERVAL_SECONDS = 10;
 
@@ -133,6 +134,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     migrate: true,
     useListenNotify: true,
     monitorIntervalSeconds: MONITOR_INTERVAL_SECONDS,
+    superviseIntervalSeconds: MONITOR_INTERVAL_SECONDS,
     ...opts.bossOptions,
   };
   let boss: PgBoss;
