@@ -158,6 +158,27 @@ describe.each(testDatabases)("bulk ZIP downloads through /api/v1 on $name", (var
     expect(((await again.json()) as { error: { code: string } }).error.code).toBe("download.link_used");
   }, 120_000);
 
+  it.skipIf(skip)("the SSRF guard applies to every link: a private address is a failed row, the other file arrives", async () => {
+    const user = await fx.signUp("Guarded", "ultimate");
+    const urls = ["http://10.0.0.1/video.mp4", GOOD[1]!];
+    const created = (await (await fx.post("/downloads", { urls, format: "mp4-360" }, user.cookie)).json()) as Created;
+    const archive = Buffer.from(await (await fetch(created.downloadUrl)).arrayBuffer());
+    const dir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-bulk-"));
+    try {
+      const zipPath = path.join(dir, "bulk.zip");
+      await writeFile(zipPath, archive);
+      expect((await run("zipinfo", ["-1", zipPath])).trim().split("\n")).toEqual(["Sample clip up to 720p (360p).mp4", "manifest.csv"]);
+      const manifest = (await run("unzip", ["-p", zipPath, "manifest.csv"])).slice(1);
+      const rows = parseCsv(manifest).slice(1);
+      expect(rows.map((r) => [r[0], r[7], r[8]])).toEqual([
+        ["1", "failed", "This link points to a private or local network address, which is not allowed."],
+        ["2", "ok", ""],
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it.skipIf(skip)("anonymous, Free, Basic and Pro callers get 403 plan.required naming Ultimate", async () => {
     const body = { urls: GOOD, format: "mp4-360" };
     const subscribe = "Bulk downloads come with the Ultimate plan. Subscribe to use them.";
