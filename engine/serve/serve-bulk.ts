@@ -15,7 +15,7 @@ import { planRequired, premiumRefusal } from "../refusals.ts";
 import type { Caller, FormatId } from "../types.ts";
 import { openMedia } from "./open-media.ts";
 import { StreamSlots, type ServeContext } from "./serve-download.ts";
-import { verifyBulk } from "./signed-links.ts";
+import { verifyBulk, type BulkClaims } from "./signed-links.ts";
 import { contentDisposition } from "./stream-to-response.ts";
 
 /** "VidFetch bulk 2026-11-26.zip": the archive's name, from the day the link was made (UTC). */
@@ -56,7 +56,7 @@ export async function serveBulk(ctx: ServeContext, token: string, req: IncomingM
   const slots = new StreamSlots(admission);
   const controller = new AbortController();
   let id: string | null = null;
-  let claims;
+  let claims: BulkClaims;
   try {
     if (ctx.isClosing()) throw new EngineError("download.busy", { retryAfter: 5, detail: "the engine is closing" });
     claims = verifyBulk(ctx.config.signingSecret, token, ctx.now());
