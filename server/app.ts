@@ -10,6 +10,7 @@ import type { AppServices } from "#app/lib/load-context.ts";
 import { createBillingRouter, STRIPE_WEBHOOK_PATH } from "#server/api/billing.ts";
 import { createCallerResolver } from "#server/api/caller.ts";
 import { createResolveLimiter } from "#server/api/resolve-limit.ts";
+import { createJobsRouter, type JobFiles } from "#server/api/jobs.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
 import type { DatabaseHandle } from "#db/client.ts";
@@ -33,6 +34,8 @@ export interface AppDeps extends AppServices<AppConfig> {
   database: DatabaseHandle;
   /** the host map in effect (OUTBOUND_HOST_MAP plus the mock platform's), for the CSP */
   hostMap?: string;
+  /** finished jobs' files, served to their owners' signed links (jobs/storage); absent without a job queue */
+  jobFiles?: JobFiles;
   /** a shared store for the express-rate-limit limiter `name` (REDIS_URL); undefined = in-process */
   rateLimitStore?: (name: string) => Store | undefined;
   /** production: the built server bundle and its client folder; dev: Vite supplies both */
@@ -43,7 +46,7 @@ export interface AppDeps extends AppServices<AppConfig> {
 
 /** Paths whose bodies must never be compressed or buffered: media bytes and event streams. */
 function isStreamingPath(p: string) {
-  return p.startsWith("/api/v1/dl/") || /^\/api\/v1\/downloads\/[^/]+\/progress$/.test(p);
+  return p.startsWith("/api/v1/dl/") || /^\/api\/v1\/downloads\/[^/]+\/progress$/.test(p) || /^\/api\/v1\/jobs\/[^/]+\/file$/.test(p);
 }
 
 /**
@@ -159,6 +162,10 @@ export function createApp(deps: AppDeps): Express {
   // the caller (account and plan) comes from the session cookie
   const identify = createCallerResolver({ accounts: deps.accounts, db: deps.db, logger });
   const resolveLimit = createResolveLimiter({ perMinute: config.RESOLVE_RATE_LIMIT_PER_MINUTE, store: deps.rateLimitStore?.("resolve") });
+  // scheduled downloads (the session's user), before the API's catch-all
+  if (deps.jobs && deps.jobFiles) {
+    app.use("/api/v1/jobs", createJobsRouter({ db: deps.db, accounts: deps.accounts, logger, jobs: deps.jobs.scheduled, files: deps.jobFiles, links: deps.jobs }));
+  }
   app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL, identify, resolveLimit }));
 
   if (deps.build.mode === "production") {

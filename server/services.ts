@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
@@ -16,6 +16,9 @@ import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
 import { createJobRunner, jobDefinitions, type JobRunner } from "#jobs/index.ts";
+import { createJobStorage, jobStorageOptionsFrom, type JobStorage } from "#jobs/storage/job-storage.ts";
+import { signFileLink, verifyFileLink } from "#jobs/storage/file-links.ts";
+import { createScheduledJobs, deleteExpiredJobFiles, JOB_FILE_TTL_MS, type ScheduledJobs } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import { publicConfig, type AppConfig } from "./config.ts";
 import { collectWhenQuiet } from "./quiet-gc.ts";
 import { createSharedState, type SharedState } from "./state/shared-state.ts";
@@ -40,6 +43,10 @@ export interface Services {
   noteActivity: () => void;
   /** background work on pg-boss, on the same database (jobs/runner.ts) */
   jobs: JobRunner;
+  /** finished jobs' files (DATA_DIR/files or a bucket) */
+  jobStorage: JobStorage;
+  /** scheduled downloads, and the owner's signed links to their files */
+  scheduledJobs: { scheduled: ScheduledJobs; fileLink(job: { jobId: string; userId: string; expiresAt: Date }): string; verifyFileLink(token: string): { jobId: string; userId: string } | null };
   close(): Promise<void>;
 }
 
@@ -207,13 +214,39 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
   logYtdlp(logger, engine.ytdlp, config.YTDLP_PATH);
 
   // background jobs, last: their handlers call the engine and the database opened above
+  const jobStorage = createJobStorage(jobStorageOptionsFrom(config, logger));
+  // the owner's file links are signed with a key of their own, derived from the download-link secret
+  const fileLinkSecret = createHmac("sha256", signingSecret).update("job-file-links").digest("hex");
+  const fileLink = (job: { jobId: string; userId: string; expiresAt: Date }) =>
+    new URL(`/api/v1/jobs/${encodeURIComponent(job.jobId)}/file?token=${encodeURIComponent(signFileLink(job, fileLinkSecret))}`, config.PUBLIC_URL).href;
   const jobs = createJobRunner({
     database,
     databaseUrl: config.DATABASE_URL,
     logger,
-    definitions: jobDefinitions({ logger }),
+    definitions: jobDefinitions({
+      logger,
+      // rows past their 24 hours, then anything left in storage a while longer (a crash between the two)
+      deleteExpiredFiles: async (now) =>
+        (await deleteExpiredJobFiles({ db: database.db, deleteFile: (key) => jobStorage.delete(key) }, now)) +
+        (await jobStorage.deleteOlderThan(new Date(now.getTime() - JOB_FILE_TTL_MS - 3600_000))),
+      scheduledDownload: {
+        db: database.db,
+        logger,
+        mailer,
+        siteName: config.SITE_NAME,
+        publicUrl: config.PUBLIC_URL,
+        openDownload: (input) => engine.openDownload(input),
+        storage: jobStorage,
+        fileLink,
+      },
+    }),
   });
   await jobs.start();
+  const scheduledJobs = {
+    scheduled: createScheduledJobs({ db: database.db, queue: jobs }),
+    fileLink,
+    verifyFileLink: (token: string) => verifyFileLink(token, fileLinkSecret),
+  };
 
   return {
     // routes key their hashes and cookies with the effective secret, generated or configured
@@ -229,6 +262,8 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
     shared,
     noteActivity,
     jobs,
+    jobStorage,
+    scheduledJobs,
     async close() {
       stopBlogFreshness();
       stopRetentionSweep();
@@ -256,6 +291,8 @@ export function appServicesFrom(services: Services) {
     billing: services.billing,
     blogLimiter: services.shared.blogLimiter,
     mailer: services.mailer,
+    jobs: services.scheduledJobs,
+    jobFiles: services.jobStorage,
     database: services.database,
     hostMap: services.hostMap,
     rateLimitStore: services.shared.rateLimitStore,

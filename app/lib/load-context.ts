@@ -3,6 +3,7 @@ import type { AccountServices } from "#app/modules/account/account-services.serv
 import type { AttemptLimiter } from "#app/lib/attempt-limiter.server.ts";
 import type { Mailer } from "#app/modules/account/mailer.server.ts";
 import type { BillingServices } from "#app/modules/billing/billing-services.server.ts";
+import type { ScheduledJobs } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import type { Database } from "#db/client.ts";
 import type { Engine } from "#engine/index.ts";
 import type { PublicConfig } from "./public-config.ts";
@@ -34,6 +35,13 @@ export interface AppServices<Settings extends RouteSettings = RouteSettings> {
   blogLimiter: AttemptLimiter;
   /** outgoing mail (SMTP or the outbox): contact messages and platform requests go to CONTACT_EMAIL */
   mailer: Mailer;
+  /** scheduled downloads (the job queue) and the owner's signed file links; absent where no queue runs */
+  jobs?: {
+    scheduled: ScheduledJobs;
+    /** the owner's signed link to a finished job's file (absolute) */
+    fileLink(job: { jobId: string; userId: string; expiresAt: Date }): string;
+    verifyFileLink(token: string): { jobId: string; userId: string } | null;
+  };
 }
 
 declare module "react-router" {

@@ -20,7 +20,10 @@ import { DASHBOARD_TABS, dashboardTabOf, tabHref, type HistoryView } from "#app/
 import { HistoryTable } from "#app/modules/dashboard/history-table.tsx";
 import { PlanCard } from "#app/modules/dashboard/plan-card.tsx";
 import { planSummaryOf } from "#app/modules/dashboard/plan-summary.server.ts";
+import { ScheduledPanel } from "#app/modules/dashboard/scheduled-panel.tsx";
 import { SettingsPanel } from "#app/modules/dashboard/settings-panel.tsx";
+import { jobFormAction } from "#app/modules/jobs/job-form-action.server.ts";
+import { scheduledViewOf } from "#app/modules/jobs/scheduled-view.server.ts";
 import { Downloader } from "#app/modules/downloader/components/downloader.tsx";
 import { listHistory } from "#app/modules/history/list-history.server.ts";
 import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
@@ -43,12 +46,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const tab = dashboardTabOf(params.get("tab"));
   // only the open tab's data: switching tabs is a navigation (so every tab works without JavaScript)
   const history: HistoryView | null = tab === "history" ? await listHistory(context.db, viewer.user.id, Number(params.get("page") ?? 1)) : null;
+  const scheduled = tab === "scheduled" && context.jobs ? await scheduledViewOf({ jobs: context.jobs.scheduled, fileLink: context.jobs.fileLink }, { userId: viewer.user.id, plan: viewer.plan.plan }) : null;
   return {
     user: { name: viewer.user.name, email: viewer.user.email, emailVerified: viewer.user.emailVerified },
     plan: planSummaryOf(viewer.plan),
     premiumFormats: viewer.entitlements.premiumFormats,
     tab,
     history,
+    scheduled,
     confirmCancel: params.get("confirm") === "cancel",
     notice: billingNoticeOf(params.get("notice")),
   };
@@ -58,6 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(context, request);
   const fields = formFields(await request.formData());
   if (fields.intent === "delete-account") return deleteAccountAction(context, request, viewer.user, fields.password ?? "");
+  if (fields.intent === "schedule" || fields.intent === "cancel-job" || fields.intent === "reschedule-job") return jobAction(context, { userId: viewer.user.id, plan: viewer.plan.plan }, fields);
   if (fields.intent !== "profile") throw data("Unknown form", { status: 400 });
   const values = { name: fields.name ?? "", email: fields.email ?? "" };
   const parsed = parseProfileForm(fields);
@@ -69,6 +75,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const done = ACCOUNT_MESSAGES.profileUpdated;
   const message = result.emailChangeSentTo ? ACCOUNT_MESSAGES.emailChangeSent.replace("{email}", result.emailChangeSentTo) : done.description;
   return data<FormResult<ProfileField>>({ ok: true, title: done.title, message });
+}
+
+/** The Scheduled tab's forms: schedule, cancel, reschedule (app/modules/jobs). */
+async function jobAction(context: Route.ActionArgs["context"], owner: { userId: string; plan: Parameters<typeof scheduledViewOf>[1]["plan"] }, fields: Record<string, string>) {
+  const result = await jobFormAction(context.jobs?.scheduled ?? null, owner, fields);
+  if (result.ok) return data<FormResult<never>>({ ok: true, title: result.title, message: result.message });
+  return data<FormResult<never>>({ ok: false, title: "Error", message: result.message, fields: [] }, { status: result.status });
 }
 
 /** Settings → "Delete account": the password confirms it; every device is signed out and the browser's copies go. */
@@ -95,7 +108,7 @@ async function deleteAccountAction(context: Route.ActionArgs["context"], request
  * a link that works without JavaScript and a Radix tab with it.
  */
 export default function Dashboard() {
-  const { user, plan, premiumFormats, tab, history, confirmCancel, notice } = useLoaderData<typeof loader>();
+  const { user, plan, premiumFormats, tab, history, scheduled, confirmCancel, notice } = useLoaderData<typeof loader>();
   const actionResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -160,6 +173,14 @@ export default function Dashboard() {
           <TabsContent value="history">
             <h2 className="sr-only">Download history</h2>
             {history ? <HistoryTable history={history} /> : null}
+          </TabsContent>
+          <TabsContent value="scheduled">
+            <h2 className="sr-only">Scheduled downloads</h2>
+            {scheduled ? (
+              <ScheduledPanel view={scheduled} actionResult={actionResult as FormResult<string> | undefined} />
+            ) : (
+              <p className="text-sm text-slate-600">Scheduled downloads are not available on this server.</p>
+            )}
           </TabsContent>
           <TabsContent value="settings">
             <SettingsPanel user={user} plan={plan} actionResult={actionResult} confirmCancel={confirmCancel} />

@@ -3,3 +3,4 @@ export * from "./blog.ts";
 export * from "./account.ts";
 export * from "./billing.ts";
 export * from "./history.ts";
+export * from "./jobs.ts";

@@ -3,6 +3,7 @@
 export const DASHBOARD_TABS = [
   { value: "downloads", label: "Downloads" },
   { value: "history", label: "History" },
+  { value: "scheduled", label: "Scheduled" },
   { value: "settings", label: "Settings" },
 ] as const;
 
@@ -27,6 +28,31 @@ export interface HistoryView {
   page: number;
   pageCount: number;
   total: number;
+}
+
+/** The Scheduled tab: the form's choices and the user's jobs (app/modules/jobs). */
+export interface ScheduledView {
+  /** the plan has scheduled downloads */
+  canSchedule: boolean;
+  /** why not, naming the plans that have it */
+  upgradeText: string;
+  /** jobs a day the plan allows */
+  perDay: number | null;
+  formats: Array<{ id: string; label: string }>;
+  jobs: Array<{
+    id: string;
+    status: "scheduled" | "queued" | "running" | "done" | "failed" | "canceled";
+    url: string;
+    title: string | null;
+    formatLabel: string;
+    runAt: string;
+    percent: number | null;
+    bytes: number | null;
+    filename: string | null;
+    downloadUrl: string | null;
+    expiresAt: string | null;
+    error: string | null;
+  }>;
 }
 
 /** en-US short date ("Jun 3, 2026"), in UTC so the server's and the browser's render agree. */

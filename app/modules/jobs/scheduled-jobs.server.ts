@@ -1,0 +1,213 @@
+import { randomUUID } from "node:crypto";
+import { and, count, desc, eq, gte, isNotNull, lt } from "drizzle-orm";
+import { holds, limitOf, mayDownload, type PlanId } from "#common/plans.ts";
+import type { Database } from "#db/client.ts";
+import { downloadJobs, type JobItem, type JobStatus } from "#db/schema/jobs.ts";
+import { FORMAT_IDS } from "#engine/formats.ts";
+import { planRequired, premiumRefusal } from "#engine/refusals.ts";
+import type { Caller } from "#engine/types.ts";
+import { JobError } from "./job-messages.ts";
+
+/** The queue a scheduled download runs on (jobs/scheduled-download.ts works it). */
+export const SCHEDULED_DOWNLOAD_QUEUE = "scheduled-download";
+/** how far ahead a download may be scheduled */
+export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3600 * 1000;
+/** a time a moment in the past (a slow form, a clock a little behind) still means "now" */
+const PAST_GRACE_MS = 5 * 60 * 1000;
+/** how long a finished job's file is kept */
+export const JOB_FILE_TTL_MS = 24 * 3600 * 1000;
+
+/** What the job queue must do for this module (jobs/runner.ts provides it). */
+export interface JobQueue {
+  send(queue: string, data: { jobId: string }, opts: { startAfter: Date }): Promise<string>;
+  cancel(queue: string, id: string): Promise<void>;
+}
+
+export interface JobOwner {
+  userId: string;
+  plan: PlanId;
+}
+
+/** The API's and the dashboard's view of a job (DESIGN §5). */
+export interface JobView {
+  id: string;
+  status: JobStatus;
+  url: string;
+  format: string;
+  runAt: string;
+  createdAt: string;
+  progress: { bytes: number; total: number | null; percent: number | null };
+  items: JobItem[];
+  filename: string | null;
+  bytes: number | null;
+  /** set by the caller: the owner's signed file link, while the file is kept */
+  downloadUrl: string | null;
+  expiresAt: string | null;
+  error: string | null;
+}
+
+type JobRow = typeof downloadJobs.$inferSelect;
+
+export function jobView(row: JobRow, now: Date, downloadUrl: string | null = null): JobView {
+  // the queue takes a due job within seconds; until it does, the job is waiting its turn
+  const status: JobStatus = row.status === "scheduled" && row.runAt.getTime() <= now.getTime() ? "queued" : row.status;
+  const total = row.bytesTotal ?? row.fileBytes;
+  const kept = row.status === "done" && row.fileKey !== null && row.expiresAt !== null && row.expiresAt.getTime() > now.getTime();
+  return {
+    id: row.id,
+    status,
+    url: row.items[0]?.url ?? "",
+    format: row.format,
+    runAt: row.runAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    progress: {
+      bytes: row.bytesDone,
+      total: total ?? null,
+      percent: row.status === "done" ? 100 : total ? Math.min(99, Math.floor((row.bytesDone / total) * 100)) : null,
+    },
+    items: row.items,
+    filename: row.filename,
+    bytes: row.fileBytes,
+    downloadUrl: kept ? downloadUrl : null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    error: row.error,
+  };
+}
+
+function checkRunAt(runAt: Date, now: Date): void {
+  const t = runAt.getTime();
+  if (!Number.isFinite(t) || t < now.getTime() - PAST_GRACE_MS || t > now.getTime() + MAX_SCHEDULE_AHEAD_MS) throw new JobError("job.invalid_run_at");
+}
+
+/** the engine's view of an owner, for the engine's refusals (they name the plans that have a right) */
+export function callerOfOwner(owner: JobOwner): Caller {
+  return owner.plan === "free" ? { kind: "free", userId: owner.userId } : { kind: "premium", plan: owner.plan, userId: owner.userId };
+}
+
+function checkRight(owner: JobOwner): void {
+  if (!holds(owner.plan, "scheduledDownloads")) throw planRequired(callerOfOwner(owner), "scheduledDownloads");
+}
+
+/** Validates a link the way the API's other inputs are: an http(s) URL of sensible length. */
+function checkUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw new JobError("job.invalid_format", "Please enter a valid video link.");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new JobError("job.invalid_format", "Please enter a valid video link.");
+  return parsed.href;
+}
+
+export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?: () => Date }) {
+  const { db, queue } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function owned(owner: JobOwner, id: string): Promise<JobRow> {
+    const [row] = await db
+      .select()
+      .from(downloadJobs)
+      .where(and(eq(downloadJobs.id, id), eq(downloadJobs.userId, owner.userId)))
+      .limit(1);
+    // another user's job is no different from one that does not exist
+    if (!row) throw new JobError("job.not_found");
+    return row;
+  }
+
+  return {
+    /** Schedules one download for `runAt` (now when absent). */
+    async create(owner: JobOwner, input: { url: string; format: string; runAt?: Date }): Promise<JobRow> {
+      checkRight(owner);
+      const at = now();
+      const runAt = input.runAt ?? at;
+      checkRunAt(runAt, at);
+      const url = checkUrl(input.url);
+      if (!(FORMAT_IDS as readonly string[]).includes(input.format)) throw new JobError("job.invalid_format");
+      if (!mayDownload(owner.plan, input.format)) throw premiumRefusal(callerOfOwner(owner));
+      const perDay = limitOf(owner.plan, "jobsPerDay");
+      if (perDay !== null) {
+        const [counted] = await db
+          .select({ n: count() })
+          .from(downloadJobs)
+          .where(and(eq(downloadJobs.userId, owner.userId), gte(downloadJobs.createdAt, new Date(at.getTime() - 24 * 3600 * 1000))));
+        if ((counted?.n ?? 0) >= perDay) throw new JobError("job.daily_limit");
+      }
+      const id = randomUUID();
+      await db
+        .insert(downloadJobs)
+        .values({ id, userId: owner.userId, kind: "scheduled", format: input.format, items: [{ url, title: null, status: "pending", bytes: null, error: null }], status: "scheduled", runAt, createdAt: at });
+      try {
+        const queueJobId = await queue.send(SCHEDULED_DOWNLOAD_QUEUE, { jobId: id }, { startAfter: runAt });
+        const [queued] = await db.update(downloadJobs).set({ queueJobId }).where(eq(downloadJobs.id, id)).returning();
+        return queued!;
+      } catch (err) {
+        // a job the queue never took is not shown as scheduled
+        await db.delete(downloadJobs).where(eq(downloadJobs.id, id));
+        throw err;
+      }
+    },
+
+    async list(owner: JobOwner, limit = 100): Promise<JobRow[]> {
+      return db.select().from(downloadJobs).where(eq(downloadJobs.userId, owner.userId)).orderBy(desc(downloadJobs.createdAt)).limit(limit);
+    },
+
+    get: owned,
+
+    /** Cancels a job that has not started. */
+    async cancel(owner: JobOwner, id: string): Promise<JobRow> {
+      const row = await owned(owner, id);
+      const [canceled] = await db
+        .update(downloadJobs)
+        .set({ status: "canceled", finishedAt: now() })
+        .where(and(eq(downloadJobs.id, row.id), eq(downloadJobs.status, "scheduled")))
+        .returning();
+      if (!canceled) throw new JobError("job.not_changeable");
+      if (row.queueJobId) await queue.cancel(SCHEDULED_DOWNLOAD_QUEUE, row.queueJobId).catch(() => undefined);
+      return canceled;
+    },
+
+    /** Moves a job that has not started to another time. */
+    async reschedule(owner: JobOwner, id: string, runAt: Date): Promise<JobRow> {
+      checkRight(owner);
+      const row = await owned(owner, id);
+      checkRunAt(runAt, now());
+      if (row.status !== "scheduled") throw new JobError("job.not_changeable");
+      const queueJobId = await queue.send(SCHEDULED_DOWNLOAD_QUEUE, { jobId: row.id }, { startAfter: runAt });
+      const [moved] = await db
+        .update(downloadJobs)
+        .set({ runAt, queueJobId })
+        .where(and(eq(downloadJobs.id, row.id), eq(downloadJobs.status, "scheduled")))
+        .returning();
+      if (!moved) {
+        await queue.cancel(SCHEDULED_DOWNLOAD_QUEUE, queueJobId).catch(() => undefined);
+        throw new JobError("job.not_changeable");
+      }
+      // the old queue job would find the job moved and stop; cancelling it keeps the queue tidy
+      if (row.queueJobId) await queue.cancel(SCHEDULED_DOWNLOAD_QUEUE, row.queueJobId).catch(() => undefined);
+      return moved;
+    },
+  };
+}
+
+export type ScheduledJobs = ReturnType<typeof createScheduledJobs>;
+
+/**
+ * Files of finished jobs past their 24 hours: deleted from job storage and unlinked from their
+ * rows (the cleanup job runs this hourly). Returns how many were removed.
+ */
+export async function deleteExpiredJobFiles(deps: { db: Database; deleteFile: (key: string) => Promise<void> }, now: Date): Promise<number> {
+  const rows = await deps.db
+    .select({ id: downloadJobs.id, fileKey: downloadJobs.fileKey })
+    .from(downloadJobs)
+    .where(and(isNotNull(downloadJobs.fileKey), lt(downloadJobs.expiresAt, now)))
+    .limit(1000);
+  let removed = 0;
+  for (const row of rows) {
+    await deps.deleteFile(row.fileKey!);
+    await deps.db.update(downloadJobs).set({ fileKey: null }).where(eq(downloadJobs.id, row.id));
+    removed++;
+  }
+  return removed;
+}
+

@@ -1,0 +1,38 @@
+import { holds, limitOf, mayDownload, type PlanId } from "#common/plans.ts";
+import type { ScheduledView } from "#app/modules/dashboard/dashboard-data.ts";
+import { FORMAT_CATALOG, FORMAT_IDS } from "#engine/formats.ts";
+import { planRequired } from "#engine/refusals.ts";
+import { callerOfOwner, jobView, type ScheduledJobs } from "./scheduled-jobs.server.ts";
+
+/** What the dashboard's Scheduled tab shows a user (their jobs and the formats their plan has). */
+export async function scheduledViewOf(
+  deps: { jobs: ScheduledJobs; fileLink(job: { jobId: string; userId: string; expiresAt: Date }): string },
+  owner: { userId: string; plan: PlanId },
+  now = new Date(),
+): Promise<ScheduledView> {
+  const rows = await deps.jobs.list(owner, 50);
+  return {
+    canSchedule: holds(owner.plan, "scheduledDownloads"),
+    upgradeText: planRequired(callerOfOwner(owner), "scheduledDownloads").message,
+    perDay: limitOf(owner.plan, "jobsPerDay"),
+    formats: FORMAT_IDS.filter((id) => mayDownload(owner.plan, id)).map((id) => ({ id, label: FORMAT_CATALOG[id].label })),
+    jobs: rows.map((row) => {
+      const link = row.status === "done" && row.expiresAt ? deps.fileLink({ jobId: row.id, userId: row.userId, expiresAt: row.expiresAt }) : null;
+      const v = jobView(row, now, link);
+      return {
+        id: v.id,
+        status: v.status,
+        url: v.url,
+        title: v.items[0]?.title ?? null,
+        formatLabel: FORMAT_CATALOG[v.format as (typeof FORMAT_IDS)[number]]?.label ?? v.format,
+        runAt: v.runAt,
+        percent: v.progress.percent,
+        bytes: v.bytes,
+        filename: v.filename,
+        downloadUrl: v.downloadUrl,
+        expiresAt: v.expiresAt,
+        error: v.error,
+      };
+    }),
+  };
+}

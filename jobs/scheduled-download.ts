@@ -1,0 +1,170 @@
+/**
+ * The scheduled-download job (issue 30 §2): at its time, the job opens the download through the
+ * same engine call a request uses, writes it to job storage under the job's id (a retry after a
+ * crash overwrites, so the file exists once), records progress on the job's row for every
+ * instance to read, and mails the owner a signed link to the file, kept 24 hours.
+ */
+import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Logger } from "pino";
+import type { Mailer } from "#app/modules/account/mailer.server.ts";
+import { getUserPlan } from "#app/modules/billing/user-plan.server.ts";
+import { callerOfOwner, JOB_FILE_TTL_MS, SCHEDULED_DOWNLOAD_QUEUE } from "#app/modules/jobs/scheduled-jobs.server.ts";
+import { holds } from "#common/plans.ts";
+import type { Database } from "#db/client.ts";
+import { users } from "#db/schema/account.ts";
+import { downloadJobs } from "#db/schema/jobs.ts";
+import { isEngineError } from "#engine/errors.ts";
+import type { Caller } from "#engine/types.ts";
+
+export interface OpenedDownload {
+  stream: Readable;
+  filename: string;
+  bytes: number | null;
+  contentType: string;
+  title: string;
+}
+
+export interface ScheduledDownloadDeps {
+  db: Database;
+  logger: Logger;
+  mailer: Mailer;
+  siteName: string;
+  publicUrl: string;
+  /** the engine's openDownload: the same resolve, plan and stream a download link runs */
+  openDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal }): Promise<OpenedDownload>;
+  storage: { put(key: string, body: Readable, meta: { contentType: string; filename: string }): Promise<{ bytes: number }> };
+  /** the owner's signed link to a job's file, valid until `expiresAt` */
+  fileLink(job: { jobId: string; userId: string; expiresAt: Date }): string;
+  now?: () => Date;
+  /** how often progress is written to the row */
+  progressEveryMs?: number;
+}
+
+/** attempts of a download that failed for a reason another try may not have (the network, the platform) */
+const ATTEMPTS = 3;
+const RETRY_DELAY_MS = 5_000;
+
+export function fileKeyOf(jobId: string): string {
+  return `jobs/${jobId}`;
+}
+
+export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
+  const now = deps.now ?? (() => new Date());
+  const log = deps.logger.child({ job: SCHEDULED_DOWNLOAD_QUEUE });
+
+  async function run(job: { id: string; data: { jobId: string }; signal: AbortSignal }): Promise<void> {
+    const jobId = job.data.jobId;
+    // claim: only the queue job the row names runs it (a reschedule or a cancel moved it on);
+    // "running" too, for the same queue job retried after a crash
+    const [row] = await deps.db
+      .update(downloadJobs)
+      .set({ status: "running", startedAt: now(), error: null })
+      .where(and(eq(downloadJobs.id, jobId), eq(downloadJobs.queueJobId, job.id), inArray(downloadJobs.status, ["scheduled", "running"])))
+      .returning();
+    if (!row) {
+      log.info({ jobId, queueJobId: job.id }, "scheduled download no longer wanted by this queue job");
+      return;
+    }
+    const item = row.items[0]!;
+    const plan = await getUserPlan(deps.db, row.userId);
+    if (!holds(plan.plan, "scheduledDownloads")) {
+      await finishFailed(jobId, "Scheduled downloads are no longer part of your plan, so this job did not run.");
+      return;
+    }
+    const caller: Caller = callerOfOwner({ userId: row.userId, plan: plan.plan });
+
+    let lastError: unknown = null;
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      if (job.signal.aborted) throw job.signal.reason;
+      try {
+        const opened = await deps.openDownload({ url: item.url, format: row.format, caller, ip: "job", signal: job.signal });
+        await deps.db.update(downloadJobs).set({ bytesTotal: opened.bytes, bytesDone: 0 }).where(eq(downloadJobs.id, jobId));
+        const { bytes } = await deps.storage.put(fileKeyOf(jobId), withProgress(opened.stream, jobId, job.signal), { contentType: opened.contentType, filename: opened.filename });
+        const finishedAt = now();
+        const expiresAt = new Date(finishedAt.getTime() + JOB_FILE_TTL_MS);
+        await deps.db
+          .update(downloadJobs)
+          .set({
+            status: "done",
+            fileKey: fileKeyOf(jobId),
+            filename: opened.filename,
+            fileBytes: bytes,
+            bytesDone: bytes,
+            bytesTotal: bytes,
+            expiresAt,
+            finishedAt,
+            items: [{ ...item, title: opened.title, status: "done", bytes, error: null }],
+          })
+          .where(eq(downloadJobs.id, jobId));
+        await mailReady(row.userId, { jobId, title: opened.title, expiresAt }).catch((err: unknown) => log.warn({ err, jobId }, "could not mail the ready notice"));
+        return;
+      } catch (err) {
+        if (job.signal.aborted) throw err; // shutting down: the queue runs it again after the restart
+        lastError = err;
+        const retryable = isEngineError(err) ? err.code.startsWith("upstream.") || err.code === "download.busy" : true;
+        log.warn({ err, jobId, attempt }, "scheduled download attempt failed");
+        if (!retryable || attempt === ATTEMPTS) break;
+        await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * attempt));
+      }
+    }
+    const message = isEngineError(lastError) ? lastError.message : "The download failed. Please try again later.";
+    await finishFailed(jobId, message, item);
+  }
+
+  async function finishFailed(jobId: string, message: string, item?: { url: string; title: string | null }) {
+    await deps.db
+      .update(downloadJobs)
+      .set({
+        status: "failed",
+        error: message,
+        finishedAt: now(),
+        ...(item ? { items: [{ url: item.url, title: item.title, status: "failed" as const, bytes: null, error: message }] } : {}),
+      })
+      .where(eq(downloadJobs.id, jobId));
+  }
+
+  /** counts bytes into the row, at most every `progressEveryMs` (and once at the end) */
+  function withProgress(source: Readable, jobId: string, signal: AbortSignal): Readable {
+    let done = 0;
+    let last = 0;
+    const every = deps.progressEveryMs ?? 1000;
+    const write = () => deps.db.update(downloadJobs).set({ bytesDone: done }).where(eq(downloadJobs.id, jobId)).catch(() => undefined);
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        done += chunk.length;
+        const t = Date.now();
+        if (t - last >= every) {
+          last = t;
+          void write();
+        }
+        cb(null, chunk);
+      },
+    });
+    void pipeline(source, counter, { signal }).catch((err: unknown) => counter.destroy(err as Error));
+    return counter;
+  }
+
+  async function mailReady(userId: string, job: { jobId: string; title: string; expiresAt: Date }) {
+    const [user] = await deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId)).limit(1);
+    if (!user) return;
+    const link = deps.fileLink({ jobId: job.jobId, userId, expiresAt: job.expiresAt });
+    const text = [
+      `Hi ${user.name},`,
+      "",
+      `Your scheduled download "${job.title}" is ready:`,
+      link,
+      "",
+      `The file is kept until ${job.expiresAt.toUTCString()}, then deleted. You can also find it on your dashboard: ${new URL("/dashboard", deps.publicUrl).href}`,
+      "",
+      `— ${deps.siteName}`,
+    ].join("\n");
+    await deps.mailer.send({ to: user.email, subject: `Your ${deps.siteName} download is ready`, text });
+  }
+
+  return {
+    queue: SCHEDULED_DOWNLOAD_QUEUE,
+    run,
+  };
+}

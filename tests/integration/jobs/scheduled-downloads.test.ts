@@ -1,0 +1,193 @@
+/**
+ * Issue 30 §2 through the API as the host mounts it, on the job queue: a Pro user schedules a
+ * download of the mock platform, the queue runs it at its time through the engine, the file lands
+ * in job storage and reaches its owner by a signed link (mailed too); other users see a 404, a
+ * free user is refused by plan, a job is canceled or moved before it starts, and a file past its
+ * 24 hours is gone. PGlite, and PostgreSQL when TEST_DATABASE_URL is set.
+ */
+import { randomBytes } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { mkdtemp, rm } from "node:fs/promises";
+import express from "express";
+import { eq } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import type { MailMessage } from "#app/modules/account/mailer.server.ts";
+import { createScheduledJobs, deleteExpiredJobFiles } from "#app/modules/jobs/scheduled-jobs.server.ts";
+import { downloadJobs } from "#db/schema/jobs.ts";
+import { createJobRunner, jobDefinitions, type JobRunner } from "#jobs/index.ts";
+import { signFileLink, verifyFileLink } from "#jobs/storage/file-links.ts";
+import { createJobStorage } from "#jobs/storage/job-storage.ts";
+import { createJobsRouter } from "#server/api/jobs.ts";
+import { testAccounts } from "#tests/support/accounts.ts";
+import { testDatabases, withTestDatabase } from "#tests/support/test-db.ts";
+import { ffprobeFile } from "../media/helpers.ts";
+import { ALL_FORMATS_URL, closePlatform, startPlanFixture } from "../plans/plan-fixture.ts";
+import { silentLogger } from "../youtube/helpers.ts";
+
+afterAll(() => closePlatform());
+
+interface JobBody {
+  id: string;
+  status: string;
+  runAt: string;
+  progress: { bytes: number; total: number | null; percent: number | null };
+  items: Array<{ url: string; title: string | null; status: string }>;
+  downloadUrl: string | null;
+  expiresAt: string | null;
+  error: string | null;
+  bytes: number | null;
+}
+
+describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
+
+  it.skipIf(skip)("run at their time through the engine, reach their owner only, and can be canceled or moved before they start", async () => {
+    const db = await open();
+    const fixture = await startPlanFixture(db);
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-jobs-"));
+    const mails: MailMessage[] = [];
+    const storage = createJobStorage({ dataDir, maxBytes: 512 * 1024 * 1024, logger: silentLogger });
+    const secret = randomBytes(32).toString("hex");
+    const app = express();
+    const server = http.createServer(app);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const links = {
+      fileLink: (job: { jobId: string; userId: string; expiresAt: Date }) => `${origin}/api/v1/jobs/${job.jobId}/file?token=${encodeURIComponent(signFileLink(job, secret))}`,
+      verifyFileLink: (token: string) => verifyFileLink(token, secret),
+    };
+    const schema = `pgboss_test_${randomBytes(4).toString("hex")}`;
+    let runner: JobRunner | null = null;
+    try {
+      runner = createJobRunner({
+        database: db,
+        databaseUrl: db.url,
+        schema,
+        logger: silentLogger,
+        definitions: jobDefinitions({
+          logger: silentLogger,
+          scheduledDownload: {
+            db: db.db,
+            logger: silentLogger,
+            mailer: { send: async (m: MailMessage) => void mails.push(m) } as never,
+            siteName: "VidFetch",
+            publicUrl: origin,
+            openDownload: (input) => fixture.engine.openDownload(input),
+            storage,
+            fileLink: links.fileLink,
+            progressEveryMs: 50,
+          },
+        }),
+      });
+      await runner.start();
+      const jobs = createScheduledJobs({ db: db.db, queue: runner });
+      app.use("/api/v1/jobs", createJobsRouter({ db: db.db, accounts: testAccounts(db.db), logger: silentLogger, jobs, files: storage, links }));
+      const call = (method: string, p: string, cookie: string, body?: unknown) =>
+        fetch(`${origin}/api/v1/jobs${p}`, { method, headers: { cookie, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
+
+      const pro = await fixture.signUp("Pro", "pro");
+      const other = await fixture.signUp("Other", "pro");
+      const free = await fixture.signUp("Free");
+
+      // a free user is refused by the plan table's wording; no session is a 401
+      const refused = await call("POST", "/", free.cookie, { url: ALL_FORMATS_URL, format: "mp4-360", runAt: new Date(Date.now() + 60_000).toISOString() });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ error: { code: "plan.required", message: "Scheduled downloads come with the Pro and Ultimate plans. Subscribe to use them." } });
+      expect((await call("GET", "/", "")).status).toBe(401);
+      // a time in the past, or malformed, is refused
+      const past = await call("POST", "/", pro.cookie, { url: ALL_FORMATS_URL, format: "mp4-360", runAt: new Date(Date.now() - 86_400_000).toISOString() });
+      expect(past.status).toBe(400);
+      expect(((await past.json()) as { error: { code: string } }).error.code).toBe("job.invalid_run_at");
+      expect((await call("POST", "/", pro.cookie, { url: ALL_FORMATS_URL, format: "mp4-360", runAt: "tomorrow" })).status).toBe(400);
+      // a premium format outside the plan: Pro has 2160p, not an unknown id
+      expect((await call("POST", "/", pro.cookie, { url: ALL_FORMATS_URL, format: "mp4-9999", runAt: new Date().toISOString() })).status).toBe(400);
+
+      // scheduled two seconds ahead
+      const runAt = new Date(Date.now() + 2000);
+      const created = await call("POST", "/", pro.cookie, { url: ALL_FORMATS_URL, format: "mp4-360", runAt: runAt.toISOString() });
+      expect(created.status).toBe(201);
+      const { id, status } = (await created.json()) as JobBody;
+      expect(status).toBe("scheduled");
+      // another user's job does not exist for them
+      expect((await call("GET", `/${id}`, other.cookie)).status).toBe(404);
+      expect((await call("DELETE", `/${id}`, other.cookie)).status).toBe(404);
+
+      let job: JobBody | null = null;
+      for (let i = 0; i < 300 && job?.status !== "done" && job?.status !== "failed"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        job = (await (await call("GET", `/${id}`, pro.cookie)).json()) as JobBody;
+      }
+      expect(job?.error).toBeNull();
+      expect(job?.status).toBe("done");
+      const [row] = await db.db.select().from(downloadJobs).where(eq(downloadJobs.id, id));
+      // it did not start before its time
+      expect(row!.startedAt!.getTime()).toBeGreaterThanOrEqual(runAt.getTime());
+      expect(job!.progress.percent).toBe(100);
+      expect(job!.items[0]).toMatchObject({ url: ALL_FORMATS_URL, status: "done" });
+      expect(job!.items[0]!.title).toBeTruthy();
+
+      // the signed link gives the file, whole, to anyone holding it; a tampered one is refused
+      const file = await fetch(job!.downloadUrl!);
+      expect(file.status).toBe(200);
+      expect(file.headers.get("content-disposition")).toMatch(/^attachment;/);
+      const bytes = Buffer.from(await file.arrayBuffer());
+      expect(bytes.length).toBe(job!.bytes);
+      const saved = path.join(dataDir, "got.mp4");
+      await writeFile(saved, bytes);
+      const probe = await ffprobeFile(saved);
+      expect(probe.streams.some((s: { codec_type: string }) => s.codec_type === "video")).toBe(true);
+      const part = await fetch(job!.downloadUrl!, { headers: { range: "bytes=10-19" } });
+      expect(part.status).toBe(206);
+      expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(10, 20));
+      const tampered = job!.downloadUrl!.replace(/token=([^&]{6})/, "token=AAAAAA");
+      expect((await fetch(tampered)).status).toBe(403);
+
+      // the owner was mailed that link
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.to).toMatch(/^pro-/);
+      expect(mails[0]!.text).toContain(`/api/v1/jobs/${id}/file?token=`);
+
+      // cancel before it starts; a second cancel has nothing to cancel
+      const later = (await (await call("POST", "/", pro.cookie, { url: ALL_FORMATS_URL, format: "mp3-128", runAt: new Date(Date.now() + 3600_000).toISOString() })).json()) as JobBody;
+      const canceled = await call("DELETE", `/${later.id}`, pro.cookie);
+      expect(((await canceled.json()) as JobBody).status).toBe("canceled");
+      expect((await call("DELETE", `/${later.id}`, pro.cookie)).status).toBe(409);
+
+      // move a job to another time
+      const moving = (await (await call("POST", "/", pro.cookie, { url: ALL_FORMATS_URL, format: "mp3-128", runAt: new Date(Date.now() + 3600_000).toISOString() })).json()) as JobBody;
+      const newTime = new Date(Date.now() + 7200_000);
+      const moved = (await (await call("PATCH", `/${moving.id}`, pro.cookie, { runAt: newTime.toISOString() })).json()) as JobBody;
+      expect(moved.runAt).toBe(newTime.toISOString());
+      expect(moved.status).toBe("scheduled");
+
+      // the list is the caller's own, newest first
+      const list = (await (await call("GET", "/", pro.cookie)).json()) as { jobs: JobBody[] };
+      expect(list.jobs.map((j) => j.id)).toEqual([moving.id, later.id, id]);
+      expect(((await (await call("GET", "/", other.cookie)).json()) as { jobs: JobBody[] }).jobs).toEqual([]);
+
+      // 24 hours on: the cleanup deletes the file, and its link answers 410
+      const removed = await deleteExpiredJobFiles({ db: db.db, deleteFile: (key) => storage.delete(key) }, new Date(Date.now() + 25 * 3600_000));
+      expect(removed).toBe(1);
+      expect(await storage.open(`jobs/${id}`)).toBeNull();
+      await db.db.update(downloadJobs).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(downloadJobs.id, id));
+      expect((await fetch(job!.downloadUrl!)).status).toBe(410);
+    } finally {
+      await runner?.stop({ timeoutMs: 2000 });
+      await fixture.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await rm(dataDir, { recursive: true, force: true });
+      if (db.url) {
+        const client = new pg.Client({ connectionString: db.url });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      }
+    }
+  }, 90_000);
+});
