@@ -40,7 +40,7 @@ export const RIGHTS = {
   subtitles: { card: "Subtitles (SRT and VTT)", built: true, formats: ["srt", "vtt"] },
   /** choosing the subtitle language (DESIGN §5 `language`); provisional: with the subtitles */
   subtitleLanguages: { card: null, built: false },
-  scheduledDownloads: { card: "Scheduled downloads", built: false, limit: "jobsPerDay" },
+  scheduledDownloads: { card: "Scheduled downloads", built: true, limit: "jobsPerDay" },
   prioritySupport: { card: "Priority support", built: false },
   premiumArticles: { card: "Full premium articles", built: false },
   bulkDownloads: { card: "Bulk downloads", built: true, limit: "linksPerBulkJob" },
