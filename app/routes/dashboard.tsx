@@ -21,6 +21,8 @@ import { HistoryTable } from "#app/modules/dashboard/history-table.tsx";
 import { PlanCard } from "#app/modules/dashboard/plan-card.tsx";
 import { planSummaryOf } from "#app/modules/dashboard/plan-summary.server.ts";
 import { ScheduledPanel } from "#app/modules/dashboard/scheduled-panel.tsx";
+import { BulkPanel } from "#app/modules/dashboard/bulk-panel.tsx";
+import { bulkViewOf } from "#app/modules/dashboard/bulk-view.server.ts";
 import { SettingsPanel } from "#app/modules/dashboard/settings-panel.tsx";
 import { jobFormAction } from "#app/modules/jobs/job-form-action.server.ts";
 import { scheduledViewOf } from "#app/modules/jobs/scheduled-view.server.ts";
@@ -54,6 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tab,
     history,
     scheduled,
+    bulk: tab === "bulk" ? bulkViewOf({ userId: viewer.user.id, plan: viewer.plan.plan }) : null,
     confirmCancel: params.get("confirm") === "cancel",
     notice: billingNoticeOf(params.get("notice")),
   };
@@ -108,7 +111,7 @@ async function deleteAccountAction(context: Route.ActionArgs["context"], request
  * a link that works without JavaScript and a Radix tab with it.
  */
 export default function Dashboard() {
-  const { user, plan, premiumFormats, tab, history, scheduled, confirmCancel, notice } = useLoaderData<typeof loader>();
+  const { user, plan, premiumFormats, tab, history, scheduled, bulk, confirmCancel, notice } = useLoaderData<typeof loader>();
   const actionResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -181,6 +184,10 @@ export default function Dashboard() {
             ) : (
               <p className="text-sm text-slate-600">Scheduled downloads are not available on this server.</p>
             )}
+          </TabsContent>
+          <TabsContent value="bulk">
+            <h2 className="sr-only">Bulk downloads</h2>
+            {bulk ? <BulkPanel view={bulk} /> : null}
           </TabsContent>
           <TabsContent value="settings">
             <SettingsPanel user={user} plan={plan} actionResult={actionResult} confirmCancel={confirmCancel} />

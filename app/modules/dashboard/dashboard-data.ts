@@ -4,6 +4,7 @@ export const DASHBOARD_TABS = [
   { value: "downloads", label: "Downloads" },
   { value: "history", label: "History" },
   { value: "scheduled", label: "Scheduled" },
+  { value: "bulk", label: "Bulk" },
   { value: "settings", label: "Settings" },
 ] as const;
 
@@ -53,6 +54,17 @@ export interface ScheduledView {
     expiresAt: string | null;
     error: string | null;
   }>;
+}
+
+/** The Bulk tab: several links as one ZIP (issue 30 §3). */
+export interface BulkView {
+  /** the plan has bulk downloads */
+  canBulk: boolean;
+  /** why not, naming the plan that has it */
+  upgradeText: string;
+  /** links one ZIP may hold on this plan */
+  maxLinks: number;
+  formats: Array<{ id: string; label: string }>;
 }
 
 /** en-US short date ("Jun 3, 2026"), in UTC so the server's and the browser's render agree. */

@@ -105,6 +105,11 @@ export function requestDownload(url: string, format: string, opts?: { signal?: A
   return postJson<DownloadTicket>("/api/v1/downloads", { url, format }, opts);
 }
 
+/** Several links in one format as one ZIP (Ultimate); the ticket's downloadUrl streams the archive. */
+export function requestBulkDownload(urls: string[], format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn }): Promise<DownloadTicket> {
+  return postJson<DownloadTicket>("/api/v1/downloads", { urls, format }, opts);
+}
+
 export function progressUrl(id: string): string {
   return `/api/v1/downloads/${encodeURIComponent(id)}/progress`;
 }

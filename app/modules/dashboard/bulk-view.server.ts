@@ -1,0 +1,16 @@
+import { holds, limitOf, mayDownload, type PlanId } from "#common/plans.ts";
+import { FORMAT_CATALOG, FORMAT_IDS } from "#engine/formats.ts";
+import { planRequired } from "#engine/refusals.ts";
+import { callerOfOwner } from "#app/modules/jobs/scheduled-jobs.server.ts";
+import type { BulkView } from "./dashboard-data.ts";
+
+/** What the dashboard's Bulk tab offers a user: the plan's link limit and formats, or why not. */
+export function bulkViewOf(owner: { userId: string; plan: PlanId }): BulkView {
+  const canBulk = holds(owner.plan, "bulkDownloads");
+  return {
+    canBulk,
+    upgradeText: planRequired(callerOfOwner(owner), "bulkDownloads").message,
+    maxLinks: canBulk ? (limitOf(owner.plan, "linksPerBulkJob") ?? 0) : 0,
+    formats: FORMAT_IDS.filter((id) => mayDownload(owner.plan, id)).map((id) => ({ id, label: FORMAT_CATALOG[id].label })),
+  };
+}
