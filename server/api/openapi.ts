@@ -1,4 +1,6 @@
 import { PLATFORM_IDS } from "#common/links.ts";
+import { JOB_FILE_TTL_MS, MAX_SCHEDULE_AHEAD_MS } from "#app/modules/jobs/scheduled-jobs.server.ts";
+import { JOB_STATUSES } from "#db/schema/jobs.ts";
 import { FORMAT_IDS } from "#engine/formats.ts";
 import { API_ERROR_CODES } from "./api-errors.ts";
 
@@ -10,6 +12,13 @@ const errorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 });
+const jobResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Job" } } },
+});
+const jobId = { name: "id", in: "path", required: true, schema: { type: "string" } } as const;
+const HOURS_KEPT = JOB_FILE_TTL_MS / 3_600_000;
+const DAYS_AHEAD = MAX_SCHEDULE_AHEAD_MS / 86_400_000;
 
 export function openApiDocument(serverUrl: string) {
   return {
@@ -18,7 +27,7 @@ export function openApiDocument(serverUrl: string) {
       title: "VidFetch API",
       version: "1.0.0",
       description:
-        "Resolve a video link, list its formats, and stream the chosen file through a signed, expiring link. Nothing is stored on the server. Calls are made as the signed-in account of the session cookie (vidfetch.session_token) with the plan it holds; without it, anonymously. Premium formats need the Pro or Ultimate plan (403 otherwise).",
+        `Resolve a video link, list its formats, and stream the chosen file through a signed, expiring link; the file of a download link is never stored on the server. Scheduled downloads (/jobs) run later on the server's job queue and keep their file for ${HOURS_KEPT} hours for its owner. Calls are made as the signed-in account of the session cookie (vidfetch.session_token) with the plan it holds; without it, anonymously. Premium formats need the Pro or Ultimate plan (403 otherwise).`,
     },
     servers: [{ url: `${serverUrl.replace(/\/+$/, "")}/api/v1` }],
     paths: {
@@ -127,6 +136,90 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
+      "/jobs": {
+        post: {
+          operationId: "createJob",
+          summary: "Schedule a download (Pro, Ultimate): one link, one format, run at runAt (now when absent)",
+          description:
+            "The job runs on the server's queue at runAt; when it is done its file is kept for the owner, reached through a signed link (downloadUrl, also mailed). Jobs created in the last 24 hours count against the plan's jobs per day (Pro 20, Ultimate 100).",
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/JobRequest" } } } },
+          responses: {
+            "201": { description: "Scheduled", content: { "application/json": { schema: { $ref: "#/components/schemas/JobCreated" } } } },
+            "400": errorResponse("Invalid link, format or runAt (job.invalid_format, job.invalid_run_at), or a body of the wrong shape"),
+            "401": errorResponse("No session (job.login_required)"),
+            "403": errorResponse("The caller's plan has no scheduled downloads (plan.required)"),
+            "413": errorResponse("Body too large"),
+            "429": errorResponse("The plan's jobs per day are used up (job.daily_limit)"),
+          },
+        },
+        get: {
+          operationId: "listJobs",
+          summary: "The caller's jobs, newest first (at most 100)",
+          responses: {
+            "200": { description: "The jobs", content: { "application/json": { schema: { $ref: "#/components/schemas/JobList" } } } },
+            "401": errorResponse("No session (job.login_required)"),
+          },
+        },
+      },
+      "/jobs/{id}": {
+        get: {
+          operationId: "getJob",
+          summary: "One of the caller's jobs",
+          parameters: [jobId],
+          responses: {
+            "200": jobResponse("The job"),
+            "401": errorResponse("No session (job.login_required)"),
+            "404": errorResponse("No such job among the caller's (job.not_found)"),
+          },
+        },
+        patch: {
+          operationId: "rescheduleJob",
+          summary: "Move a job that is still scheduled to another time",
+          parameters: [jobId],
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/JobReschedule" } } } },
+          responses: {
+            "200": jobResponse("The job, at its new time"),
+            "400": errorResponse("Invalid runAt (job.invalid_run_at)"),
+            "401": errorResponse("No session (job.login_required)"),
+            "403": errorResponse("The caller's plan has no scheduled downloads (plan.required)"),
+            "404": errorResponse("No such job among the caller's (job.not_found)"),
+            "409": errorResponse("The job has started or ended (job.not_changeable)"),
+          },
+        },
+        delete: {
+          operationId: "cancelJob",
+          summary: "Cancel a job that is still scheduled",
+          parameters: [jobId],
+          responses: {
+            "200": jobResponse("The job, now canceled"),
+            "401": errorResponse("No session (job.login_required)"),
+            "404": errorResponse("No such job among the caller's (job.not_found)"),
+            "409": errorResponse("The job has started or ended (job.not_changeable)"),
+          },
+        },
+      },
+      "/jobs/{id}/file": {
+        get: {
+          operationId: "jobFile",
+          summary: `A finished job's file (attachment), through the owner's signed link; kept ${HOURS_KEPT} hours. One Range answers 206.`,
+          description: "No session needed: the token names the job and its owner and expires with the file (the job's expiresAt).",
+          parameters: [
+            jobId,
+            { name: "token", in: "query", required: true, schema: { type: "string", maxLength: 2048 } },
+            { name: "Range", in: "header", required: false, schema: { type: "string", example: "bytes=0-1023" } },
+          ],
+          responses: {
+            "200": {
+              description: "The file. Content-Disposition: attachment with an ASCII filename and a UTF-8 filename*; Accept-Ranges: bytes.",
+              content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+            },
+            "206": { description: "Part of the file (Content-Range)" },
+            "403": errorResponse("A link that was altered, is for another job, or has expired (job.link_invalid)"),
+            "410": errorResponse("The file is no longer kept (job.file_gone)"),
+            "416": { description: "The range starts past the end of the file (Content-Range: bytes */size, no body)" },
+          },
+        },
+      },
       "/openapi.json": {
         get: { operationId: "openapi", summary: "This document", responses: { "200": { description: "OpenAPI 3.1 document" } } },
       },
@@ -214,6 +307,72 @@ export function openApiDocument(serverUrl: string) {
             state: { type: "string", enum: ["queued", "streaming", "done", "failed", "aborted"] },
           },
         },
+        JobRequest: {
+          type: "object",
+          required: ["url", "format"],
+          properties: {
+            url: { type: "string", maxLength: 4096, description: "an http(s) link" },
+            format: { $ref: "#/components/schemas/FormatId" },
+            runAt: { $ref: "#/components/schemas/RunAt" },
+          },
+        },
+        JobReschedule: { type: "object", required: ["runAt"], properties: { runAt: { $ref: "#/components/schemas/RunAt" } } },
+        RunAt: {
+          type: "string",
+          format: "date-time",
+          maxLength: 64,
+          description: `When to run: a date-time with an offset, from now up to ${DAYS_AHEAD} days ahead; answered in UTC`,
+          examples: ["2026-11-27T06:30:00+01:00"],
+        },
+        JobStatus: {
+          type: "string",
+          enum: JOB_STATUSES,
+          description: "scheduled: waiting for runAt; queued: runAt has passed and the queue takes it within seconds; running; done; failed; canceled",
+        },
+        JobCreated: {
+          type: "object",
+          required: ["id", "status", "runAt"],
+          properties: { id: { type: "string" }, status: { $ref: "#/components/schemas/JobStatus" }, runAt: { type: "string", format: "date-time" } },
+        },
+        JobItem: {
+          type: "object",
+          required: ["url", "title", "status", "bytes", "error"],
+          properties: {
+            url: { type: "string" },
+            title: { type: ["string", "null"] },
+            status: { type: "string", enum: ["pending", "done", "failed"] },
+            bytes: { type: ["integer", "null"] },
+            error: { type: ["string", "null"] },
+          },
+        },
+        Job: {
+          type: "object",
+          required: ["id", "status", "url", "format", "runAt", "createdAt", "progress", "items", "filename", "bytes", "downloadUrl", "expiresAt", "error"],
+          properties: {
+            id: { type: "string" },
+            status: { $ref: "#/components/schemas/JobStatus" },
+            url: { type: "string" },
+            format: { $ref: "#/components/schemas/FormatId" },
+            runAt: { type: "string", format: "date-time" },
+            createdAt: { type: "string", format: "date-time" },
+            progress: {
+              type: "object",
+              required: ["bytes", "total", "percent"],
+              properties: {
+                bytes: { type: "integer" },
+                total: { type: ["integer", "null"] },
+                percent: { type: ["integer", "null"], minimum: 0, maximum: 100 },
+              },
+            },
+            items: { type: "array", items: { $ref: "#/components/schemas/JobItem" } },
+            filename: { type: ["string", "null"] },
+            bytes: { type: ["integer", "null"] },
+            downloadUrl: { type: ["string", "null"], format: "uri", description: "the owner's signed link to the file while it is kept" },
+            expiresAt: { type: ["string", "null"], format: "date-time", description: `when the file and its link go (${HOURS_KEPT} hours after the job finished)` },
+            error: { type: ["string", "null"], description: "why the job failed, in the words the dashboard shows" },
+          },
+        },
+        JobList: { type: "object", required: ["jobs"], properties: { jobs: { type: "array", items: { $ref: "#/components/schemas/Job" } } } },
         Error: {
           type: "object",
           required: ["error"],
