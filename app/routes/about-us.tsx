@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/about-us";
 import { Button } from "#app/components/ui/button.tsx";
 import { HISTORY_RETENTION_DAYS } from "#app/modules/history/retention.ts";
+import { JOB_FILE_TTL_HOURS } from "#app/modules/jobs/job-retention.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { usePublicConfig } from "#app/lib/hooks/use-public-config.ts";
@@ -18,7 +19,7 @@ const DIFFERENTIATORS = [
   {
     icon: HardDriveDownload,
     title: "Nothing stored",
-    text: `Our server fetches the video and streams it to you as it converts. The file is never written to our disks. Without an account we keep no record of what you downloaded; signed in, your dashboard lists your last ${HISTORY_RETENTION_DAYS} days of downloads.`,
+    text: `Our server fetches the video and streams it to you as it converts. The file is never written to our disks, except a scheduled download's, kept ${JOB_FILE_TTL_HOURS} hours for you to fetch. Without an account we keep no record of what you downloaded; signed in, your dashboard lists your last ${HISTORY_RETENTION_DAYS} days of downloads.`,
   },
   {
     icon: Gauge,

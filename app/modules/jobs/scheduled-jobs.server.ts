@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, count, desc, eq, gte, isNotNull, lt } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNotNull, isNull, lt } from "drizzle-orm";
 import { holds, limitOf, mayDownload, type PlanId } from "#common/plans.ts";
 import type { Database } from "#db/client.ts";
 import { downloadJobs, type JobItem, type JobStatus } from "#db/schema/jobs.ts";
@@ -7,6 +7,7 @@ import { FORMAT_IDS } from "#engine/formats.ts";
 import { planRequired, premiumRefusal } from "#engine/refusals.ts";
 import type { Caller } from "#engine/types.ts";
 import { JobError } from "./job-messages.ts";
+import { jobRecordCutoff } from "./job-retention.ts";
 
 /** The queue a scheduled download runs on (jobs/scheduled-download.ts works it). */
 export const SCHEDULED_DOWNLOAD_QUEUE = "scheduled-download";
@@ -14,8 +15,7 @@ export const SCHEDULED_DOWNLOAD_QUEUE = "scheduled-download";
 export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3600 * 1000;
 /** a time a moment in the past (a slow form, a clock a little behind) still means "now" */
 const PAST_GRACE_MS = 5 * 60 * 1000;
-/** how long a finished job's file is kept */
-export const JOB_FILE_TTL_MS = 24 * 3600 * 1000;
+export { JOB_FILE_TTL_MS } from "./job-retention.ts";
 
 /** What the job queue must do for this module (jobs/runner.ts provides it). */
 export interface JobQueue {
@@ -191,6 +191,11 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
 }
 
 export type ScheduledJobs = ReturnType<typeof createScheduledJobs>;
+
+/** Rows of jobs that ran, failed or were canceled more than 90 days ago (the retention sweep runs it). */
+export async function pruneJobRecords(db: Database, now: Date): Promise<void> {
+  await db.delete(downloadJobs).where(and(lt(downloadJobs.finishedAt, jobRecordCutoff(now)), isNull(downloadJobs.fileKey)));
+}
 
 /**
  * Files of finished jobs past their 24 hours: deleted from job storage and unlinked from their

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Database } from "#db/client.ts";
 import { contactMessages, platformRequests } from "#db/schema/index.ts";
 import { pruneHistory } from "#app/modules/history/record-download.server.ts";
+import { pruneJobRecords } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import { pruneUnconfirmed } from "#app/modules/newsletter/subscribe-to-newsletter.server.ts";
 import { CONTACT_MESSAGE_RETENTION_MONTHS, monthsBefore, PLATFORM_REQUEST_RETENTION_MONTHS } from "./periods.ts";
 
@@ -19,6 +20,7 @@ export async function sweepExpiredRows(db: Database, logger: Logger, now: Date =
     ["platform requests", () => db.delete(platformRequests).where(lt(platformRequests.createdAt, monthsBefore(now, PLATFORM_REQUEST_RETENTION_MONTHS)))],
     ["download history", () => pruneHistory(db, now, { force: true })],
     ["unconfirmed newsletter addresses", () => pruneUnconfirmed(db, now, { force: true })],
+    ["scheduled download records", () => pruneJobRecords(db, now)],
   ];
   for (const [what, sweep] of sweeps) {
     try {

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { contactMessages, downloadHistory, newsletterSubscribers, platformRequests, users } from "#db/schema/index.ts";
+import { contactMessages, downloadHistory, downloadJobs, newsletterSubscribers, platformRequests, users } from "#db/schema/index.ts";
 import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { monthsBefore } from "./periods.ts";
 import { startRetentionSweep, sweepExpiredRows } from "./retention-sweep.server.ts";
@@ -43,12 +43,19 @@ describe.each(testDatabases)("retention sweep on $name", (variant) => {
       { email: "reader@example.com", createdAt: daysAgo(400), confirmSentAt: daysAgo(400), confirmedAt: daysAgo(399) },
     ]);
 
+    const job = (id: string, finishedAt: Date | null, fileKey: string | null = null) => ({
+      id, userId: "u-r", kind: "scheduled" as const, format: "mp3-128", items: [], status: finishedAt ? ("done" as const) : ("scheduled" as const), runAt: daysAgo(100), finishedAt, fileKey,
+    });
+    await db.insert(downloadJobs).values([job("job_old", daysAgo(91)), job("job_recent", daysAgo(30)), job("job_waiting", null), job("job_old_file", daysAgo(91), "jobs/job_old_file")]);
+
     await sweepExpiredRows(db, logger, now);
 
     expect((await db.select().from(contactMessages)).map((r) => r.name)).toEqual(["Recent"]);
     expect((await db.select().from(platformRequests)).map((r) => r.platformName)).toEqual(["Newer site"]);
     expect((await db.select().from(downloadHistory)).map((r) => r.id)).toEqual(["dl_new"]);
     expect((await db.select().from(newsletterSubscribers)).map((r) => r.email).sort()).toEqual(["pending@example.com", "reader@example.com"]);
+    // a job's record goes 90 days after it ran; one still holding a file waits for the file cleanup first
+    expect((await db.select().from(downloadJobs)).map((r) => r.id).sort()).toEqual(["job_old_file", "job_recent", "job_waiting"]);
   });
 
   it.skipIf(skip)("sweeps at start-up without waiting for the first interval", async () => {

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { HISTORY_RETENTION_DAYS } from "#app/modules/history/retention.ts";
+import { JOB_FILE_TTL_HOURS, JOB_RECORD_RETENTION_DAYS } from "#app/modules/jobs/job-retention.ts";
 import { NEWSLETTER_CONFIRM_DAYS } from "#app/modules/newsletter/newsletter-rules.ts";
 import { CONTACT_MESSAGE_RETENTION_MONTHS, PLATFORM_REQUEST_RETENTION_MONTHS } from "#app/modules/retention/periods.ts";
 import { ContactLines, type LegalContext, type LegalSection } from "./legal-document.tsx";
@@ -18,8 +19,9 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
             <a href={ctx.publicUrl}>{ctx.publicUrl}</a>, why, how long we keep it and which rights you have. We are the controller of that data.
           </p>
           <p>
-            The short version: you can download videos without an account, we never store the videos you download, and without an account we
-            keep no record of what you downloaded. When you are signed in, your dashboard lists your downloads of the last{" "}
+            The short version: you can download videos without an account, we never store the videos you download from the page, and without an
+            account we keep no record of what you downloaded. A scheduled download (a premium feature) is the one exception: its file is kept
+            for {JOB_FILE_TTL_HOURS} hours so you can fetch it, then deleted. When you are signed in, your dashboard lists your downloads of the last{" "}
             {HISTORY_RETENTION_DAYS} days. Otherwise we only keep what you actively send us (a message, a request, a newsletter sign-up, an
             account) and the minimum our servers need to run safely.
           </p>
@@ -69,6 +71,11 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
               <strong>Your download history</strong>, only while you are signed in: for each download you start, the video&apos;s title, the
               format, the file size, whether it completed and when. Not the link, and never the file. It is listed in your dashboard so you
               can find and repeat a download, and it is deleted after {HISTORY_RETENTION_DAYS} days.
+            </li>
+            <li>
+              <strong>Scheduled downloads</strong> (premium plans): the link, the format and the time you chose, the job&apos;s status, and the
+              file it made. We email you when the file is ready. The file is kept for {JOB_FILE_TTL_HOURS} hours, then deleted; the job&apos;s
+              record is deleted {JOB_RECORD_RETENTION_DAYS} days after it ran or was canceled.
             </li>
           </ul>
           <h3>Stored in your browser</h3>
@@ -170,6 +177,10 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
       body: (
         <ul>
           <li>Downloaded videos and audio: never stored; the stream ends when your download ends.</li>
+          <li>
+            Files of scheduled downloads: {JOB_FILE_TTL_HOURS} hours, then deleted automatically; the job&apos;s record (link, format, time,
+            status): {JOB_RECORD_RETENTION_DAYS} days after it ran or was canceled.
+          </li>
           <li>Download history (signed-in users only): {HISTORY_RETENTION_DAYS} days, then deleted automatically.</li>
           <li>Video details cache: a few minutes, in memory.</li>
           <li>Fair-use counters tied to your IP address: at most one hour, in memory.</li>

@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { HISTORY_RETENTION_DAYS } from "#app/modules/history/retention.ts";
+import { JOB_FILE_TTL_HOURS, JOB_RECORD_RETENTION_DAYS } from "#app/modules/jobs/job-retention.ts";
 import { CONTACT_MESSAGE_RETENTION_MONTHS, PLATFORM_REQUEST_RETENTION_MONTHS } from "#app/modules/retention/periods.ts";
 import { privacyPolicySections } from "./privacy-policy-sections.tsx";
 
@@ -28,6 +29,12 @@ describe("the privacy policy on download history", () => {
     expect(sections["data-we-collect"]).toMatch(/signed in/i);
     expect(sections["data-we-collect"]).toContain(`deleted after ${HISTORY_RETENTION_DAYS} days`);
     expect(sections.retention).toContain(`Download history (signed-in users only): ${HISTORY_RETENTION_DAYS} days`);
+  });
+
+  it("says a scheduled download's file is the one that is stored, and for how long (the cleanup and sweep's constants)", () => {
+    expect(sections.introduction ?? Object.values(sections)[0]).toContain(`kept for ${JOB_FILE_TTL_HOURS} hours`);
+    expect(sections.retention).toContain(`Files of scheduled downloads: ${JOB_FILE_TTL_HOURS} hours, then deleted automatically`);
+    expect(sections.retention).toContain(`${JOB_RECORD_RETENTION_DAYS} days after it ran or was canceled`);
   });
 });
 
