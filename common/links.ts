@@ -27,7 +27,8 @@ export type YouTubeParseResult = { ok: true; id: string } | LinkError;
  * videos (the engine's own adapter, or yt-dlp when the server has it) and, for the yt-dlp ones,
  * its link forms as [host, video path (plus query)]. A link on one of these hosts that is not a
  * video form (a profile, a feed) is refused in the form with the platform's name, instead of
- * being fetched as a web page. Adding a yt-dlp platform is one entry here. Kept terse: this table
+ * being fetched as a web page, unless it is one of the platform's playlist forms (`lists`).
+ * Adding a yt-dlp platform is one entry here. Kept terse: this table
  * ships in the home page's bundle. YouTube's link forms are parsed by `parseYouTubeUrl` below.
  */
 export const PLATFORMS = [
@@ -60,6 +61,7 @@ export const PLATFORMS = [
     name: "Vimeo",
     reader: "ytdlp",
     links: [[/^(?:www\.|player\.)?vimeo\.com$/, /^\/(?:video\/|channels\/[\w-]+\/|groups\/[\w-]+\/videos\/|showcase\/\d+\/video\/)?\d/]],
+    lists: [[/^(?:www\.)?vimeo\.com$/, /^\/(?:showcase|album)\/\d+\/?(?:[?#]|$)/]],
   },
   {
     id: "dailymotion",
@@ -69,6 +71,7 @@ export const PLATFORMS = [
       [/^(?:www\.)?dailymotion\.com$/, /^\/(?:embed\/)?video\/[a-z\d]/i],
       [/^dai\.ly$/, /^\/[a-z\d]/i],
     ],
+    lists: [[/^(?:www\.)?dailymotion\.com$/, /^\/playlist\/[a-z\d]+\/?(?:[?#]|$)/i]],
   },
   {
     id: "twitch",
@@ -78,8 +81,16 @@ export const PLATFORMS = [
       [/^(?:www\.|m\.)?twitch\.tv$/, /^\/(?:videos\/\d|\w+\/clip\/[\w-])/],
       [/^clips\.twitch\.tv$/, /^\/[\w-]/],
     ],
+    lists: [[/^(?:www\.)?twitch\.tv$/, /^\/collections\/[\w-]+\/?(?:[?#]|$)/]],
   },
-] as const satisfies ReadonlyArray<{ id: string; name: string; reader: "native" | "ytdlp"; links: ReadonlyArray<readonly [RegExp, RegExp]> }>;
+] as const satisfies ReadonlyArray<{
+  id: string;
+  name: string;
+  reader: "native" | "ytdlp";
+  links: ReadonlyArray<readonly [RegExp, RegExp]>;
+  /** playlist forms yt-dlp lists (a showcase, a playlist page) as [host, playlist path] */
+  lists?: ReadonlyArray<readonly [RegExp, RegExp]>;
+}>;
 
 export type PlatformId = (typeof PLATFORMS)[number]["id"];
 /** Platforms other than YouTube: recognised by the link rules of the table above. */
@@ -95,6 +106,13 @@ export type ParsedLink =
   | { kind: "site"; site: SitePlatform; url: string }
   | { kind: "generic"; url: string };
 export type LinkParseResult = ({ ok: true } & ParsedLink) | LinkError;
+
+/**
+ * A playlist link (issue 30 §3): a YouTube `list=` (its `/playlist?list=` page, or a watch link
+ * inside a playlist, which also names a video) or a playlist form of another platform (listed by
+ * yt-dlp). `url` is the playlist's canonical link; a YouTube watch link keeps its video in `videoId`.
+ */
+export type PlaylistLink = { kind: "youtube"; listId: string; url: string; videoId?: string } | { kind: "site"; site: SitePlatform; url: string };
 
 /** [platform, host, video path] for every link form of the table, as `parseLink` tries them. */
 const SITE_RULES = /* @__PURE__ */ PLATFORMS.flatMap((p) => p.links.map(([hosts, videoPath]) => [p.id as SitePlatform, hosts, videoPath] as const));
@@ -273,6 +291,50 @@ export function parseLink(input: string): LinkParseResult {
   return { ok: true, kind: "generic", url: parsed.url.href };
 }
 
+/** A YouTube playlist id: PL…, OL…, UU…, FL… and the like (URL-safe base64, 10–64 characters). */
+const PLAYLIST_ID_PATTERN = /^[A-Za-z0-9_-]{10,64}$/;
+
+/**
+ * Lists that are no playlist one can download: mixes ("RD…", generated without end for a viewer)
+ * and the signed-in viewer's own lists (Watch later "WL", Liked "LL").
+ */
+const UNLISTABLE_LIST = /^(?:RD|WL$|LL$)/;
+
+/** The platforms' playlist forms, as `parsePlaylistLink` tries them. */
+const LIST_RULES = /* @__PURE__ */ PLATFORMS.flatMap((p) => ("lists" in p ? p.lists : []).map(([hosts, listPath]) => [p.id as SitePlatform, hosts, listPath] as const));
+
+/** `https://www.youtube.com/playlist?list=ID`: the canonical link of a YouTube playlist. */
+export function youtubePlaylistUrl(listId: string): string {
+  return `https://www.youtube.com/playlist?list=${listId}`;
+}
+
+/**
+ * The playlist a link names, or null when it names none (a plain video link, a mix, junk). A
+ * YouTube watch link with `list=` names both a video and its playlist (`videoId` is set): such a
+ * link still resolves and downloads as its video; the playlist's own link is `url`.
+ */
+export function parsePlaylistLink(input: string): PlaylistLink | null {
+  const text = typeof input === "string" ? input.trim() : "";
+  if (text.length === 0 || text.length > MAX_INPUT_LENGTH) return null;
+  const parsed = toUrl(text);
+  if (!parsed) return null;
+  const { url } = parsed;
+  if (isYouTubeHost(url)) {
+    const listId = url.searchParams.get("list");
+    if (!listId || !PLAYLIST_ID_PATTERN.test(listId) || UNLISTABLE_LIST.test(listId)) return null;
+    const page = url.pathname.replace(/\/+$/, "").toLowerCase();
+    if (page === "/playlist") return { kind: "youtube", listId, url: youtubePlaylistUrl(listId) };
+    const videoId = idFromUrl(url);
+    return videoId ? { kind: "youtube", listId, url: youtubePlaylistUrl(listId), videoId } : null;
+  }
+  if (url.username || url.password) return null;
+  url.hash = "";
+  const host = url.hostname.toLowerCase().replace(/\.$/, "");
+  const rule = LIST_RULES.find(([, hosts, listPath]) => hosts.test(host) && listPath.test(url.pathname + url.search));
+  if (!rule) return null;
+  url.protocol = "https:";
+  return { kind: "site", site: rule[0], url: url.href };
+}
 
 const MEDIA_EXTENSIONS = /\.(mp4|m4v|m4a|mov|webm|mkv|mp3|aac|ogg|oga|opus|flac|wav|ts|m3u8|mpd|3gp)$/i;
 

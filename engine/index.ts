@@ -6,17 +6,17 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Readable } from "node:stream";
-import { parseLink, type ParsedLink } from "#common/links.ts";
+import { parseLink, parsePlaylistLink, type ParsedLink, type PlaylistLink } from "#common/links.ts";
 import type { EngineConfig } from "./config.ts";
 import { canDownload, fairUseApplies, limitFor, mayUse } from "./entitlements.ts";
-import { EngineError, ERRORS, type EngineErrorCode } from "./errors.ts";
+import { EngineError, ERRORS, isEngineError, type EngineErrorCode } from "./errors.ts";
 import { filenameFor, isFormatId, listFormats, planFormat } from "./formats.ts";
 import { locateMediaTools, type MediaTools } from "./media/ffmpeg.ts";
 import type { SpawnGate } from "./media/spawn-gate.ts";
 import { planRequired, premiumRefusal } from "./refusals.ts";
 import { createSourceRegistry, defaultSources } from "./sources/index.ts";
 import { locateYtdlp, type YtdlpBinary } from "./sources/ytdlp/index.ts";
-import type { SourceAdapter, SourceContext } from "./sources/types.ts";
+import type { PlaylistListing, SourceAdapter, SourceContext } from "./sources/types.ts";
 import { createCachedResolver } from "./state/cached-resolve.ts";
 import { memoryEngineState } from "./state/memory.ts";
 import type { EngineStateFactory } from "./state/types.ts";
@@ -46,6 +46,30 @@ export interface CreatedDownload {
   bytes: number | null;
 }
 
+/** One video of a playlist in the API's words (issue 30 §3): `duration` in seconds, null when unknown. */
+export interface PlaylistEntryAnswer {
+  url: string;
+  title: string;
+  duration: number | null;
+  thumbnail: string | null;
+}
+
+/** A playlist as `POST /resolve` answers it (docs/api.md "Playlists"). */
+export interface PlaylistAnswer {
+  title: string;
+  /** the playlist's canonical link: `POST /downloads` with it gives the ZIP */
+  url: string;
+  /** how many videos the platform says it holds, when it says (may exceed `entries`) */
+  total: number | null;
+  entries: PlaylistEntryAnswer[];
+}
+
+/**
+ * `POST /resolve`'s answer: a video link's `{ video, formats }` unchanged; a playlist link's
+ * `{ playlist }`; a YouTube watch link inside a playlist (`watch?v=…&list=…`) both.
+ */
+export type ResolveAnswer = { video: VideoDetails; formats: FormatOption[]; playlist?: PlaylistAnswer } | { playlist: PlaylistAnswer };
+
 /** A file opened for a caller other than an HTTP response (a job, a bulk archive): see Engine.openDownload. */
 export interface OpenedDownload {
   /** the file's bytes; destroying it stops every upstream and ffmpeg */
@@ -61,6 +85,21 @@ export interface OpenedDownload {
 export interface Engine {
   /** `signal`: the client left (its request closed), `ip`: who asks (issue 27, finding 5) */
   resolve(url: string, caller: Caller, opts?: { signal?: AbortSignal; ip?: string }): Promise<{ video: VideoDetails; formats: FormatOption[] }>;
+  /**
+   * `POST /resolve` (issue 30 §3): `resolve` for a video link, a playlist's listing for a playlist
+   * link, both for a watch link inside a playlist (its listing failing leaves the video answer).
+   */
+  resolveLink(url: string, caller: Caller, opts?: { signal?: AbortSignal; ip?: string }): Promise<ResolveAnswer>;
+  /**
+   * A playlist link's title and entries in order (YouTube `list=`, other platforms through
+   * yt-dlp). `max`: the entries wanted at most (default PLAYLIST_LISTING_MAX); a longer playlist
+   * says so in `total`. EngineError("link.invalid") for a link that names no playlist.
+   */
+  listPlaylist(url: string, opts?: { signal?: AbortSignal; ip?: string; max?: number }): Promise<PlaylistAnswer>;
+  /**
+   * A signed link to one file; for a playlist link (`/playlist?list=…`, a platform's playlist
+   * page) the playlist's ZIP, exactly as `createBulkDownload` of its entries in order.
+   */
   createDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal }): Promise<CreatedDownload>;
   /**
    * A signed link to one ZIP of several links in one format (issue 30 §3), for callers whose plan
@@ -111,6 +150,14 @@ export interface EngineDeps {
   state?: EngineStateFactory;
 }
 const DEFAULT_MAX_CONCURRENT_PER_IP = 10;
+/** entries a playlist's listing shows at most (the picker's list; a ZIP takes the plan's cap) */
+export const PLAYLIST_LISTING_MAX = 200;
+
+function playlistAnswer(listing: PlaylistListing, max: number): PlaylistAnswer {
+  const entries = listing.entries.slice(0, max).map((e) => ({ url: e.url, title: e.title, duration: e.durationSeconds, thumbnail: e.thumbnail }));
+  const total = listing.total ?? (listing.entries.length > max ? null : entries.length);
+  return { title: listing.title, url: listing.url, total: total === null ? null : Math.max(total, listing.entries.length), entries };
+}
 const DEFAULT_MAX_STREAMS_PER_LINK = 2;
 
 function failureToError(result: { code: EngineErrorCode; detail?: string; message?: string }): EngineError {
@@ -213,9 +260,68 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     spawnGate: deps.spawnGate,
   };
 
+  /** a playlist's entries, up to `max` (and one more when there are more, for the caller's cap) */
+  async function listPlaylistOf(list: PlaylistLink, max: number, asker: Asker = {}): Promise<PlaylistListing> {
+    const adapter = registry.pickPlaylist(list);
+    const controller = new AbortController();
+    const onLeave = () => controller.abort();
+    asker.signal?.addEventListener("abort", onLeave, { once: true });
+    active.add(controller);
+    try {
+      const result = await adapter.listPlaylist(list, { ...ctx, signal: controller.signal, client: asker.ip, playlistEnough: max + 1 });
+      if (!result.ok) throw failureToError(result as { code: EngineErrorCode; detail?: string; message?: string });
+      return result.media;
+    } finally {
+      asker.signal?.removeEventListener("abort", onLeave);
+      active.delete(controller);
+    }
+  }
+
+  /** a playlist link as a download: its entries, in order, as one bulk ZIP (Ultimate) */
+  async function createPlaylistDownload(list: PlaylistLink, input: { format: string; caller: Caller; ip: string; signal?: AbortSignal }): Promise<CreatedDownload> {
+    const { format, caller } = input;
+    // refusals first: a plan without bulk downloads learns it before any page is fetched
+    if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
+    if (!mayUse(caller, "bulkDownloads")) throw planRequired(caller, "bulkDownloads");
+    if (!canDownload(caller, format)) throw premiumRefusal(caller);
+    const most = limitFor(caller, "linksPerBulkJob") ?? 0;
+    const listing = await listPlaylistOf(list, most, { signal: input.signal, ip: input.ip });
+    if (listing.entries.length === 0) throw new EngineError("video.not_found", { message: "This playlist has no videos to download.", detail: list.url });
+    const count = Math.max(listing.total ?? 0, listing.entries.length);
+    if (listing.entries.length > most) {
+      throw new EngineError("bulk.too_many_links", {
+        message: `This playlist has ${listing.total === null ? `more than ${most}` : count} videos; a ZIP takes at most ${most}. Choose up to ${most} of them and download those as a list of links.`,
+        detail: `playlist of ${listing.total ?? `>${most}`}`,
+      });
+    }
+    return engine.createBulkDownload({ urls: listing.entries.map((e) => e.url), format, caller, ip: input.ip });
+  }
+
   const engine: Engine = {
     mediaTools,
     ytdlp,
+
+    async resolveLink(url, caller, opts = {}) {
+      const list = parsePlaylistLink(url);
+      if (!list) return engine.resolve(url, caller, opts);
+      if (list.kind !== "youtube" || !list.videoId) return { playlist: playlistAnswer(await listPlaylistOf(list, PLAYLIST_LISTING_MAX, opts), PLAYLIST_LISTING_MAX) };
+      // a video inside a playlist: the video as before, its playlist beside it when it can be listed
+      const [video, listing] = await Promise.all([
+        engine.resolve(url, caller, opts),
+        listPlaylistOf(list, PLAYLIST_LISTING_MAX, opts).catch((err: unknown) => {
+          logger.info({ code: isEngineError(err) ? err.code : undefined, detail: isEngineError(err) ? err.detail : String(err) }, "playlist of a watch link not listed");
+          return null;
+        }),
+      ]);
+      return listing ? { ...video, playlist: playlistAnswer(listing, PLAYLIST_LISTING_MAX) } : video;
+    },
+
+    async listPlaylist(url, opts = {}) {
+      const list = parsePlaylistLink(url);
+      if (!list) throw new EngineError("link.invalid", { message: "This link is not a playlist link." });
+      const max = Math.max(1, Math.min(opts.max ?? PLAYLIST_LISTING_MAX, PLAYLIST_LISTING_MAX));
+      return playlistAnswer(await listPlaylistOf(list, max, opts), max);
+    },
 
     async resolve(url, caller, opts = {}) {
       const media = await resolveCached(parse(url), false, undefined, opts);
@@ -223,6 +329,9 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     },
 
     async createDownload({ url, format, caller, ip, signal }) {
+      const list = parsePlaylistLink(url);
+      // a watch link inside a playlist stays a download of its video
+      if (list && !(list.kind === "youtube" && list.videoId)) return createPlaylistDownload(list, { format, caller, ip, signal });
       const link = parse(url);
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
       if (!canDownload(caller, format)) throw premiumRefusal(caller);

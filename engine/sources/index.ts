@@ -5,7 +5,7 @@
  * every other http(s) link to the generic media adapter, with yt-dlp as the fallback for web
  * pages that are not media themselves.
  */
-import type { ParsedLink } from "#common/links.ts";
+import type { ParsedLink, PlaylistLink } from "#common/links.ts";
 import { ERRORS, EngineError } from "../errors.ts";
 import type { SourceResult, ResolvedMedia } from "../types.ts";
 import type { SourceAdapter, SourceContext } from "./types.ts";
@@ -20,6 +20,8 @@ export interface SourceRegistry {
   adapters: readonly SourceAdapter[];
   /** the adapter for a link; EngineError("link.unsupported") when none accepts it */
   pick(link: ParsedLink): SourceAdapter;
+  /** the adapter listing a playlist link's entries; EngineError("link.unsupported") when none does */
+  pickPlaylist(link: PlaylistLink): SourceAdapter & Required<Pick<SourceAdapter, "listPlaylist">>;
 }
 
 /**
@@ -39,6 +41,11 @@ export function createSourceRegistry(adapters: readonly SourceAdapter[]): Source
       if (!adapter) throw new EngineError("link.unsupported", { detail: `no adapter for ${link.kind} link` });
       return { ...adapter, resolve: async (l, ctx) => nameUnreachablePlatform(await adapter.resolve(l, ctx), l) };
     },
+    pickPlaylist(link) {
+      const adapter = adapters.find((a) => a.listsPlaylist?.(link) && a.listPlaylist);
+      if (!adapter?.listPlaylist) throw new EngineError("link.unsupported", { detail: `no adapter lists ${link.kind} playlists` });
+      return adapter as SourceAdapter & Required<Pick<SourceAdapter, "listPlaylist">>;
+    },
   };
 }
 
@@ -54,6 +61,11 @@ export const unavailablePlatformSource: SourceAdapter = {
       detail: "no yt-dlp on this server",
       message: `This server cannot download ${name} videos: ${name} support is not installed here.`,
     };
+  },
+  listsPlaylist: (link) => link.kind === "site",
+  async listPlaylist(link) {
+    const name = link.kind === "site" ? platformNameOf(link) : "this platform";
+    return { ok: false, code: "link.platform_unavailable", detail: "no yt-dlp on this server", message: `This server cannot list ${name} playlists: ${name} support is not installed here.` };
   },
 };
 

@@ -4,13 +4,34 @@
  * (never the global fetch), configuration, logger and the located media tools.
  */
 import type { Logger } from "pino";
-import type { ParsedLink } from "#common/links.ts";
+import type { ParsedLink, PlaylistLink } from "#common/links.ts";
 import type { EngineConfig } from "../config.ts";
 import type { MediaTools } from "../media/ffmpeg.ts";
 import type { OutboundFetch } from "../outbound/outbound-fetch.ts";
 import type { Platform, ResolvedMedia, SourceResult, UpstreamStream } from "../types.ts";
 
-export type { ParsedLink };
+export type { ParsedLink, PlaylistLink };
+
+/** One video of a playlist, as the playlist lists it (issue 30 §3). */
+export interface PlaylistEntry {
+  /** the video's own link (a watch link, a platform video link) */
+  url: string;
+  title: string;
+  /** seconds, when the listing says */
+  durationSeconds: number | null;
+  /** an image URL for the browser, when the listing has one */
+  thumbnail: string | null;
+}
+
+/** A playlist's title and its videos in order: the first page the platform gives, at least. */
+export interface PlaylistListing {
+  title: string;
+  /** the playlist's canonical link */
+  url: string;
+  entries: PlaylistEntry[];
+  /** how many videos the platform says the playlist holds, when it says (may exceed entries) */
+  total: number | null;
+}
 
 export interface SourceContext {
   fetch: OutboundFetch;
@@ -27,12 +48,18 @@ export interface SourceContext {
   signal?: AbortSignal;
   /** who asked (the client's address), for a fair share of scarce work such as yt-dlp runs */
   client?: string;
+  /** a playlist listing may stop once it knows this many entries (the caller's cap plus one) */
+  playlistEnough?: number;
 }
 
 export interface SourceAdapter {
   platform: Platform;
   matches(link: ParsedLink): boolean;
   resolve(link: ParsedLink, ctx: SourceContext): Promise<SourceResult<ResolvedMedia>>;
+  /** whether this adapter lists the playlists of such links */
+  listsPlaylist?(link: PlaylistLink): boolean;
+  /** a playlist's entries (`media` is the listing) */
+  listPlaylist?(link: PlaylistLink, ctx: SourceContext): Promise<SourceResult<PlaylistListing>>;
   /** stops what the adapter runs on its own (child processes, a local proxy); called by engine.close() */
   close?(): Promise<void>;
 }

@@ -65,7 +65,8 @@ export function createApiRouter(deps: {
 
   router.post("/resolve", resolveLimit, async (req, res) => {
     const { url } = parse(linkBody, req.body);
-    const result = await engine.resolve(url, await callerFromRequest(req), { signal: leaving(res), ip: clientIp(req) });
+    // a playlist link answers its entries (issue 30 §3); a video link the video as always
+    const result = await engine.resolveLink(url, await callerFromRequest(req), { signal: leaving(res), ip: clientIp(req) });
     res.set("cache-control", "no-store").json(result);
   });
 

@@ -13,6 +13,8 @@
  *   vidfetchCap  720p/360p with English captions (manual + auto-generated)
  *   vidfetchPrv  private
  *   vidfetchAge  age-restricted
+ * Playlist (InnerTube `/browse` of `VL<id>`, the shape of YouTube's playlist page):
+ *   PLvidfetchSamples01  "VidFetch sample playlist": vidfetchAll, vidfetch720, vidfetchCap
  * Generic: an HLS master, a DASH manifest and a direct MP4 on media.example.test (and the same MP4
  * from a slow host, SLOW_FILE_PATH, for watching a download's progress).
  */
@@ -117,6 +119,15 @@ export const MOCK_PLATFORM_VIDEOS: SyntheticVideo[] = [
     playability: "age",
   },
 ];
+
+interface SyntheticPlaylist {
+  id: string;
+  title: string;
+  videoIds: string[];
+}
+
+/** Playlists of the mock platform, made of its example videos (in this order). */
+export const MOCK_PLATFORM_PLAYLISTS: SyntheticPlaylist[] = [{ id: "PLvidfetchSamples01", title: "VidFetch sample playlist", videoIds: ["vidfetchAll", "vidfetch720", "vidfetchCap"] }];
 
 interface ItagSpec {
   file: (m: MockMediaSet) => string;
@@ -382,6 +393,68 @@ export function syntheticNextResponse(video: SyntheticVideo): Record<string, unk
   };
 }
 
+/**
+ * A `/youtubei/v1/browse` response (WEB) for `VL<playlist id>`: YouTube's playlist page, its
+ * `playlistVideoListRenderer` of `playlistVideoRenderer`s inside the two-column browse layout,
+ * the title in `metadata` and the count in the header, as the real page nests them.
+ */
+export function syntheticPlaylistBrowseResponse(playlist: SyntheticPlaylist, media: MockMediaSet): Record<string, unknown> {
+  const seconds = Math.round(media.durationSeconds);
+  const length = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  const items = playlist.videoIds.flatMap((id, i) => {
+    const video = MOCK_PLATFORM_VIDEOS.find((v) => v.id === id);
+    if (!video) return [];
+    return [
+      {
+        playlistVideoRenderer: {
+          videoId: video.id,
+          thumbnail: { thumbnails: thumbnailList(video).filter((t) => t.width <= 480) },
+          title: { runs: [{ text: video.title }], accessibility: { accessibilityData: { label: `${video.title} ${length}` } } },
+          index: text(String(i + 1)),
+          shortBylineText: { runs: [{ text: video.channel.title, navigationEndpoint: { browseEndpoint: { browseId: video.channel.id } } }] },
+          lengthText: { accessibility: { accessibilityData: { label: `${seconds} seconds` } }, simpleText: length },
+          navigationEndpoint: { watchEndpoint: { videoId: video.id, playlistId: playlist.id, index: i } },
+          lengthSeconds: String(seconds),
+          isPlayable: true,
+          videoInfo: { runs: [{ text: `${compact(video.views)} views` }] },
+        },
+      },
+    ];
+  });
+  const count = `${items.length} videos`;
+  return {
+    responseContext: { visitorData: "CgtWaWRGZXRjaE1vY2s%3D", serviceTrackingParams: [] },
+    contents: {
+      twoColumnBrowseResultsRenderer: {
+        tabs: [
+          {
+            tabRenderer: {
+              selected: true,
+              content: {
+                sectionListRenderer: {
+                  contents: [{ itemSectionRenderer: { contents: [{ playlistVideoListRenderer: { contents: items, playlistId: playlist.id, isEditable: false, canReorder: false } }] } }],
+                },
+              },
+            },
+          },
+        ],
+      },
+    },
+    header: {
+      pageHeaderRenderer: {
+        pageTitle: playlist.title,
+        content: { pageHeaderViewModel: { title: { dynamicTextViewModel: { text: { content: playlist.title } } }, metadata: { contentMetadataViewModel: { metadataRows: [{ metadataParts: [{ text: { content: count } }] }] } } } },
+      },
+    },
+    metadata: { playlistMetadataRenderer: { title: playlist.title, androidAppindexingLink: `android-app://com.google.android.youtube/http/www.youtube.com/playlist?list=${playlist.id}` } },
+    sidebar: {
+      playlistSidebarRenderer: {
+        items: [{ playlistSidebarPrimaryInfoRenderer: { title: runs(playlist.title), stats: [runs(count), runs(`${compact(1234)} views`), runs("Updated today")] } }],
+      },
+    },
+  };
+}
+
 /** Data API v3 `videos` / `channels` items for the same examples (when YOUTUBE_API_KEY is set). */
 function dataApiVideo(video: SyntheticVideo, media: MockMediaSet): Record<string, unknown> {
   const thumbs = Object.fromEntries(
@@ -471,6 +544,7 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
   const media = await ensureMockMedia(mediaDir);
   if (generate) opts.logger?.warn({ seconds: Math.round((Date.now() - startedAt) / 1000) }, "MOCKS=true: mock media ready");
   const videos = new Map(MOCK_PLATFORM_VIDEOS.map((v) => [v.id, v]));
+  const playlists = new Map(MOCK_PLATFORM_PLAYLISTS.map((l) => [l.id, l]));
   const itagFile = (itag: string) => ITAGS[Number(itag)]?.file(media);
   const openFiles = new Set<Readable>();
   // one rate for every request of the slow file (parallel ranges share it), so a whole download takes SLOW_FILE_SECONDS
@@ -507,6 +581,14 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
       const body = await readJson(req);
       const video = videos.get(String(body.videoId ?? ""));
       return sendJson(res, 200, video ? syntheticNextResponse(video) : { responseContext: {} });
+    }
+    if (req.method === "POST" && p === "/youtubei/v1/browse") {
+      const body = (await readJson(req)) as { browseId?: unknown };
+      const browseId = String(body.browseId ?? "");
+      const playlist = browseId.startsWith("VL") ? playlists.get(browseId.slice(2)) : undefined;
+      // YouTube's page for a list that does not exist: an ERROR alert and no contents
+      if (!playlist) return sendJson(res, 200, { responseContext: {}, alerts: [{ alertRenderer: { type: "ERROR", text: runs("The playlist does not exist.") } }] });
+      return sendJson(res, 200, syntheticPlaylistBrowseResponse(playlist, media));
     }
     if (p === "/videoplayback") {
       const file = itagFile(url.searchParams.get("itag") ?? "");
@@ -589,6 +671,7 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
     `https://${MOCK_GENERIC_HOST}/hls/master.m3u8`,
     `https://${MOCK_GENERIC_HOST}/dash/manifest.mpd`,
     `https://${MOCK_GENERIC_HOST}/files/sample-360p.mp4`,
+    `https://www.youtube.com/playlist?list=${MOCK_PLATFORM_PLAYLISTS[0]!.id}`,
   ];
   opts.logger?.info({ origin, media: media.dir }, "mock platform listening");
   return {

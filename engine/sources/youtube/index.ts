@@ -5,11 +5,13 @@
  */
 import { ERRORS, isEngineError } from "../../errors.ts";
 import type { ResolvedMedia, SourceResult } from "../../types.ts";
-import type { SourceAdapter } from "../types.ts";
+import type { PlaylistListing, SourceAdapter } from "../types.ts";
 // type only: erased at run time, so youtubei.js is not imported with this module
 import type * as Resolver from "./resolve.ts";
+import type * as Playlists from "./playlist.ts";
 
 let loaded: Promise<typeof Resolver> | undefined;
+let loadedPlaylists: Promise<typeof Playlists> | undefined;
 
 /** The resolver module, imported once; a failed import is retried by the next link. */
 function loadResolver(): Promise<typeof Resolver> {
@@ -18,6 +20,22 @@ function loadResolver(): Promise<typeof Resolver> {
     loaded.catch(() => (loaded = undefined));
   }
   return loaded;
+}
+
+/** The playlist module (youtubei.js too), imported on the first playlist link. */
+function loadPlaylists(): Promise<typeof Playlists> {
+  if (!loadedPlaylists) {
+    loadedPlaylists = import("./playlist.ts");
+    loadedPlaylists.catch(() => (loadedPlaylists = undefined));
+  }
+  return loadedPlaylists;
+}
+
+/** An EngineError as a failed source result (the catalogue's words left out when unchanged). */
+function failure(err: unknown): SourceResult<never> {
+  if (!isEngineError(err)) throw err;
+  const message = err.message !== ERRORS[err.code].message ? err.message : undefined;
+  return { ok: false, code: err.code, detail: err.detail, ...(message ? { message } : {}) };
 }
 
 export const youtubeSource: SourceAdapter = {
@@ -29,9 +47,17 @@ export const youtubeSource: SourceAdapter = {
       const { resolveYouTube } = await loadResolver();
       return { ok: true, media: await resolveYouTube(link, ctx) };
     } catch (err) {
-      if (!isEngineError(err)) throw err;
-      const message = err.message !== ERRORS[err.code].message ? err.message : undefined;
-      return { ok: false, code: err.code, detail: err.detail, ...(message ? { message } : {}) };
+      return failure(err);
+    }
+  },
+  listsPlaylist: (link) => link.kind === "youtube",
+  async listPlaylist(link, ctx): Promise<SourceResult<PlaylistListing>> {
+    if (link.kind !== "youtube") return { ok: false, code: "link.unsupported" };
+    try {
+      const { listYouTubePlaylist } = await loadPlaylists();
+      return { ok: true, media: await listYouTubePlaylist(link, ctx, ctx.playlistEnough) };
+    } catch (err) {
+      return failure(err);
     }
   },
 };

@@ -6,6 +6,7 @@
  */
 import { ERRORS, EngineError, isEngineError } from "../../errors.ts";
 import type { ResolvedMedia, SourceResult, UpstreamStream } from "../../types.ts";
+import type { PlaylistListing } from "../types.ts";
 import { fetchHead } from "../generic/fetch-bytes.ts";
 import { mapLimit } from "../generic/hls.ts";
 import { resolveGenericMedia } from "../generic/index.ts";
@@ -15,6 +16,7 @@ import { classifyFailure, errorLine } from "./classify.ts";
 import type { YtdlpBinary } from "./locate.ts";
 import { capToPlatform, detailsOf, formatsOf, parseInfo, routeFormat, thumbnailsOf, type YtdlpInfo } from "./map-info.ts";
 import { startForwardingProxy, type ForwardingProxy, type ProxyRun } from "./proxy.ts";
+import { parsePlaylistInfo } from "./playlist.ts";
 import { createRunSlots } from "./run-slots.ts";
 import { runYtdlp, stderrOf } from "./run.ts";
 
@@ -39,6 +41,8 @@ const MAX_RUNNING = 4;
 const MAX_WAITING = 64;
 /** formats whose size or codecs we look up at once */
 const LOOKUP_CONCURRENCY = 4;
+/** entries a playlist listing asks yt-dlp for when the caller sets no cap */
+const DEFAULT_PLAYLIST_END = 200;
 
 type Link = Extract<ParsedLink, { kind: "site" | "generic" }>;
 
@@ -95,14 +99,15 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
     return proxy;
   };
 
-  async function describe(link: Link, ctx: SourceContext): Promise<YtdlpInfo> {
+  /** one yt-dlp run for a link (its video, or with `playlistEnd` its flat playlist): the JSON it printed */
+  async function runFor(link: Link | Extract<ParsedLink, { kind: "site" }>, ctx: SourceContext, playlistEnd?: number): Promise<string> {
     // a share of the slots per client; a client that left stops waiting (run-slots.ts)
     const release = await slots.acquire(ctx.client, ctx.signal);
     let run: ProxyRun | null = null;
     try {
       run = (await proxyFor(ctx)).startRun();
-      const out = await runYtdlp({ binary: opts.binary.path, url: link.url, proxyUrl: run.url, timeoutMs, signal: closing.signal, cancel: ctx.signal, killGraceMs: opts.killGraceMs });
-      return parseInfo(out.stdout);
+      const out = await runYtdlp({ binary: opts.binary.path, url: link.url, proxyUrl: run.url, timeoutMs, signal: closing.signal, cancel: ctx.signal, killGraceMs: opts.killGraceMs, playlistEnd });
+      return out.stdout;
     } catch (err) {
       // a destination our guard refused explains the failure better than yt-dlp's "HTTP Error 403"
       if (run && run.refused.length > 0) throw new EngineError("link.blocked_address", { detail: `yt-dlp was refused: ${run.refused.join("; ")}` });
@@ -118,6 +123,10 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
       run?.end();
       release();
     }
+  }
+
+  async function describe(link: Link, ctx: SourceContext): Promise<YtdlpInfo> {
+    return parseInfo(await runFor(link, ctx));
   }
 
   async function resolveMedia(link: Link, ctx: SourceContext): Promise<ResolvedMedia> {
@@ -149,6 +158,17 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
       if (link.kind === "youtube") return { ok: false, code: "link.unsupported", detail: "YouTube links stay on our own adapter" };
       try {
         return { ok: true, media: await resolveMedia(link, ctx) };
+      } catch (err) {
+        if (isEngineError(err)) return { ok: false, code: err.code, detail: err.detail, ...(err.message !== ERRORS[err.code].message ? { message: err.message } : {}) };
+        throw err;
+      }
+    },
+    listsPlaylist: (link) => link.kind === "site",
+    async listPlaylist(link, ctx): Promise<SourceResult<PlaylistListing>> {
+      if (link.kind !== "site") return { ok: false, code: "link.unsupported", detail: "YouTube playlists stay on our own adapter" };
+      try {
+        const end = Number.isFinite(ctx.playlistEnough) ? Math.max(1, ctx.playlistEnough!) : DEFAULT_PLAYLIST_END;
+        return { ok: true, media: parsePlaylistInfo(await runFor({ kind: "site", site: link.site, url: link.url }, ctx, end), link) };
       } catch (err) {
         if (isEngineError(err)) return { ok: false, code: err.code, detail: err.detail, ...(err.message !== ERRORS[err.code].message ? { message: err.message } : {}) };
         throw err;

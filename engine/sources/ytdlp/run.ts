@@ -18,6 +18,8 @@ export interface RunOptions {
   /** aborted = nobody waits for this run any more (its clients left): kill now */
   cancel?: AbortSignal;
   killGraceMs?: number;
+  /** list the link's playlist flat (its entries' links and titles, no video read) up to this many entries */
+  playlistEnd?: number;
 }
 
 /** A metadata document is a few hundred KB; a hundred MB is not metadata. */
@@ -47,6 +49,29 @@ export function ytdlpArgs(url: string, proxyUrl: string, timeoutMs: number): str
   ];
 }
 
+/**
+ * The arguments of a flat playlist listing (`--flat-playlist -J`): each entry's link, title and
+ * duration as the playlist page gives them, the videos themselves not read; at most `end` entries.
+ */
+export function ytdlpPlaylistArgs(url: string, proxyUrl: string, timeoutMs: number, end: number): string[] {
+  return [
+    "--ignore-config",
+    "--no-cache-dir",
+    "--dump-single-json",
+    "--flat-playlist",
+    "--yes-playlist",
+    "--playlist-end",
+    String(Math.max(1, Math.floor(end))),
+    "--no-progress",
+    "--proxy",
+    proxyUrl,
+    "--socket-timeout",
+    String(Math.max(1, Math.ceil(timeoutMs / 3000))),
+    "--",
+    url,
+  ];
+}
+
 export function runYtdlp(opts: RunOptions): Promise<RunOutput> {
   const killGraceMs = opts.killGraceMs ?? 2000;
   return new Promise((resolve, reject) => {
@@ -58,7 +83,8 @@ export function runYtdlp(opts: RunOptions): Promise<RunOutput> {
       reject(new EngineError("download.failed", { detail: "nobody waits for this resolve any more" }));
       return;
     }
-    const child = spawn(opts.binary, ytdlpArgs(opts.url, opts.proxyUrl, opts.timeoutMs), {
+    const args = opts.playlistEnd === undefined ? ytdlpArgs(opts.url, opts.proxyUrl, opts.timeoutMs) : ytdlpPlaylistArgs(opts.url, opts.proxyUrl, opts.timeoutMs, opts.playlistEnd);
+    const child = spawn(opts.binary, args, {
       // it may connect to the proxy and nowhere else, whatever the scheme (network-jail.ts)
       env: { ...ytdlpEnv(), ...jailEnv(opts.proxyUrl) },
       stdio: ["ignore", "pipe", "pipe"],

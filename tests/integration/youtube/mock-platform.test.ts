@@ -39,7 +39,7 @@ describe("mock platform (MOCKS=true)", () => {
       .sort();
 
   it("lists example links for every kind of source", () => {
-    expect(platform.exampleLinks).toHaveLength(8);
+    expect(platform.exampleLinks).toHaveLength(9);
     expect(platform.hostMap).toContain("*.googlevideo.com=");
     expect(platform.hostMap).toContain("media.example.test=");
   });
