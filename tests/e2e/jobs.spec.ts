@@ -1,0 +1,203 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { SAMPLE, ffprobe } from "./home-helpers.ts";
+import { submitSignupAndConfirm } from "./support/accounts.ts";
+
+/**
+ * Issue 30 §5 in the browser, on the embedded defaults (MOCKS=true, the fake Stripe): a Pro
+ * user's scheduled download arrives in the dashboard, an Ultimate user's Bulk tab saves one ZIP
+ * with a manifest, and the API refuses both features to a free account.
+ */
+const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+async function signUp(page: Page, name: string) {
+  await page.goto("/signup");
+  await expect(page.locator("main form")).toHaveAttribute("novalidate", "");
+  await submitSignupAndConfirm(page, { name, email: uniqueEmail("jobs"), password: "correct horse battery" });
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Pay for a plan on the fake Stripe checkout and come back to the dashboard holding it. */
+async function subscribe(page: Page, plan: "Pro" | "Ultimate") {
+  await page.goto("/premium");
+  await page.waitForFunction(() => "__reactRouterContext" in window);
+  await page.getByRole("button", { name: `Subscribe to ${plan}` }).click();
+  await expect(page.getByRole("heading", { name: `Subscribe to ${plan}` })).toBeVisible();
+  await page.getByRole("button", { name: "Pay" }).click();
+  await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+  await page.getByRole("link", { name: "Go to Dashboard" }).click();
+  await expect(page.getByTestId("plan-name")).toHaveText(plan);
+}
+
+async function openTab(page: Page, name: "Scheduled" | "Bulk") {
+  await page.getByRole("tablist", { name: "Dashboard sections" }).getByRole("tab", { name }).click();
+  await expect(page).toHaveURL(new RegExp(`tab=${name.toLowerCase()}`));
+}
+
+/** A same-origin API call with the session cookie, as the page's own fetch would make it. */
+function postApi(page: Page, apiPath: string, data: unknown) {
+  return page.request.post(apiPath, { data, headers: { origin: new URL(page.url()).origin, "sec-fetch-site": "same-origin" } });
+}
+
+/** RFC 4180 rows of a CSV text (quoted fields with doubled quotes, CRLF line ends). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  const endField = () => {
+    row.push(field);
+    field = "";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (c === '"') {
+      quoted = !quoted;
+    } else if (quoted || (c !== "," && c !== "\n" && c !== "\r")) {
+      field += c;
+    } else if (c === ",") {
+      endField();
+    } else if (c === "\n") {
+      endField();
+      rows.push(row);
+      row = [];
+    }
+  }
+  if (field !== "" || row.length > 0) {
+    endField();
+    rows.push(row);
+  }
+  return rows;
+}
+
+test("a Pro user schedules a download for now; it becomes Ready in the list and its file is the format", async ({ page }, testInfo) => {
+  test.setTimeout(150_000);
+  await signUp(page, "Grace Hopper");
+  await subscribe(page, "Pro");
+
+  // Pro has no bulk downloads: the Bulk tab says which plan has them
+  await openTab(page, "Bulk");
+  await expect(page.getByText("Bulk downloads come with the Ultimate plan. Change your plan to use them.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "See the plans" })).toHaveAttribute("href", "/premium");
+
+  await openTab(page, "Scheduled");
+  await page.getByLabel("Video URL").fill(SAMPLE.upTo720);
+  await page.getByLabel("Format").selectOption("mp4-360");
+  // the current minute in the browser's own zone: due already, so the queue runs it at once
+  const thisMinute = await page.evaluate(() => {
+    const d = new Date();
+    const pad = (n: number) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  });
+  await page.getByLabel(/^Date and time/).fill(thisMinute);
+  await page.getByRole("button", { name: "Schedule download" }).click();
+
+  const row = page.getByTestId("job-row").first();
+  await expect(row).toBeVisible();
+  await expect(row).toContainText("360p");
+  // the list refreshes itself while the job is due or running: no reload here
+  await expect(row).toContainText("Ready", { timeout: 90_000 });
+
+  const link = row.getByRole("link", { name: /^Download / });
+  const downloadPromise = page.waitForEvent("download");
+  await link.click();
+  const download = await downloadPromise;
+  const file = testInfo.outputPath(download.suggestedFilename());
+  await download.saveAs(file);
+  expect(await download.failure()).toBeNull();
+  expect(download.suggestedFilename()).toMatch(/\.mp4$/);
+  const probe = ffprobe(file);
+  expect(probe.format.format_name).toContain("mp4");
+  expect(probe.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", height: 360 });
+  expect(probe.streams.some((s) => s.codec_type === "audio")).toBe(true);
+});
+
+test("an Ultimate user downloads 3 links and a broken one as one ZIP from the Bulk tab; the manifest lists each and the files play", async ({ page }, testInfo) => {
+  test.setTimeout(150_000);
+  await signUp(page, "Ada Lovelace");
+  await subscribe(page, "Ultimate");
+  await openTab(page, "Bulk");
+
+  const links = page.getByLabel("Links (one per line)");
+  const button = page.getByRole("button", { name: "Download ZIP" });
+  await expect(page.getByText(/manifest\.csv/)).toBeVisible();
+
+  // the count follows the typing, and more links than the plan allows are refused before any request
+  await links.fill(Array.from({ length: 51 }, (_, i) => `https://youtu.be/clip${i}`).join("\n"));
+  await expect(page.getByTestId("bulk-count")).toHaveText("51 of 50 links");
+  await button.click();
+  await expect(page.getByRole("alert")).toHaveText("A bulk download takes at most 50 links; this one has 51.");
+
+  // a line that is no link at all: the API's own message, shown in place
+  await links.fill(`${SAMPLE.all}\nnot a link`);
+  await button.click();
+  await expect(page.getByRole("alert")).toContainText("Link 2:");
+
+  const requested = [SAMPLE.all, SAMPLE.upTo720, SAMPLE.captions, SAMPLE.private];
+  const VIDEO_IDS = ["vidfetchAll", "vidfetch720", "vidfetchCap", "vidfetchPrv"];
+  await links.fill(`${requested.join("\n")}\n\n`);
+  await expect(page.getByTestId("bulk-count")).toHaveText("4 of 50 links");
+  await page.getByLabel("Format").selectOption("mp4-360");
+  const downloadPromise = page.waitForEvent("download");
+  await button.click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/^VidFetch bulk \d{4}-\d{2}-\d{2}\.zip$/);
+  const zipFile = testInfo.outputPath("bulk.zip");
+  await download.saveAs(zipFile);
+  expect(await download.failure()).toBeNull();
+  await expect(page.getByRole("status").filter({ hasText: "Your browser is saving" })).toBeVisible();
+
+  const dir = testInfo.outputPath("unzipped");
+  mkdirSync(dir, { recursive: true });
+  execFileSync("unzip", ["-q", "-o", zipFile, "-d", dir]);
+
+  const manifest = readFileSync(path.join(dir, "manifest.csv"), "utf8");
+  expect(manifest.startsWith("\uFEFF")).toBe(true);
+  const [header, ...rows] = parseCsv(manifest.slice(1));
+  expect(header).toEqual(["position", "title", "source", "format", "file_name", "bytes", "sha256", "status", "error"]);
+  expect(rows.map((r) => r[0])).toEqual(["1", "2", "3", "4"]);
+  expect(rows.map((r) => r[3])).toEqual(["mp4-360", "mp4-360", "mp4-360", "mp4-360"]);
+  expect(rows.map((r) => r[7])).toEqual(["ok", "ok", "ok", "failed"]);
+  expect(rows[0]![1]).toBe(SAMPLE.title);
+
+  // the broken link is listed with its error and no file
+  expect(rows[3]).toEqual(["4", "", expect.stringContaining("vidfetchPrv"), "mp4-360", "", "", "", "failed", "This video is private."]);
+
+  // each listed file is in the archive with the manifest's size and checksum, and plays as 360p H.264
+  const okRows = rows.filter((r) => r[7] === "ok");
+  expect(new Set(okRows.map((r) => r[4])).size).toBe(3);
+  for (const r of okRows) {
+    const [, , source, , fileName, bytes, sha256] = r as [string, string, string, string, string, string, string];
+    expect(source).toContain(VIDEO_IDS[Number(r[0]) - 1]);
+    const entry = path.join(dir, fileName);
+    const content = readFileSync(entry);
+    expect(content.length).toBe(Number(bytes));
+    expect(createHash("sha256").update(content).digest("hex")).toBe(sha256);
+    const video = ffprobe(entry).streams.find((s) => s.codec_type === "video");
+    expect(video).toMatchObject({ codec_name: "h264", height: 360 });
+  }
+  expect(readdirSync(dir).sort()).toEqual([...okRows.map((r) => r[4]!), "manifest.csv"].sort());
+});
+
+test("a free user is refused scheduled and bulk downloads by the API with 403 plan.required, and the Bulk tab says so", async ({ page }) => {
+  await signUp(page, "Alan Turing");
+
+  const job = await postApi(page, "/api/v1/jobs", { url: SAMPLE.all, format: "mp4-360", runAt: new Date(Date.now() + 3600_000).toISOString() });
+  expect(job.status()).toBe(403);
+  expect(((await job.json()) as { error: { code: string } }).error.code).toBe("plan.required");
+
+  const bulk = await postApi(page, "/api/v1/downloads", { urls: [SAMPLE.all, SAMPLE.upTo720], format: "mp4-360" });
+  expect(bulk.status()).toBe(403);
+  const body = (await bulk.json()) as { error: { code: string; message: string } };
+  expect(body.error).toMatchObject({ code: "plan.required", message: "Bulk downloads come with the Ultimate plan. Subscribe to use them." });
+
+  await openTab(page, "Bulk");
+  await expect(page.getByText("Bulk downloads come with the Ultimate plan. Subscribe to use them.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Download ZIP" })).toHaveCount(0);
+});
