@@ -20,6 +20,8 @@ import type { MailMessage } from "#app/modules/account/mailer.server.ts";
 import { createScheduledJobs, deleteExpiredJobFiles } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import { downloadJobs } from "#db/schema/jobs.ts";
 import { createJobRunner, jobDefinitions, type JobRunner } from "#jobs/index.ts";
+import { scheduledDownloadJob } from "#jobs/scheduled-download.ts";
+import { MOCK_GENERIC_HOST, SLOW_FILE_PATH } from "#tests/mocks/platform.ts";
 import { signFileLink, verifyFileLink } from "#jobs/storage/file-links.ts";
 import { createJobStorage } from "#jobs/storage/job-storage.ts";
 import { createJobsRouter } from "#server/api/jobs.ts";
@@ -190,4 +192,53 @@ describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
       }
     }
   }, 90_000);
+
+  it.skipIf(skip)("interrupted mid-download (a crash, a restart), the same queue job runs again and completes once", async () => {
+    const db = await open();
+    const fixture = await startPlanFixture(db);
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-jobs-"));
+    try {
+      const storage = createJobStorage({ dataDir, maxBytes: 512 * 1024 * 1024, logger: silentLogger });
+      const mails: MailMessage[] = [];
+      const jobs = createScheduledJobs({ db: db.db, queue: { send: async () => "queue-job-1", cancel: async () => undefined } });
+      const { userId } = await fixture.signUp("Restart", "pro");
+      const row = await jobs.create({ userId, plan: "pro" }, { url: `https://${MOCK_GENERIC_HOST}${SLOW_FILE_PATH}`, format: "mp4-360" });
+      const job = scheduledDownloadJob({
+        db: db.db,
+        logger: silentLogger,
+        mailer: { send: async (m: MailMessage) => void mails.push(m) } as never,
+        siteName: "VidFetch",
+        publicUrl: "http://localhost:3000",
+        openDownload: (input) => fixture.engine.openDownload(input),
+        storage,
+        fileLink: () => "http://localhost:3000/file",
+        progressEveryMs: 50,
+      });
+      // the first run stops half-way, as a process killed mid-download does (its signal aborts)
+      const first = new AbortController();
+      const running = job.run({ id: "queue-job-1", data: { jobId: row.id }, signal: first.signal });
+      await expect.poll(async () => (await db.db.select().from(downloadJobs).where(eq(downloadJobs.id, row.id)))[0]!.bytesDone, { timeout: 10_000 }).toBeGreaterThan(0);
+      first.abort(new Error("shutting down"));
+      await expect(running).rejects.toThrow();
+      expect((await db.db.select().from(downloadJobs).where(eq(downloadJobs.id, row.id)))[0]!.status).toBe("running");
+      expect(await storage.open(`jobs/${row.id}`)).toBeNull();
+      // a stale queue job (the job was moved to another) does nothing
+      await job.run({ id: "queue-job-0", data: { jobId: row.id }, signal: new AbortController().signal });
+      expect(mails).toHaveLength(0);
+      // the queue retries the same job after the restart: it completes, one file, one mail
+      await job.run({ id: "queue-job-1", data: { jobId: row.id }, signal: new AbortController().signal });
+      const [done] = await db.db.select().from(downloadJobs).where(eq(downloadJobs.id, row.id));
+      expect(done!.status).toBe("done");
+      const file = await storage.open(`jobs/${row.id}`);
+      expect(file?.bytes).toBe(done!.fileBytes);
+      file?.stream.destroy();
+      expect(mails).toHaveLength(1);
+      // and a run after it is done changes nothing
+      await job.run({ id: "queue-job-1", data: { jobId: row.id }, signal: new AbortController().signal });
+      expect(mails).toHaveLength(1);
+    } finally {
+      await fixture.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
