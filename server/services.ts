@@ -19,6 +19,7 @@ import { createJobRunner, jobDefinitions, type JobRunner } from "#jobs/index.ts"
 import { createJobStorage, jobStorageOptionsFrom, type JobStorage } from "#jobs/storage/job-storage.ts";
 import { signFileLink, verifyFileLink } from "#jobs/storage/file-links.ts";
 import { createScheduledJobs, deleteExpiredJobFiles, JOB_FILE_TTL_MS, type ScheduledJobs } from "#app/modules/jobs/scheduled-jobs.server.ts";
+import { deleteJobFilesOf } from "#app/modules/jobs/job-files.server.ts";
 import { publicConfig, type AppConfig } from "./config.ts";
 import { collectWhenQuiet } from "./quiet-gc.ts";
 import { createSharedState, type SharedState } from "./state/shared-state.ts";
@@ -46,7 +47,7 @@ export interface Services {
   /** finished jobs' files (DATA_DIR/files or a bucket) */
   jobStorage: JobStorage;
   /** scheduled downloads, and the owner's signed links to their files */
-  scheduledJobs: { scheduled: ScheduledJobs; fileLink(job: { jobId: string; userId: string; expiresAt: Date }): string; verifyFileLink(token: string): { jobId: string; userId: string } | null };
+  scheduledJobs: { scheduled: ScheduledJobs; fileLink(job: { jobId: string; userId: string; expiresAt: Date }): string; verifyFileLink(token: string): { jobId: string; userId: string } | null; deleteFilesOf(userId: string): Promise<number> };
   close(): Promise<void>;
 }
 
@@ -246,6 +247,7 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
     scheduled: createScheduledJobs({ db: database.db, queue: jobs }),
     fileLink,
     verifyFileLink: (token: string) => verifyFileLink(token, fileLinkSecret),
+    deleteFilesOf: (userId: string) => deleteJobFilesOf({ db: database.db, deleteFile: (key) => jobStorage.delete(key), logger }, userId),
   };
 
   return {

@@ -41,6 +41,8 @@ export interface AppServices<Settings extends RouteSettings = RouteSettings> {
     /** the owner's signed link to a finished job's file (absolute) */
     fileLink(job: { jobId: string; userId: string; expiresAt: Date }): string;
     verifyFileLink(token: string): { jobId: string; userId: string } | null;
+    /** removes the stored files of a user's jobs (account deletion, before the rows go); how many were removed */
+    deleteFilesOf(userId: string): Promise<number>;
   };
 }
 

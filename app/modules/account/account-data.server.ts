@@ -1,8 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import type { Database } from "#db/client.ts";
 import { blogComments, contactMessages, downloadHistory, newsletterSubscribers, platformRequests, sessions, subscriptions, users } from "#db/schema/index.ts";
+import { downloadJobs } from "#db/schema/jobs.ts";
 import type { AccountServices } from "./account-services.server.ts";
 import { ACCOUNT_LIMIT_RULES } from "./account-limit-rules.ts";
 
@@ -16,9 +17,14 @@ export async function exportAccountData(db: Database, userId: string, now: Date 
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) return null;
   const byEmail = sql`lower(${user.email})`;
-  const [subs, history, userSessions, comments, messages, requests, newsletter] = await Promise.all([
+  const [subs, history, jobs, userSessions, comments, messages, requests, newsletter] = await Promise.all([
     db.select({ plan: subscriptions.plan, status: subscriptions.status, currentPeriodStart: subscriptions.currentPeriodStart, currentPeriodEnd: subscriptions.currentPeriodEnd, cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd, createdAt: subscriptions.createdAt }).from(subscriptions).where(eq(subscriptions.userId, userId)),
     db.select({ title: downloadHistory.title, format: downloadHistory.format, bytes: downloadHistory.bytes, status: downloadHistory.status, createdAt: downloadHistory.createdAt }).from(downloadHistory).where(eq(downloadHistory.userId, userId)),
+    db
+      .select({ id: downloadJobs.id, items: downloadJobs.items, format: downloadJobs.format, runAt: downloadJobs.runAt, status: downloadJobs.status, createdAt: downloadJobs.createdAt, finishedAt: downloadJobs.finishedAt, filename: downloadJobs.filename, bytes: downloadJobs.fileBytes, error: downloadJobs.error })
+      .from(downloadJobs)
+      .where(eq(downloadJobs.userId, userId))
+      .orderBy(asc(downloadJobs.createdAt)),
     db.select({ createdAt: sessions.createdAt, expiresAt: sessions.expiresAt, ipAddress: sessions.ipAddress, userAgent: sessions.userAgent }).from(sessions).where(eq(sessions.userId, userId)),
     db.select({ article: blogComments.articleSlug, name: blogComments.name, content: blogComments.content, status: blogComments.status, createdAt: blogComments.createdAt }).from(blogComments).where(eq(sql`lower(${blogComments.email})`, byEmail)),
     db.select({ subject: contactMessages.subject, message: contactMessages.message, createdAt: contactMessages.createdAt }).from(contactMessages).where(eq(sql`lower(${contactMessages.email})`, byEmail)),
@@ -30,6 +36,8 @@ export async function exportAccountData(db: Database, userId: string, now: Date 
     account: { id: user.id, name: user.name, email: user.email, emailConfirmed: user.emailVerified, createdAt: user.createdAt.toISOString() },
     subscriptions: subs,
     downloadHistory: history,
+    // the job id is the one the dashboard and the API show; the queue's and storage's keys stay out
+    scheduledDownloads: jobs.map(({ id, items, ...job }) => ({ id, url: items[0]?.url ?? null, ...job })),
     sessions: userSessions,
     blogComments: comments,
     contactMessages: messages,
@@ -53,10 +61,11 @@ const LIVE = ["active", "trialing", "past_due", "unpaid", "incomplete"];
  * transaction the comments written with the account's email are anonymised (their text stays in
  * the discussions; name, email, address hash and visitor id go) and the user row is deleted with
  * everything hanging off it: sessions (every device is signed out), the password, the billing
- * customer link, subscriptions and the download history.
+ * customer link, subscriptions, the download history and the scheduled downloads, whose stored
+ * files are removed from job storage just before their rows go.
  */
 export async function deleteAccount(
-  deps: { db: Database; accounts: AccountServices; billing: BillingServices | null; logger: Logger },
+  deps: { db: Database; accounts: AccountServices; billing: BillingServices | null; logger: Logger; jobs?: { deleteFilesOf(userId: string): Promise<number> } | undefined },
   user: { id: string; email: string },
   password: string,
   /** runs once the password and the subscription are settled, before the rows go (the route signs out here) */
@@ -91,6 +100,11 @@ export async function deleteAccount(
     }
   }
   await beforeDelete();
+  // a file that cannot be removed now is logged and removed by job storage's hourly sweep
+  const removedFiles = (await deps.jobs?.deleteFilesOf(user.id).catch((err: unknown) => {
+    deps.logger.error({ err }, "account deletion: could not remove the scheduled downloads' files; the storage sweep will");
+    return 0;
+  })) ?? 0;
   await deps.db.transaction(async (tx) => {
     await tx
       .update(blogComments)
@@ -98,6 +112,6 @@ export async function deleteAccount(
       .where(eq(sql`lower(${blogComments.email})`, user.email.toLowerCase()));
     await tx.delete(users).where(eq(users.id, user.id));
   });
-  deps.logger.info({ canceledSubscriptions: live.length }, "account deleted");
+  deps.logger.info({ canceledSubscriptions: live.length, removedJobFiles: removedFiles }, "account deleted");
   return { ok: true };
 }
