@@ -194,8 +194,8 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
           </li>
           <li>
             Accounts: until you delete your account (Dashboard, Settings, &quot;Delete account&quot;). Deleting it removes the account, its sessions
-            on every device, its subscription record and its download history at once, cancels a paid subscription, and removes your name and
-            email from comments you wrote with that address (their text stays in the discussion). Backups are overwritten within 30 days.
+            on every device, its subscription record, its download history and its scheduled downloads with their files at once, cancels a paid
+            subscription, and removes your name and email from comments you wrote with that address (their text stays in the discussion). Backups are overwritten within 30 days.
           </li>
           <li>Payment records: as long as tax law requires, usually up to 10 years.</li>
         </ul>
