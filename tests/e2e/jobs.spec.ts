@@ -122,7 +122,10 @@ test("an Ultimate user downloads 3 links and a broken one as one ZIP from the Bu
   test.setTimeout(150_000);
   await signUp(page, "Ada Lovelace");
   await subscribe(page, "Ultimate");
+  // the whole bulk journey at phone width: nothing wider than the screen
+  await page.setViewportSize({ width: 375, height: 812 });
   await openTab(page, "Bulk");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 
   const links = page.getByLabel("Links (one per line)");
   const button = page.getByRole("button", { name: "Download ZIP" });
@@ -131,6 +134,7 @@ test("an Ultimate user downloads 3 links and a broken one as one ZIP from the Bu
   // the count follows the typing, and more links than the plan allows are refused before any request
   await links.fill(Array.from({ length: 51 }, (_, i) => `https://youtu.be/clip${i}`).join("\n"));
   await expect(page.getByTestId("bulk-count")).toHaveText("51 of 50 links");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await button.click();
   await expect(page.getByRole("alert")).toHaveText("A bulk download takes at most 50 links; this one has 51.");
 
@@ -138,6 +142,7 @@ test("an Ultimate user downloads 3 links and a broken one as one ZIP from the Bu
   await links.fill(`${SAMPLE.all}\nnot a link`);
   await button.click();
   await expect(page.getByRole("alert")).toContainText("Link 2:");
+  await expect(page.getByRole("alert")).toBeFocused();
 
   const requested = [SAMPLE.all, SAMPLE.upTo720, SAMPLE.captions, SAMPLE.private];
   const VIDEO_IDS = ["vidfetchAll", "vidfetch720", "vidfetchCap", "vidfetchPrv"];
