@@ -1,6 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hasMediaExtension, INVALID_VIDEO_LINK_MESSAGE, invalidSiteLinkMessage, isValidYouTubeUrl, LINK_MESSAGES, parseLink, parseYouTubeUrl, SITE_NAMES, type SitePlatform } from "./links.ts";
+import {
+  hasMediaExtension,
+  INVALID_VIDEO_LINK_MESSAGE,
+  invalidSiteLinkMessage,
+  isValidYouTubeUrl,
+  LINK_MESSAGES,
+  parseLink,
+  parsePlaylistLink,
+  parseYouTubeUrl,
+  SITE_NAMES,
+  type SitePlatform,
+} from "./links.ts";
 
 const ID = "dQw4w9WgXcQ";
 
@@ -219,5 +230,59 @@ describe("properties", () => {
   it("non-string input from untyped callers is reported, not thrown", () => {
     expect(parseYouTubeUrl(undefined as unknown as string)).toMatchObject({ ok: false, code: "link.empty" });
     expect(parseLink(42 as unknown as string)).toMatchObject({ ok: false, code: "link.empty" });
+  });
+});
+
+describe("parsePlaylistLink", () => {
+  const LIST = "PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf";
+  const CANONICAL = `https://www.youtube.com/playlist?list=${LIST}`;
+
+  it.each([
+    `https://www.youtube.com/playlist?list=${LIST}`,
+    `youtube.com/playlist?list=${LIST}&si=abc`,
+    `https://m.youtube.com/playlist/?list=${LIST}`,
+    `https://music.youtube.com/playlist?list=${LIST}`,
+  ])("a playlist page names the playlist only: %s", (link) => {
+    expect(parsePlaylistLink(link)).toEqual({ kind: "youtube", listId: LIST, url: CANONICAL });
+  });
+
+  it.each([
+    [`https://www.youtube.com/watch?v=${ID}&list=${LIST}&index=3`, ID],
+    [`https://youtu.be/${ID}?list=${LIST}`, ID],
+    [`https://www.youtube.com/embed/${ID}?list=${LIST}`, ID],
+  ])("a video inside a playlist names both: %s", (link, videoId) => {
+    expect(parsePlaylistLink(link)).toEqual({ kind: "youtube", listId: LIST, url: CANONICAL, videoId });
+    // and it stays that video for every video path
+    expect(parseLink(link)).toMatchObject({ ok: true, kind: "youtube", id: videoId });
+  });
+
+  it.each([
+    `https://www.youtube.com/watch?v=${ID}`,
+    `https://www.youtube.com/watch?v=${ID}&list=RD${ID}`, // a mix has no end
+    `https://music.youtube.com/watch?v=${ID}&list=RDAMVM${ID}`,
+    "https://www.youtube.com/playlist?list=WL",
+    "https://www.youtube.com/playlist?list=LL",
+    "https://www.youtube.com/playlist?list=short",
+    "https://www.youtube.com/playlist?list=PL<script>alert(1)</script>",
+    `https://www.youtube.com/watch?v=bad&list=${LIST}`,
+    `https://example.com/playlist?list=${LIST}`,
+    "https://vimeo.com/123456789",
+    "not a link",
+    "",
+  ])("no playlist: %s", (link) => {
+    expect(parsePlaylistLink(link)).toBeNull();
+  });
+
+  it.each([
+    ["https://vimeo.com/showcase/4242", "vimeo", "https://vimeo.com/showcase/4242"],
+    ["vimeo.com/album/99", "vimeo", "https://vimeo.com/album/99"],
+    ["https://www.dailymotion.com/playlist/x6hynp#top", "dailymotion", "https://www.dailymotion.com/playlist/x6hynp"],
+    ["http://www.twitch.tv/collections/abcDEF123", "twitch", "https://www.twitch.tv/collections/abcDEF123"],
+  ])("a platform's playlist form: %s", (link, site, url) => {
+    expect(parsePlaylistLink(link)).toEqual({ kind: "site", site, url });
+  });
+
+  it("a platform's video inside a showcase is a video, not its playlist", () => {
+    expect(parsePlaylistLink("https://vimeo.com/showcase/4242/video/123456784")).toBeNull();
   });
 });
