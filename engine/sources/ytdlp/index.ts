@@ -99,15 +99,15 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
     return proxy;
   };
 
-  /** one yt-dlp run for a link (its video, or with `playlistEnd` its flat playlist): the JSON it printed */
-  async function runFor(link: Link | Extract<ParsedLink, { kind: "site" }>, ctx: SourceContext, playlistEnd?: number): Promise<string> {
+  /** one yt-dlp run for a link (its video, or with `playlistEnd` its flat playlist), its JSON read by `read` */
+  async function runFor<T>(link: Link, ctx: SourceContext, read: (stdout: string) => T, playlistEnd?: number): Promise<T> {
     // a share of the slots per client; a client that left stops waiting (run-slots.ts)
     const release = await slots.acquire(ctx.client, ctx.signal);
     let run: ProxyRun | null = null;
     try {
       run = (await proxyFor(ctx)).startRun();
       const out = await runYtdlp({ binary: opts.binary.path, url: link.url, proxyUrl: run.url, timeoutMs, signal: closing.signal, cancel: ctx.signal, killGraceMs: opts.killGraceMs, playlistEnd });
-      return out.stdout;
+      return read(out.stdout);
     } catch (err) {
       // a destination our guard refused explains the failure better than yt-dlp's "HTTP Error 403"
       if (run && run.refused.length > 0) throw new EngineError("link.blocked_address", { detail: `yt-dlp was refused: ${run.refused.join("; ")}` });
@@ -126,7 +126,7 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
   }
 
   async function describe(link: Link, ctx: SourceContext): Promise<YtdlpInfo> {
-    return parseInfo(await runFor(link, ctx));
+    return runFor(link, ctx, parseInfo);
   }
 
   async function resolveMedia(link: Link, ctx: SourceContext): Promise<ResolvedMedia> {
@@ -168,7 +168,7 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
       if (link.kind !== "site") return { ok: false, code: "link.unsupported", detail: "YouTube playlists stay on our own adapter" };
       try {
         const end = Number.isFinite(ctx.playlistEnough) ? Math.max(1, ctx.playlistEnough!) : DEFAULT_PLAYLIST_END;
-        return { ok: true, media: parsePlaylistInfo(await runFor({ kind: "site", site: link.site, url: link.url }, ctx, end), link) };
+        return { ok: true, media: await runFor({ kind: "site", site: link.site, url: link.url }, ctx, (out) => parsePlaylistInfo(out, link), end) };
       } catch (err) {
         if (isEngineError(err)) return { ok: false, code: err.code, detail: err.detail, ...(err.message !== ERRORS[err.code].message ? { message: err.message } : {}) };
         throw err;

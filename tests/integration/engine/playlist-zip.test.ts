@@ -75,6 +75,20 @@ describe.each(testDatabases)("playlist ZIPs through /api/v1 on $name", (variant)
     expect(body.playlist.entries).toHaveLength(3);
   });
 
+  it.skipIf(skip)("a watch link whose playlist cannot be listed answers its video alone", async () => {
+    const res = await fx.post("/resolve", { url: "https://www.youtube.com/watch?v=vidfetch720&list=PLnoSuchPlaylist000" });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(["formats", "video"]);
+  });
+
+  it.skipIf(skip)("GET /download of a playlist link redirects an Ultimate user to the same ZIP", async () => {
+    const user = await fx.signUp("PlaylistGet", "ultimate");
+    const res = await fetch(`${fx.origin}/api/v1/download?url=${encodeURIComponent(PLAYLIST_URL)}&format=mp4-360`, { headers: { cookie: user.cookie }, redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toMatch(/\/api\/v1\/dl\/zip\./);
+  });
+
   it.skipIf(skip)("an unknown playlist is a 404 with a sentence about playlists", async () => {
     const res = await fx.post("/resolve", { url: "https://www.youtube.com/playlist?list=PLnoSuchPlaylist000" });
     expect(res.status).toBe(404);
