@@ -34,22 +34,22 @@ export function openApiDocument(serverUrl: string) {
       "/resolve": {
         post: {
           operationId: "resolve",
-          summary: "Video details and the formats available for a link",
+          summary: "Video details and the formats available for a link, or a playlist's videos for a playlist link",
           requestBody: {
             required: true,
             content: { "application/json": { schema: { $ref: "#/components/schemas/LinkRequest" } } },
           },
           responses: {
             "200": {
-              description: "Details and formats",
+              description: "Details and formats; for a playlist link `playlist` alone; for a video inside a playlist (watch?v=…&list=…) both",
               content: {
                 "application/json": {
                   schema: {
                     type: "object",
-                    required: ["video", "formats"],
                     properties: {
                       video: { $ref: "#/components/schemas/VideoDetails" },
                       formats: { type: "array", items: { $ref: "#/components/schemas/FormatOption" } },
+                      playlist: { $ref: "#/components/schemas/Playlist" },
                     },
                   },
                 },
@@ -70,7 +70,7 @@ export function openApiDocument(serverUrl: string) {
           operationId: "createDownload",
           summary: "A signed, expiring link that streams one format, or one ZIP of several links (bulk)",
           description:
-            "With `urls` (bulk downloads, a right of the plan table), the link streams application/zip as it is built: each link's file in order, then manifest.csv (position, title, source, format, file_name, bytes, sha256, status, error); a link that fails is a failed row and the others still arrive.",
+            "With `urls` (bulk downloads, a right of the plan table), the link streams application/zip as it is built: each link's file in order, then manifest.csv (position, title, source, format, file_name, bytes, sha256, status, error); a link that fails is a failed row and the others still arrive. A playlist link as `url` (Ultimate) gives the same ZIP of its videos in order; a playlist longer than the plan's links per ZIP is a 400 (bulk.too_many_links).",
           requestBody: {
             required: true,
             content: {
@@ -226,6 +226,24 @@ export function openApiDocument(serverUrl: string) {
     },
     components: {
       schemas: {
+        Playlist: {
+          type: "object",
+          required: ["title", "url", "total", "entries"],
+          properties: {
+            title: { type: "string" },
+            url: { type: "string", description: "the playlist's own link: POST /downloads with it gives its ZIP" },
+            total: { type: ["integer", "null"], description: "the videos the platform says it holds (may exceed entries)" },
+            entries: {
+              type: "array",
+              maxItems: 200,
+              items: {
+                type: "object",
+                required: ["url", "title", "duration", "thumbnail"],
+                properties: { url: { type: "string" }, title: { type: "string" }, duration: { type: ["number", "null"], description: "seconds" }, thumbnail: { type: ["string", "null"] } },
+              },
+            },
+          },
+        },
         LinkRequest: {
           type: "object",
           required: ["url"],
