@@ -201,6 +201,7 @@ export function createApp(deps: AppDeps): Express {
         billing: deps.billing,
         blogLimiter: deps.blogLimiter,
         mailer: deps.mailer,
+        jobs: deps.jobs,
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
         // account mail and signups start once the answer is out (its timing then tells nothing)
         afterAnswer: (start) => void (res.writableFinished || res.destroyed ? start() : res.once("close", start)),

@@ -35,15 +35,15 @@ export interface AppServices<Settings extends RouteSettings = RouteSettings> {
   blogLimiter: AttemptLimiter;
   /** outgoing mail (SMTP or the outbox): contact messages and platform requests go to CONTACT_EMAIL */
   mailer: Mailer;
-  /** scheduled downloads (the job queue) and the owner's signed file links; absent where no queue runs */
-  jobs?: {
+  /** scheduled downloads (the job queue) and the owner's signed file links; null where no queue runs (route tests) */
+  jobs: {
     scheduled: ScheduledJobs;
     /** the owner's signed link to a finished job's file (absolute) */
     fileLink(job: { jobId: string; userId: string; expiresAt: Date }): string;
     verifyFileLink(token: string): { jobId: string; userId: string } | null;
     /** removes the stored files of a user's jobs (account deletion, before the rows go); how many were removed */
     deleteFilesOf(userId: string): Promise<number>;
-  };
+  } | null;
 }
 
 declare module "react-router" {

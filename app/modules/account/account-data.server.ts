@@ -65,7 +65,7 @@ const LIVE = ["active", "trialing", "past_due", "unpaid", "incomplete"];
  * files are removed from job storage just before their rows go.
  */
 export async function deleteAccount(
-  deps: { db: Database; accounts: AccountServices; billing: BillingServices | null; logger: Logger; jobs?: { deleteFilesOf(userId: string): Promise<number> } | undefined },
+  deps: { db: Database; accounts: AccountServices; billing: BillingServices | null; logger: Logger; jobs?: { deleteFilesOf(userId: string): Promise<number> } | null },
   user: { id: string; email: string },
   password: string,
   /** runs once the password and the subscription are settled, before the rows go (the route signs out here) */

@@ -75,6 +75,7 @@ export async function startHost(
     billing: opts.billing ?? null,
     blogLimiter: createMemoryLimiter(),
     mailer: { send: async () => {} },
+    jobs: null,
     config,
     publicConfig: publicConfig(config),
     logger,
