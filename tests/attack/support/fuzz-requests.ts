@@ -39,7 +39,17 @@ type Schema = {
   required?: readonly string[];
   items?: Schema;
   maxLength?: number;
+  /** a body of several shapes (POST /downloads: one link, or a list of links) */
+  oneOf?: Schema[];
 };
+
+/** the field names a body may carry, from every shape it may take */
+function bodyFields(doc: OpenApiDoc, body: Schema): string[] {
+  const schema = resolveRef(doc, body);
+  const shapes = [schema, ...(schema.oneOf ?? []).map((s) => resolveRef(doc, s))];
+  const names = [...new Set(shapes.flatMap((s) => Object.keys(s.properties ?? {})))];
+  return names.length > 0 ? names : ["url", "format"];
+}
 interface OpenApiOperation {
   path: string;
   method: string;
@@ -258,7 +268,7 @@ export function apiRequests(doc: OpenApiDoc): fc.Arbitrary<FuzzRequest> {
     const body = op.body
       ? fc.oneof(
           { weight: 4, arbitrary: valueFor(doc, op.body).map((v) => ({ headers: [["Content-Type", "application/json"]] as Header[], body: Buffer.from(JSON.stringify(v) ?? "null", "utf8") })) },
-          { weight: 3, arbitrary: formBody(Object.keys(resolveRef(doc, op.body).properties ?? {}), true) },
+          { weight: 3, arbitrary: formBody(bodyFields(doc, op.body), true) },
         )
       : fc.oneof({ weight: 4, arbitrary: noBody }, { weight: 1, arbitrary: formBody(["url", "format"], true) });
     return withExtras(`api ${op.method} ${op.path}`, method, target, body);
