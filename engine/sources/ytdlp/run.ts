@@ -33,20 +33,7 @@ export interface RunOutput {
 
 /** The arguments of a metadata run; exported for the tests that check no option can be injected. */
 export function ytdlpArgs(url: string, proxyUrl: string, timeoutMs: number): string[] {
-  return [
-    "--ignore-config", // no user or system config can change what runs
-    "--no-cache-dir",
-    "--dump-single-json",
-    "--no-download",
-    "--no-playlist",
-    "--no-progress",
-    "--proxy",
-    proxyUrl,
-    "--socket-timeout",
-    String(Math.max(1, Math.ceil(timeoutMs / 3000))),
-    "--",
-    url,
-  ];
+  return runArgs(url, proxyUrl, timeoutMs, ["--no-download", "--no-playlist"]);
 }
 
 /**
@@ -54,14 +41,16 @@ export function ytdlpArgs(url: string, proxyUrl: string, timeoutMs: number): str
  * duration as the playlist page gives them, the videos themselves not read; at most `end` entries.
  */
 export function ytdlpPlaylistArgs(url: string, proxyUrl: string, timeoutMs: number, end: number): string[] {
+  return runArgs(url, proxyUrl, timeoutMs, ["--flat-playlist", "--yes-playlist", "--playlist-end", String(Math.max(1, Math.floor(end)))]);
+}
+
+/** every run: no user or system config can change what runs, no cache, one JSON answer, through our proxy */
+function runArgs(url: string, proxyUrl: string, timeoutMs: number, mode: string[]): string[] {
   return [
     "--ignore-config",
     "--no-cache-dir",
     "--dump-single-json",
-    "--flat-playlist",
-    "--yes-playlist",
-    "--playlist-end",
-    String(Math.max(1, Math.floor(end))),
+    ...mode,
     "--no-progress",
     "--proxy",
     proxyUrl,
