@@ -37,6 +37,11 @@ function fakeEngine(calls: EngineCalls): Engine {
       calls.resolved.push(url);
       return { video: { id: "x" }, formats: [] };
     },
+    // POST /resolve asks resolveLink (a video, or a playlist's entries)
+    resolveLink: async (url: string) => {
+      calls.resolved.push(url);
+      return { video: { id: "x" }, formats: [] };
+    },
     createDownload: async (req: { url: string }) => {
       calls.downloads.push(req.url);
       return { id: "dl_test", downloadUrl: "/api/v1/dl/not-a-real-token" };
