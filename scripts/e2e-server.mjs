@@ -5,6 +5,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { ensureStartEnv } from "./start-env.mjs";
+
+// npm start's environment (MALLOC_ARENA_MAX), set by replacing this process before it does
+// anything (creating the database below twice would fail)
+ensureStartEnv();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "vidfetch-e2e-"));

@@ -14,8 +14,9 @@ export function missingStartEnv(env = process.env) {
 }
 
 /**
- * Runs this very script again with START_ENV (process.execve: no second process) when it is
- * missing and the platform allows it; otherwise returns and the caller goes on.
+ * Runs the process's script again with START_ENV (process.execve: no second process) when it is
+ * missing and the platform allows it; otherwise returns and the caller goes on. Call it first
+ * thing in the entry script: whatever ran before it runs twice.
  */
 export function ensureStartEnv() {
   const missing = missingStartEnv();

@@ -9,7 +9,9 @@ import { ensureStartEnv } from "./start-env.mjs";
 import { stopWhenOrphaned } from "./stop-when-orphaned.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-ensureStartEnv();
+// only as the process's own script: a launcher that imports this file (scripts/e2e-server.mjs)
+// has done work already and sets the environment first itself
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) ensureStartEnv();
 process.chdir(root);
 stopWhenOrphaned();
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
