@@ -53,15 +53,16 @@ function YourData({ hasPlan, actionResult }: { hasPlan: boolean; actionResult?: 
         Your data
       </h2>
       <p className="mt-2 text-sm text-slate-700">
-        A copy of everything we keep about your account: profile, plan, download history, sessions, and the comments and messages sent with
-        your email.
+        A copy of everything we keep about your account: profile, plan, download history, scheduled downloads, sessions, and the comments and
+        messages sent with your email.
       </p>
       <a href="/dashboard/export" download className="mt-3 inline-block text-sm font-medium text-brand-700 underline underline-offset-2">
         Download my data (JSON)
       </a>
       <h3 className="mt-6 font-semibold text-slate-900">Delete account</h3>
       <p className="mt-1 text-sm text-slate-700">
-        Deletes your account, its sessions on every device and your download history, and removes your name and email from your comments.
+        Deletes your account, its sessions on every device, your download history and your scheduled downloads with their files, and removes
+        your name and email from your comments.
         {hasPlan ? " Your subscription is canceled at once." : ""} This cannot be undone.
       </p>
       <fetcher.Form method="post" action="/dashboard?tab=settings" className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
