@@ -16,15 +16,8 @@ import type { Database } from "#db/client.ts";
 import { users } from "#db/schema/account.ts";
 import { downloadJobs } from "#db/schema/jobs.ts";
 import { isEngineError } from "#engine/errors.ts";
+import type { Engine } from "#engine/index.ts";
 import type { Caller } from "#engine/types.ts";
-
-export interface OpenedDownload {
-  stream: Readable;
-  filename: string;
-  bytes: number | null;
-  contentType: string;
-  title: string;
-}
 
 export interface ScheduledDownloadDeps {
   db: Database;
@@ -33,7 +26,7 @@ export interface ScheduledDownloadDeps {
   siteName: string;
   publicUrl: string;
   /** the engine's openDownload: the same resolve, plan and stream a download link runs */
-  openDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal }): Promise<OpenedDownload>;
+  openDownload: Engine["openDownload"];
   storage: { put(key: string, body: Readable, meta: { contentType: string; filename: string }): Promise<{ bytes: number }> };
   /** the owner's signed link to a job's file, valid until `expiresAt` */
   fileLink(job: { jobId: string; userId: string; expiresAt: Date }): string;

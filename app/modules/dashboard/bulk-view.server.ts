@@ -1,5 +1,5 @@
-import { holds, limitOf, mayDownload, type PlanId } from "#common/plans.ts";
-import { FORMAT_CATALOG, FORMAT_IDS } from "#engine/formats.ts";
+import { holds, limitOf, type PlanId } from "#common/plans.ts";
+import { formatsOfPlan } from "#app/modules/dashboard/plan-formats.server.ts";
 import { planRequired } from "#engine/refusals.ts";
 import { callerOfOwner } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import type { BulkView } from "./dashboard-data.ts";
@@ -11,6 +11,6 @@ export function bulkViewOf(owner: { userId: string; plan: PlanId }): BulkView {
     canBulk,
     upgradeText: planRequired(callerOfOwner(owner), "bulkDownloads").message,
     maxLinks: canBulk ? (limitOf(owner.plan, "linksPerBulkJob") ?? 0) : 0,
-    formats: FORMAT_IDS.filter((id) => mayDownload(owner.plan, id)).map((id) => ({ id, label: FORMAT_CATALOG[id].label })),
+    formats: formatsOfPlan(owner.plan),
   };
 }

@@ -1,6 +1,7 @@
-import { holds, limitOf, mayDownload, type PlanId } from "#common/plans.ts";
+import { holds, limitOf, type PlanId } from "#common/plans.ts";
+import { formatsOfPlan } from "#app/modules/dashboard/plan-formats.server.ts";
 import type { ScheduledView } from "#app/modules/dashboard/dashboard-data.ts";
-import { FORMAT_CATALOG, FORMAT_IDS } from "#engine/formats.ts";
+import { FORMAT_CATALOG, isFormatId } from "#engine/formats.ts";
 import { planRequired } from "#engine/refusals.ts";
 import { callerOfOwner, jobView, type ScheduledJobs } from "./scheduled-jobs.server.ts";
 
@@ -15,7 +16,7 @@ export async function scheduledViewOf(
     canSchedule: holds(owner.plan, "scheduledDownloads"),
     upgradeText: planRequired(callerOfOwner(owner), "scheduledDownloads").message,
     perDay: limitOf(owner.plan, "jobsPerDay"),
-    formats: FORMAT_IDS.filter((id) => mayDownload(owner.plan, id)).map((id) => ({ id, label: FORMAT_CATALOG[id].label })),
+    formats: formatsOfPlan(owner.plan),
     jobs: rows.map((row) => {
       const link = row.status === "done" && row.expiresAt ? deps.fileLink({ jobId: row.id, userId: row.userId, expiresAt: row.expiresAt }) : null;
       const v = jobView(row, now, link);
@@ -24,7 +25,7 @@ export async function scheduledViewOf(
         status: v.status,
         url: v.url,
         title: v.items[0]?.title ?? null,
-        formatLabel: FORMAT_CATALOG[v.format as (typeof FORMAT_IDS)[number]]?.label ?? v.format,
+        formatLabel: isFormatId(v.format) ? FORMAT_CATALOG[v.format].label : v.format,
         runAt: v.runAt,
         percent: v.progress.percent,
         bytes: v.bytes,
