@@ -42,3 +42,23 @@ describe("the link field (spec §5)", () => {
     expect(checkLinkOnSubmit("https://www.youtube.com/watch?v=abc")).toEqual({ ok: false, message: "Could not extract video ID from URL" });
   });
 });
+
+describe("playlist links (issue 30 §3)", () => {
+  it("accepts a YouTube playlist page, a watch link inside a playlist and another platform's playlist", () => {
+    for (const good of [
+      "https://www.youtube.com/playlist?list=PLvidfetchSamples01",
+      "youtube.com/playlist?list=PLvidfetchSamples01",
+      "https://www.youtube.com/watch?v=vidfetchAll&list=PLvidfetchSamples01",
+    ]) {
+      expect(checkLinkWhileTyping(good)).toEqual({ message: null, canSubmit: true, platform: null });
+      expect(checkLinkOnSubmit(` ${good} `)).toEqual({ ok: true, url: good });
+    }
+    expect(checkLinkWhileTyping("https://vimeo.com/showcase/1234567")).toEqual({ message: null, canSubmit: true, platform: "Vimeo" });
+    expect(checkLinkOnSubmit("https://www.dailymotion.com/playlist/x6hynp")).toEqual({ ok: true, url: "https://www.dailymotion.com/playlist/x6hynp" });
+  });
+
+  it("still refuses lists that are no playlist and a playlist page without a list", () => {
+    expect(checkLinkWhileTyping("https://www.youtube.com/playlist?list=RDvidfetchAll0").canSubmit).toBe(false);
+    expect(checkLinkOnSubmit("https://www.youtube.com/playlist")).toEqual({ ok: false, message: "Could not extract video ID from URL" });
+  });
+});
