@@ -21,18 +21,21 @@ import { createCachedResolver } from "./state/cached-resolve.ts";
 import { memoryEngineState } from "./state/memory.ts";
 import type { EngineStateFactory } from "./state/types.ts";
 import { createDownloadPrefetch } from "./serve/download-prefetch.ts";
-import type { DownloadProgress } from "./state/progress-registry.ts";
+import type { DownloadProgress, FilesProgress } from "./state/progress-registry.ts";
 import { measureHdThumbnail } from "./details/thumbnail-size.ts";
 import { measureTranscript } from "./details/transcript-size.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./outbound/outbound-fetch.ts";
 import { createSegmentPrefetch } from "./stream/segment-prefetch.ts";
 import { serveDownload, type DownloadFinished, type ServeContext } from "./serve/serve-download.ts";
 import { isBulkToken, MAX_BULK_TOKEN_CHARS, signBulk, signDownload } from "./serve/signed-links.ts";
-import { bulkFilename, serveBulk } from "./serve/serve-bulk.ts";
+import { serveBulk } from "./serve/serve-bulk.ts";
+import { archiveName, buildBulkArchive, bulkFilename } from "./serve/bulk-archive.ts";
+import type { ManifestRow } from "./media/zip/manifest-csv.ts";
 import { openMedia } from "./serve/open-media.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
 
-export type { DownloadProgress, DownloadState } from "./state/progress-registry.ts";
+export type { DownloadProgress, DownloadState, FileProgress, FilesProgress } from "./state/progress-registry.ts";
+export type { ManifestRow } from "./media/zip/manifest-csv.ts";
 export type { DownloadFinished } from "./serve/serve-download.ts";
 export type { EngineConfig } from "./config.ts";
 export type { EngineState, EngineStateFactory } from "./state/types.ts";
@@ -82,6 +85,13 @@ export interface OpenedDownload {
   title: string;
 }
 
+/** A bulk ZIP opened for a job: see Engine.openBulkDownload. */
+export interface OpenedBulkDownload extends OpenedDownload {
+  /** the links in the archive's order (a playlist's, once listed) */
+  urls: string[];
+  done: Promise<ManifestRow[]>;
+}
+
 export interface Engine {
   /** `signal`: the client left (its request closed), `ip`: who asks (issue 27, finding 5) */
   resolve(url: string, caller: Caller, opts?: { signal?: AbortSignal; ip?: string }): Promise<{ video: VideoDetails; formats: FormatOption[] }>;
@@ -106,7 +116,14 @@ export interface Engine {
    * has bulk downloads: 403 `plan.required` otherwise, 400 `bulk.too_many_links` over the plan's
    * `linksPerBulkJob`. Links are checked for form here and fetched when the link is opened.
    */
-  createBulkDownload(input: { urls: string[]; format: string; caller: Caller; ip: string }): Promise<CreatedDownload>;
+  createBulkDownload(input: { urls: string[]; format: string; caller: Caller; ip: string; name?: string }): Promise<CreatedDownload>;
+  /**
+   * One ZIP of several links (`urls`) or of a playlist link's entries (`url`) as a Readable, with
+   * the same rights, caps and manifest as a bulk link (a bulk job uses it). It holds one of the
+   * server's streaming slots until the stream closes; `onFiles` hears each file start and end;
+   * `done` gives the manifest's rows once the archive's end is written.
+   */
+  openBulkDownload(input: { urls?: string[]; url?: string; format: string; caller: Caller; ip: string; name?: string; signal?: AbortSignal; onFiles?: (files: FilesProgress) => void }): Promise<OpenedBulkDownload>;
   /**
    * The same resolve, plan and stream a download link runs, as a Readable (the scheduled-download
    * job uses it). Entitlement as for a link (canDownload); it holds one of the server's streaming
@@ -277,13 +294,37 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     }
   }
 
-  /** a playlist link as a download: its entries, in order, as one bulk ZIP (Ultimate) */
-  async function createPlaylistDownload(list: PlaylistLink, input: { format: string; caller: Caller; ip: string; signal?: AbortSignal }): Promise<CreatedDownload> {
-    const { format, caller } = input;
-    // refusals first: a plan without bulk downloads learns it before any page is fetched
+  /** the refusals every bulk ZIP meets first: a plan without bulk downloads learns it before any page is fetched */
+  function checkBulkRights(format: string, caller: Caller): FormatId {
     if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
     if (!mayUse(caller, "bulkDownloads")) throw planRequired(caller, "bulkDownloads");
     if (!canDownload(caller, format)) throw premiumRefusal(caller);
+    return format;
+  }
+
+  /** a bulk download's links in canonical form, within the plan's cap; a malformed one is named by its line */
+  function bulkLinks(urls: readonly string[], format: string, caller: Caller): { urls: string[]; format: FormatId } {
+    const checked = checkBulkRights(format, caller);
+    const most = limitFor(caller, "linksPerBulkJob") ?? 0;
+    if (urls.length === 0) throw new EngineError("request.invalid", { message: "Add at least one link to download." });
+    if (urls.length > most) {
+      throw new EngineError("bulk.too_many_links", { message: `A bulk download takes at most ${most} links; this one has ${urls.length}.`, detail: String(urls.length) });
+    }
+    const normalised = urls.map((url, i) => {
+      try {
+        return parse(url).url;
+      } catch (err) {
+        if (err instanceof EngineError) throw new EngineError(err.code, { message: `Link ${i + 1}: ${err.message}`, detail: `position ${i + 1}` });
+        throw err;
+      }
+    });
+    return { urls: normalised, format: checked };
+  }
+
+  /** a playlist link's entries, in order, as a bulk download's links (Ultimate), and its title */
+  async function playlistLinks(list: PlaylistLink, input: { format: string; caller: Caller; ip: string; signal?: AbortSignal }): Promise<{ urls: string[]; title: string }> {
+    const { caller } = input;
+    checkBulkRights(input.format, caller);
     const most = limitFor(caller, "linksPerBulkJob") ?? 0;
     const listing = await listPlaylistOf(list, most, { signal: input.signal, ip: input.ip });
     if (listing.entries.length === 0) throw new EngineError("video.not_found", { message: "This playlist has no videos to download.", detail: list.url });
@@ -294,7 +335,13 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         detail: `playlist of ${listing.total ?? `>${most}`}`,
       });
     }
-    return engine.createBulkDownload({ urls: listing.entries.map((e) => e.url), format, caller, ip: input.ip });
+    return { urls: listing.entries.map((e) => e.url), title: listing.title };
+  }
+
+  /** a link that names a whole playlist (a watch link inside one stays a download of its video) */
+  function wholePlaylist(url: string): PlaylistLink | null {
+    const list = parsePlaylistLink(url);
+    return list && !(list.kind === "youtube" && list.videoId) ? list : null;
   }
 
   const engine: Engine = {
@@ -329,9 +376,11 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     },
 
     async createDownload({ url, format, caller, ip, signal }) {
-      const list = parsePlaylistLink(url);
-      // a watch link inside a playlist stays a download of its video
-      if (list && !(list.kind === "youtube" && list.videoId)) return createPlaylistDownload(list, { format, caller, ip, signal });
+      const list = wholePlaylist(url);
+      if (list) {
+        const playlist = await playlistLinks(list, { format, caller, ip, signal });
+        return engine.createBulkDownload({ urls: playlist.urls, format, caller, ip, name: playlist.title });
+      }
       const link = parse(url);
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
       if (!canDownload(caller, format)) throw premiumRefusal(caller);
@@ -362,28 +411,13 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       };
     },
 
-    async createBulkDownload({ urls, format, caller }) {
-      if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
-      if (!mayUse(caller, "bulkDownloads")) throw planRequired(caller, "bulkDownloads");
-      if (!canDownload(caller, format)) throw premiumRefusal(caller);
-      const most = limitFor(caller, "linksPerBulkJob") ?? 0;
-      if (urls.length === 0) throw new EngineError("request.invalid", { message: "Add at least one link to download." });
-      if (urls.length > most) {
-        throw new EngineError("bulk.too_many_links", { message: `A bulk download takes at most ${most} links; this one has ${urls.length}.`, detail: String(urls.length) });
-      }
-      // a malformed link is named by its line, before anything is fetched
-      const normalised = urls.map((url, i) => {
-        try {
-          return parse(url).url;
-        } catch (err) {
-          if (err instanceof EngineError) throw new EngineError(err.code, { message: `Link ${i + 1}: ${err.message}`, detail: `position ${i + 1}` });
-          throw err;
-        }
-      });
+    async createBulkDownload({ urls, format: wanted, caller, name }) {
+      const { urls: normalised, format } = bulkLinks(urls, wanted, caller);
+      const archive = name ? archiveName(name) : "";
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
       const issued = now();
       const exp = Math.floor(issued / 1000) + config.limits.linkTtlSeconds;
-      const token = signBulk(config.signingSecret, { id, urls: normalised, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp });
+      const token = signBulk(config.signingSecret, { id, urls: normalised, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp, ...(archive ? { name: archive } : {}) });
       if (token.length > MAX_BULK_TOKEN_CHARS) {
         throw new EngineError("bulk.too_many_links", { message: "These links are too long to download together. Send fewer links at once.", detail: `token ${token.length} chars` });
       }
@@ -391,7 +425,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       return {
         id,
         downloadUrl: `${publicUrl}/api/v1/dl/${token}`,
-        filename: bulkFilename(new Date(exp * 1000 - config.limits.linkTtlSeconds * 1000)),
+        filename: bulkFilename(new Date(exp * 1000 - config.limits.linkTtlSeconds * 1000), archive),
         expiresAt: new Date(exp * 1000).toISOString(),
         bytes: null,
       };
@@ -442,6 +476,37 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         contentType: out.headers["content-type"] ?? "application/octet-stream",
         title: media.details.title,
       };
+    },
+
+    async openBulkDownload(input) {
+      if (closing) throw new EngineError("download.busy", { retryAfter: 5, detail: "the engine is closing" });
+      const { caller, ip, signal } = input;
+      const list = input.url !== undefined ? wholePlaylist(input.url) : null;
+      if (input.url !== undefined && !list) throw new EngineError("link.invalid", { message: "This link is not a playlist link." });
+      const playlist = list ? await playlistLinks(list, { format: input.format, caller, ip, signal }) : null;
+      const { urls, format } = bulkLinks(playlist?.urls ?? input.urls ?? [], input.format, caller);
+      const name = archiveName(input.name ?? playlist?.title ?? "");
+      if (signal?.aborted) throw new EngineError("download.failed", { detail: "aborted before it opened" });
+      // a full server answers download.busy (Retry-After) rather than queueing the caller
+      const release = await admission.acquire();
+      const id = `dl_${randomUUID().replace(/-/g, "")}`;
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(signal?.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      active.add(controller);
+      const archive = buildBulkArchive(
+        { ...serving, resolve: (l, fresh) => resolveCached(l, fresh, undefined, { ip }) },
+        { id, urls, format, caller, signal: controller.signal, now: () => new Date(now()), onFiles: input.onFiles },
+      );
+      archive.done.catch(() => undefined);
+      archive.output.once("close", () => {
+        release();
+        active.delete(controller);
+        signal?.removeEventListener("abort", onAbort);
+        // a consumer that stopped reading stops the links still to come
+        if (!controller.signal.aborted) controller.abort(new Error("the archive's reader closed it"));
+      });
+      return { stream: archive.output, filename: bulkFilename(new Date(now()), name), bytes: null, contentType: "application/zip", title: name || "Bulk download", urls, done: archive.done };
     },
 
     handleDownload(token, req, res, opts = {}) {

@@ -1,35 +1,20 @@
 /**
  * Serving a bulk download's signed link (`GET /api/v1/dl/zip.…`, issue 30 §3 "Direct"): one ZIP
- * streamed as it is built (docs/decisions/046). The links are fetched one after another, each
- * opened only when the entry before it is done, so memory does not grow with their number or
- * size; a link that fails becomes a manifest row with its error and the others still arrive;
- * manifest.csv is the last entry. The link is single-use like a single download's.
+ * streamed as it is built (bulk-archive.ts), its files' states in the download's progress
+ * events. The link is single-use like a single download's.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { canDownload, mayUse } from "../entitlements.ts";
-import { EngineError, ERRORS, errorBody, isEngineError, redactUrls } from "../errors.ts";
+import { EngineError, errorBody, isEngineError, redactUrls } from "../errors.ts";
 import { isFormatId } from "../formats.ts";
-import { MANIFEST_NAME, manifestCsv, type ManifestRow } from "../media/zip/manifest-csv.ts";
-import { createZipStream, ZipEntryError } from "../media/zip/zip-stream.ts";
 import { planRequired, premiumRefusal } from "../refusals.ts";
 import type { Caller, FormatId } from "../types.ts";
-import { openMedia } from "./open-media.ts";
+import { buildBulkArchive, bulkFilename } from "./bulk-archive.ts";
 import { StreamSlots, type ServeContext } from "./serve-download.ts";
 import { verifyBulk, type BulkClaims } from "./signed-links.ts";
 import { contentDisposition } from "./stream-to-response.ts";
 
-/** "VidFetch bulk 2026-11-26.zip": the archive's name, from the day the link was made (UTC). */
-export function bulkFilename(at: Date): string {
-  return `VidFetch bulk ${at.toISOString().slice(0, 10)}.zip`;
-}
-
-/** What a manifest row says of a failed item: the catalogue's sentence, never an internal message. */
-function itemError(err: unknown): string {
-  const cause = err instanceof ZipEntryError ? err.cause : err;
-  if (isEngineError(cause)) return cause.message;
-  if (err instanceof ZipEntryError) return "The file stopped before its end.";
-  return ERRORS["download.failed"].message;
-}
+export { bulkFilename } from "./bulk-archive.ts";
 
 function requestIp(req: IncomingMessage): string {
   const expressIp = (req as IncomingMessage & { ip?: unknown }).ip;
@@ -44,7 +29,7 @@ function writeError(res: ServerResponse, err: EngineError): void {
 }
 
 /** the refusals a bulk link meets again when it is opened (the plan table may have changed) */
-function checkEntitled(caller: Caller, format: string): FormatId {
+export function checkEntitled(caller: Caller, format: string): FormatId {
   if (!isFormatId(format)) throw new EngineError("download.link_invalid");
   if (!mayUse(caller, "bulkDownloads")) throw planRequired(caller, "bulkDownloads");
   if (!canDownload(caller, format)) throw premiumRefusal(caller);
@@ -81,7 +66,7 @@ export async function serveBulk(ctx: ServeContext, token: string, req: IncomingM
   const format = bulk.format as FormatId;
   const releaseSlots = slots.keep();
   ctx.active.add(controller);
-  const filename = bulkFilename(new Date(bulk.exp * 1000 - ctx.config.limits.linkTtlSeconds * 1000));
+  const filename = bulkFilename(new Date(bulk.exp * 1000 - ctx.config.limits.linkTtlSeconds * 1000), bulk.name);
   res.writeHead(200, {
     "content-type": "application/zip",
     "content-disposition": contentDisposition(filename),
@@ -98,14 +83,12 @@ export async function serveBulk(ctx: ServeContext, token: string, req: IncomingM
   // the status goes now: the first entry's bytes wait for its link to resolve
   res.flushHeaders();
 
-  const zip = createZipStream({ reservedNames: [MANIFEST_NAME], now: () => new Date(ctx.now()) });
   progress.start(downloadId, null);
   let ended = false;
   const end = (state: "done" | "failed" | "aborted", err?: Error) => {
     if (ended) return;
     ended = true;
-    controller.abort();
-    zip.abort(err ?? new Error(`bulk download ${state}`));
+    controller.abort(err ?? new Error(`bulk download ${state}`));
     releaseSlots();
     ctx.active.delete(controller);
     progress.finish(downloadId, state);
@@ -119,11 +102,23 @@ export async function serveBulk(ctx: ServeContext, token: string, req: IncomingM
       end("aborted");
     }
   });
-  zip.output.on("data", (chunk: Buffer) => {
+  const archive = buildBulkArchive(ctx, {
+    id: downloadId,
+    urls: bulk.urls,
+    format,
+    caller,
+    signal: controller.signal,
+    now: () => new Date(ctx.now()),
+    onFiles: (files) => progress.setFiles(downloadId, files),
+    // the whole archive is about to be delivered: the link is used up, on every instance,
+    // before the client sees the end and could ask again
+    beforeEnd: () => linkUsage.complete(downloadId).catch((err: unknown) => ctx.logger.warn({ download: downloadId, err }, "could not record a completed link")),
+  });
+  archive.output.on("data", (chunk: Buffer) => {
     progress.addBytes(downloadId, chunk.length);
     linkUsage.addBytes(downloadId, chunk.length);
   });
-  zip.output.once("error", (err) => {
+  archive.output.once("error", (err) => {
     // headers are out: the only honest signal left is a broken connection
     if (!ended) res.destroy(err);
   });
@@ -131,54 +126,9 @@ export async function serveBulk(ctx: ServeContext, token: string, req: IncomingM
   res.once("close", () => {
     if (!res.writableFinished) end("aborted");
   });
-  zip.output.pipe(res);
-
-  const rows: ManifestRow[] = [];
+  archive.output.pipe(res);
   try {
-    for (const [index, url] of bulk.urls.entries()) {
-      if (ended) return;
-      const position = index + 1;
-      const itemId = `${downloadId}_${position}`;
-      let title = "";
-      let entryName: string | null = null;
-      let opened: Awaited<ReturnType<typeof openMedia>> | null = null;
-      try {
-        opened = await openMedia(ctx, ctx.parse(url), format, { id: itemId, signal: controller.signal });
-        title = opened.media.details.title;
-        const entry = await zip.addEntry(opened.filename, opened.out.body);
-        entryName = entry.name;
-        rows.push({ position, title, source: url, format, fileName: entry.name, bytes: entry.bytes, sha256: entry.sha256, status: "ok" });
-        ctx.reportFinished({ id: itemId, caller, format, title, bytes: entry.bytes, complete: true });
-      } catch (err) {
-        const partial = err instanceof ZipEntryError ? err.entry : null;
-        // the client left (or the engine closed) during this file: it shows as failed in history
-        if (ended) {
-          if (title) ctx.reportFinished({ id: itemId, caller, format, title, bytes: partial?.bytes ?? null, complete: false });
-          return;
-        }
-        rows.push({
-          position,
-          title,
-          source: url,
-          format,
-          fileName: partial?.name ?? entryName,
-          bytes: partial?.bytes ?? null,
-          sha256: partial?.sha256 ?? null,
-          status: "failed",
-          error: itemError(err),
-        });
-        ctx.logger.info({ download: downloadId, position, code: isEngineError(err) ? err.code : undefined, detail: redactUrls((err as Error)?.message) }, "bulk item failed");
-        if (title) ctx.reportFinished({ id: itemId, caller, format, title, bytes: partial?.bytes ?? null, complete: false });
-      } finally {
-        opened?.out.teardown();
-        ctx.prefetch.release(itemId);
-      }
-    }
-    await zip.addEntry(MANIFEST_NAME, manifestCsv(rows), { reserved: true });
-    // the whole archive is about to be delivered: the link is used up, on every instance,
-    // before the client sees the end and could ask again
-    await linkUsage.complete(downloadId).catch((err: unknown) => ctx.logger.warn({ download: downloadId, err }, "could not record a completed link"));
-    await zip.finish();
+    await archive.done;
   } catch (err) {
     if (!ended) {
       res.destroy(err as Error);

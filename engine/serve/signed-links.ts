@@ -80,6 +80,8 @@ export function verifyDownload(secret: string, token: string, now: number = Date
  */
 export interface BulkClaims extends Omit<DownloadClaims, "url"> {
   urls: string[];
+  /** the archive's name (a playlist's title), when the caller gave one */
+  name?: string;
 }
 
 export const BULK_TOKEN_PREFIX = "zip.";
@@ -98,7 +100,7 @@ export function isBulkToken(token: string): boolean {
 
 export function signBulk(secret: string, claims: BulkClaims): string {
   if (!secret) throw new EngineError("internal", { detail: "signing secret is empty" });
-  const json = JSON.stringify({ d: claims.id, u: claims.urls, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp });
+  const json = JSON.stringify({ d: claims.id, u: claims.urls, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp, n: claims.name });
   const body = b64url(deflateRawSync(json));
   return `${BULK_TOKEN_PREFIX}${body}.${b64url(bulkMac(secret, body))}`;
 }
@@ -112,7 +114,7 @@ export function verifyBulk(secret: string, token: string, now: number = Date.now
   const given = Buffer.from(rest.slice(dot + 1), "utf8");
   const expected = Buffer.from(b64url(bulkMac(secret, body)), "utf8");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new EngineError("download.link_invalid");
-  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown };
+  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown; n?: unknown };
   try {
     raw = JSON.parse(inflateRawSync(Buffer.from(body, "base64url"), { maxOutputLength: MAX_BULK_PAYLOAD_BYTES }).toString("utf8")) as typeof raw;
   } catch (cause) {
@@ -127,7 +129,8 @@ export function verifyBulk(secret: string, token: string, now: number = Date.now
     typeof raw.c !== "string" ||
     !["anonymous", "free", "premium"].includes(raw.c) ||
     typeof raw.e !== "number" ||
-    (raw.a !== undefined && typeof raw.a !== "string")
+    (raw.a !== undefined && typeof raw.a !== "string") ||
+    (raw.n !== undefined && typeof raw.n !== "string")
   ) {
     throw new EngineError("download.link_invalid", { detail: "payload fields" });
   }
@@ -135,5 +138,6 @@ export function verifyBulk(secret: string, token: string, now: number = Date.now
   const plan = raw.p === "basic" || raw.p === "pro" || raw.p === "ultimate" ? raw.p : undefined;
   const claims: BulkClaims = { id: raw.d, urls: raw.u as string[], format: raw.f, caller: raw.c as Caller["kind"], plan, exp: raw.e };
   if (typeof raw.a === "string") claims.userId = raw.a;
+  if (typeof raw.n === "string") claims.name = raw.n;
   return claims;
 }

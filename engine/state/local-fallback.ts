@@ -57,6 +57,10 @@ export function withLocalFallback(shared: EngineStateFactory, logger: Pick<Logge
           remote.progress.addBytes(id, n);
           local.progress.addBytes(id, n);
         },
+        setFiles: (id, files) => {
+          remote.progress.setFiles(id, files);
+          local.progress.setFiles(id, files);
+        },
         finish: (id, state) => {
           remote.progress.finish(id, state);
           local.progress.finish(id, state);

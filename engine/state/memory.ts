@@ -85,6 +85,7 @@ export function memoryProgress(opts: { now?: () => number; intervalMs?: number }
     create: (id, total) => inner.create(id, total),
     start: (id, total, offset) => inner.start(id, total, offset),
     addBytes: (id, n) => inner.addBytes(id, n),
+    setFiles: (id, files) => inner.setFiles(id, files),
     finish: (id, state) => inner.finish(id, state),
     async subscribe(id, fn) {
       if (!inner.has(id)) throw new EngineError("download.not_found");

@@ -7,13 +7,37 @@ import { EngineError } from "../errors.ts";
 
 export type DownloadState = "queued" | "streaming" | "done" | "failed" | "aborted";
 
+/** One file of a ZIP (a bulk download or a playlist), as its progress events show it. */
+export interface FileProgress {
+  status: "pending" | "running" | "done" | "failed";
+  /** the video's title once it is known */
+  title: string | null;
+  /** the catalogue's sentence, on a failed file only */
+  error?: string;
+}
+
+/** A ZIP's files: how many are done or failed, and each one's state in the archive's order. */
+export interface FilesProgress {
+  total: number;
+  done: number;
+  failed: number;
+  items: FileProgress[];
+}
+
 export interface DownloadProgress {
   bytes: number;
   total: number | null;
   state: DownloadState;
+  /** a ZIP's files (absent for a single file) */
+  files?: FilesProgress;
 }
 
 type Listener = (p: DownloadProgress) => void;
+
+/** a copy a listener may keep: later changes to the entry do not reach it */
+function snapshotOf(p: DownloadProgress): DownloadProgress {
+  return p.files ? { ...p, files: { ...p.files, items: p.files.items.map((i) => ({ ...i })) } } : { ...p };
+}
 
 interface Entry {
   progress: DownloadProgress;
@@ -30,6 +54,8 @@ export interface ProgressRegistry {
   /** a new stream of this download starts (a retry or a range request restarts the count) */
   start(id: string, total: number | null, offset?: number): void;
   addBytes(id: string, n: number): void;
+  /** a ZIP's files changed (a file started, ended or failed): subscribers hear it at once */
+  setFiles(id: string, files: FilesProgress): void;
   finish(id: string, state: Exclude<DownloadState, "queued" | "streaming">): void;
   /** calls `fn` at once with the current progress, then on changes (bytes at most every `intervalMs`) */
   subscribe(id: string, fn: Listener): () => void;
@@ -49,7 +75,7 @@ export function createProgressRegistry(opts: { intervalMs?: number; retainMs?: n
       clearTimeout(entry.timer);
       entry.timer = null;
     }
-    const snapshot = { ...entry.progress };
+    const snapshot = snapshotOf(entry.progress);
     for (const fn of entry.listeners) fn(snapshot);
   };
 
@@ -74,7 +100,7 @@ export function createProgressRegistry(opts: { intervalMs?: number; retainMs?: n
       e.progress = { bytes: 0, total, state: "queued" };
     },
     has: (id) => entries.has(id),
-    get: (id) => (entries.has(id) ? { ...entries.get(id)!.progress } : undefined),
+    get: (id) => (entries.has(id) ? snapshotOf(entries.get(id)!.progress) : undefined),
     start(id, total, offset = 0) {
       const e = ensure(id);
       e.progress = { bytes: offset, total, state: "streaming" };
@@ -92,6 +118,13 @@ export function createProgressRegistry(opts: { intervalMs?: number; retainMs?: n
         e.timer.unref();
       }
     },
+    setFiles(id, files) {
+      const e = entries.get(id);
+      if (!e) return;
+      e.progress.files = files;
+      e.touched = now();
+      emit(e);
+    },
     finish(id, state) {
       const e = entries.get(id);
       if (!e) return;
@@ -103,7 +136,7 @@ export function createProgressRegistry(opts: { intervalMs?: number; retainMs?: n
       const e = entries.get(id);
       if (!e) throw new EngineError("download.not_found");
       e.listeners.add(fn);
-      fn({ ...e.progress });
+      fn(snapshotOf(e.progress));
       return () => {
         e.listeners.delete(fn);
       };

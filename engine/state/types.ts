@@ -1,4 +1,4 @@
-import type { DownloadProgress, DownloadState } from "./progress-registry.ts";
+import type { DownloadProgress, DownloadState, FilesProgress } from "./progress-registry.ts";
 import type { RequestKind } from "./link-usage.ts";
 import type { ResolvedMedia } from "../types.ts";
 
@@ -37,6 +37,8 @@ export interface ProgressStore {
   /** a new stream of this download starts (a retry or a range request restarts the count) */
   start(id: string, total: number | null, offset?: number): void;
   addBytes(id: string, n: number): void;
+  /** a ZIP's files changed (one started, ended or failed); written at once, not throttled */
+  setFiles(id: string, files: FilesProgress): void;
   /** ends the download's current stream; a no-op for an id nobody created */
   finish(id: string, state: Exclude<DownloadState, "queued" | "streaming">): void;
   /**

@@ -16,7 +16,8 @@ import { openApiDocument } from "./openapi.ts";
 const linkBody = z.object({ url: z.string().max(4096) });
 const downloadBody = z.object({ url: z.string().max(4096), format: z.string().max(64) });
 /** a bulk download (issue 30 §3): the plan's limit on the number of links is the engine's to check */
-const bulkDownloadBody = z.object({ urls: z.array(z.string().max(4096)).max(1000), format: z.string().max(64) }).strict();
+/** `name`: the archive's name (a playlist's title); made safe for a file name by the engine */
+const bulkDownloadBody = z.object({ urls: z.array(z.string().max(4096)).max(1000), format: z.string().max(64), name: z.string().max(200).optional() }).strict();
 const downloadQuery = z.object({ url: z.string().max(4096), format: z.string().max(64) });
 
 const JSON_LIMIT_BYTES = 16 * 1024;
@@ -72,8 +73,8 @@ export function createApiRouter(deps: {
 
   router.post("/downloads", resolveLimit, async (req, res) => {
     if (typeof req.body === "object" && req.body !== null && "urls" in req.body) {
-      const { urls, format } = parse(bulkDownloadBody, req.body);
-      const created = await engine.createBulkDownload({ urls, format, caller: await callerFromRequest(req), ip: clientIp(req) });
+      const { urls, format, name } = parse(bulkDownloadBody, req.body);
+      const created = await engine.createBulkDownload({ urls, format, name, caller: await callerFromRequest(req), ip: clientIp(req) });
       res.set("cache-control", "no-store").json(created);
       return;
     }

@@ -280,6 +280,12 @@ export function redisProgress(opts: RedisStateOptions & { now: () => number }): 
         e.timer.unref();
       }
     },
+    setFiles(id, files) {
+      const e = local.get(id);
+      if (!e) return;
+      e.progress.files = files;
+      emit(id, e);
+    },
     finish(id, state) {
       const e = local.get(id);
       if (e) {

@@ -207,6 +207,38 @@ export function engineStateContract(name: string, h: StateHarness): void {
         await b.close();
       }
     });
+
+    it("a ZIP's files are heard at once, each change whole, and kept with the bytes that follow", async () => {
+      const s = h.make(LIMITS);
+      try {
+        s.progress.create("dl_zip", null);
+        await until(async () => s.progress.subscribe("dl_zip", () => {}).then((u) => (u(), true), () => false));
+        const seen: DownloadProgress[] = [];
+        const unsubscribe = await s.progress.subscribe("dl_zip", (p) => seen.push(p));
+        s.progress.start("dl_zip", null, 0);
+        const items: NonNullable<DownloadProgress["files"]>["items"] = [
+          { status: "running", title: null },
+          { status: "pending", title: null },
+        ];
+        s.progress.setFiles("dl_zip", { total: 2, done: 0, failed: 0, items });
+        // a later change to the caller's array does not rewrite what was told
+        items[0]!.status = "done";
+        s.progress.setFiles("dl_zip", { total: 2, done: 1, failed: 1, items: [{ status: "done", title: "A" }, { status: "failed", title: null, error: "This video is private." }] });
+        s.progress.addBytes("dl_zip", 500);
+        s.progress.finish("dl_zip", "done");
+        expect(await until(() => seen.at(-1)?.state === "done")).toBe(true);
+        expect(seen.find((p) => p.files?.done === 0)?.files?.items[0]).toEqual({ status: "running", title: null });
+        expect(seen.at(-1)).toEqual({
+          bytes: 500,
+          total: null,
+          state: "done",
+          files: { total: 2, done: 1, failed: 1, items: [{ status: "done", title: "A" }, { status: "failed", title: null, error: "This video is private." }] },
+        });
+        unsubscribe();
+      } finally {
+        await s.close();
+      }
+    });
   });
 
   describe(`${name}: link usage`, () => {

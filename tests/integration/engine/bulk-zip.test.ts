@@ -93,6 +93,9 @@ describe.each(testDatabases)("bulk ZIP downloads through /api/v1 on $name", (var
     expect(created.bytes).toBeNull();
     expect(created.filename).toBe(`VidFetch bulk ${new Date().toISOString().slice(0, 10)}.zip`);
 
+    // the progress events tell each file's state as the archive is built
+    const seen: Array<{ state: string; files?: { total: number; done: number; failed: number; items: Array<{ status: string; title: string | null; error?: string }> } }> = [];
+    const unsubscribe = await fx.engine.subscribeProgress(created.id, (p) => void seen.push(p));
     const file = await fetch(created.downloadUrl);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toBe("application/zip");
@@ -136,6 +139,22 @@ describe.each(testDatabases)("bulk ZIP downloads through /api/v1 on $name", (var
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+
+    const last = await until(() => seen.find((p) => p.state === "done"), "the done event");
+    unsubscribe();
+    expect(last.files).toEqual({
+      total: 4,
+      done: 3,
+      failed: 1,
+      items: [
+        { status: "done", title: "Sample clip in every quality" },
+        { status: "failed", title: null, error: "This video is private." },
+        { status: "done", title: "Sample clip up to 720p" },
+        { status: "done", title: "Sample clip with captions" },
+      ].map((i) => ({ title: null, ...i })),
+    });
+    // one file at a time: the third was running while the fourth still waited
+    expect(seen.some((p) => p.files?.items[2]?.status === "running" && p.files.items[3]?.status === "pending" && p.files.done === 1 && p.files.failed === 1)).toBe(true);
 
     // progress counted the archive's bytes and ended done
     const progress = await new Promise<{ bytes: number; state: string }>((resolve) => {
@@ -212,6 +231,11 @@ describe.each(testDatabases)("bulk ZIP downloads through /api/v1 on $name", (var
     const malformed = await fx.post("/downloads", { urls: [GOOD[0], "not a link"], format: "mp4-360" }, user.cookie);
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { error: { message: string } }).error.message).toMatch(/^Link 2: /);
+    // a name the caller gives the archive is made safe for a file name; a long one is cut
+    const named = await fx.post("/downloads", { urls: GOOD, format: "mp4-360", name: ' My list: part/1?\u0007 ' }, user.cookie);
+    expect(((await named.json()) as Created).filename).toBe("My list part 1.zip");
+    const long = await fx.post("/downloads", { urls: GOOD, format: "mp4-360", name: "é".repeat(150) }, user.cookie);
+    expect(((await long.json()) as Created).filename).toBe(`${"é".repeat(120)}.zip`);
     const both = await fx.post("/downloads", { url: GOOD[0], urls: GOOD, format: "mp4-360" }, user.cookie);
     expect(both.status).toBe(400);
     expect(((await both.json()) as { error: { code: string } }).error.code).toBe("request.invalid");

@@ -101,7 +101,8 @@ describe.each(testDatabases)("playlist ZIPs through /api/v1 on $name", (variant)
     expect(res.status).toBe(200);
     const created = (await res.json()) as { downloadUrl: string; filename: string; bytes: number | null };
     expect(created.bytes).toBeNull();
-    expect(created.filename).toMatch(/\.zip$/);
+    // the archive is named after the playlist
+    expect(created.filename).toBe(`${LIST.title}.zip`);
     const file = await fetch(created.downloadUrl);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toBe("application/zip");
