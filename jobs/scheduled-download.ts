@@ -1,8 +1,9 @@
 /**
- * The scheduled-download job (issue 30 §2): at its time, the job opens the download through the
- * same engine call a request uses, writes it to job storage under the job's id (a retry after a
- * crash overwrites, so the file exists once), records progress on the job's row for every
- * instance to read, and mails the owner a signed link to the file, kept 24 hours.
+ * The scheduled-download job (issue 30 §2, §3 "As a job"): at its time, the job opens the
+ * download (one file, or one ZIP of links or of a playlist's videos) through the same engine
+ * call a request uses, writes it to job storage under the job's id (a retry after a crash
+ * overwrites, so the file exists once), records progress on the job's row for every instance
+ * to read, and mails the owner a signed link to the file, kept 24 hours.
  */
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -14,9 +15,9 @@ import { callerOfOwner, JOB_FILE_TTL_MS, SCHEDULED_DOWNLOAD_QUEUE } from "#app/m
 import { holds } from "#common/plans.ts";
 import type { Database } from "#db/client.ts";
 import { users } from "#db/schema/account.ts";
-import { downloadJobs } from "#db/schema/jobs.ts";
+import { downloadJobs, type JobItem } from "#db/schema/jobs.ts";
 import { isEngineError } from "#engine/errors.ts";
-import type { Engine } from "#engine/index.ts";
+import type { Engine, FilesProgress, ManifestRow } from "#engine/index.ts";
 import type { Caller } from "#engine/types.ts";
 
 export interface ScheduledDownloadDeps {
@@ -27,7 +28,9 @@ export interface ScheduledDownloadDeps {
   publicUrl: string;
   /** the engine's openDownload: the same resolve, plan and stream a download link runs */
   openDownload: Engine["openDownload"];
-  storage: { put(key: string, body: Readable, meta: { contentType: string; filename: string }): Promise<{ bytes: number }> };
+  /** the engine's openBulkDownload: the same ZIP a bulk link streams */
+  openBulkDownload: Engine["openBulkDownload"];
+  storage: { put(key: string, body: Readable, meta: { contentType: string; filename: string }): Promise<{ bytes: number }>; delete(key: string): Promise<void> };
   /** the owner's signed link to a job's file, valid until `expiresAt` */
   fileLink(job: { jobId: string; userId: string; expiresAt: Date }): string;
   now?: () => Date;
@@ -38,6 +41,13 @@ export interface ScheduledDownloadDeps {
 /** attempts of a download that failed for a reason another try may not have (the network, the platform) */
 const ATTEMPTS = 3;
 const RETRY_DELAY_MS = 5_000;
+
+/** a ZIP job whose every link failed: nothing is kept */
+const NONE_ARRIVED = "None of the links could be downloaded.";
+
+function itemOfRow(r: ManifestRow): JobItem {
+  return { url: r.source, title: r.title || null, status: r.status === "ok" ? "done" : "failed", bytes: r.bytes, error: r.error ?? null };
+}
 
 export function fileKeyOf(jobId: string): string {
   return `jobs/${jobId}`;
@@ -60,38 +70,52 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
       log.info({ jobId, queueJobId: job.id }, "scheduled download no longer wanted by this queue job");
       return;
     }
-    const item = row.items[0]!;
     const plan = await getUserPlan(deps.db, row.userId);
-    if (!holds(plan.plan, "scheduledDownloads")) {
-      await finishFailed(jobId, "Scheduled downloads are no longer part of your plan, so this job did not run.");
+    const right = row.kind === "scheduled" ? "scheduledDownloads" : "bulkDownloads";
+    if (!holds(plan.plan, right)) {
+      const feature = row.kind === "scheduled" ? "Scheduled downloads are" : "Bulk downloads are";
+      await finishFailed(jobId, `${feature} no longer part of your plan, so this job did not run.`);
       return;
     }
     const caller: Caller = callerOfOwner({ userId: row.userId, plan: plan.plan });
+    const first = row.items[0];
 
     let lastError: unknown = null;
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       if (job.signal.aborted) throw job.signal.reason;
       try {
-        const opened = await deps.openDownload({ url: item.url, format: row.format, caller, ip: "job", signal: job.signal });
-        await deps.db.update(downloadJobs).set({ bytesTotal: opened.bytes, bytesDone: 0 }).where(eq(downloadJobs.id, jobId));
-        const { bytes } = await deps.storage.put(fileKeyOf(jobId), withProgress(opened.stream, jobId, job.signal), { contentType: opened.contentType, filename: opened.filename });
-        const finishedAt = now();
-        const expiresAt = new Date(finishedAt.getTime() + JOB_FILE_TTL_MS);
-        await deps.db
-          .update(downloadJobs)
-          .set({
-            status: "done",
-            fileKey: fileKeyOf(jobId),
-            filename: opened.filename,
-            fileBytes: bytes,
-            bytesDone: bytes,
-            bytesTotal: bytes,
-            expiresAt,
-            finishedAt,
-            items: [{ ...item, title: opened.title, status: "done", bytes, error: null }],
-          })
-          .where(eq(downloadJobs.id, jobId));
-        await mailReady(row.userId, { jobId, title: opened.title, expiresAt }).catch((err: unknown) => log.warn({ err, jobId }, "could not mail the ready notice"));
+        if (row.kind === "scheduled" && first) {
+          const opened = await deps.openDownload({ url: first.url, format: row.format, caller, ip: "job", signal: job.signal });
+          await deps.db.update(downloadJobs).set({ bytesTotal: opened.bytes, bytesDone: 0 }).where(eq(downloadJobs.id, jobId));
+          const { bytes } = await deps.storage.put(fileKeyOf(jobId), withProgress(opened.stream, jobId, job.signal), { contentType: opened.contentType, filename: opened.filename });
+          await finishDone(row.userId, jobId, { filename: opened.filename, bytes, title: opened.title, items: [{ ...first, title: opened.title, status: "done", bytes, error: null }] });
+          return;
+        }
+        // a ZIP: the links in order (a playlist's are listed now), each file's state on the row as it goes
+        const links = row.kind === "playlist" ? { url: row.source ?? "" } : { urls: row.items.map((i) => i.url) };
+        let listed: string[] = row.items.map((i) => i.url);
+        const opened = await deps.openBulkDownload({
+          ...links,
+          format: row.format,
+          caller,
+          ip: "job",
+          name: row.name ?? undefined,
+          signal: job.signal,
+          onFiles: (files) => void recordFiles(jobId, files, listed),
+        });
+        listed = opened.urls;
+        const pending: JobItem[] = listed.map((url) => ({ url, title: null, status: "pending", bytes: null, error: null }));
+        await deps.db.update(downloadJobs).set({ bytesTotal: null, bytesDone: 0, items: pending, name: row.name ?? (opened.title || null) }).where(eq(downloadJobs.id, jobId));
+        const stored = deps.storage.put(fileKeyOf(jobId), withProgress(opened.stream, jobId, job.signal), { contentType: opened.contentType, filename: opened.filename });
+        const [{ bytes }, rows] = await Promise.all([stored, opened.done]);
+        listed = rows.map((r) => r.source);
+        const items = rows.map(itemOfRow);
+        if (items.every((i) => i.status === "failed")) {
+          await deps.storage.delete(fileKeyOf(jobId)).catch(() => undefined);
+          await finishFailed(jobId, items.length === 1 ? (items[0]!.error ?? NONE_ARRIVED) : NONE_ARRIVED, items);
+          return;
+        }
+        await finishDone(row.userId, jobId, { filename: opened.filename, bytes, title: opened.title, items });
         return;
       } catch (err) {
         if (job.signal.aborted) throw err; // shutting down: the queue runs it again after the restart
@@ -103,19 +127,37 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
       }
     }
     const message = isEngineError(lastError) ? lastError.message : "The download failed. Please try again later.";
-    await finishFailed(jobId, message, item);
+    await finishFailed(jobId, message, first && row.kind === "scheduled" ? [{ url: first.url, title: first.title, status: "failed", bytes: null, error: message }] : undefined);
   }
 
-  async function finishFailed(jobId: string, message: string, item?: { url: string; title: string | null }) {
+  async function finishDone(userId: string, jobId: string, file: { filename: string; bytes: number; title: string; items: JobItem[] }) {
+    const finishedAt = now();
+    const expiresAt = new Date(finishedAt.getTime() + JOB_FILE_TTL_MS);
     await deps.db
       .update(downloadJobs)
-      .set({
-        status: "failed",
-        error: message,
-        finishedAt: now(),
-        ...(item ? { items: [{ url: item.url, title: item.title, status: "failed" as const, bytes: null, error: message }] } : {}),
-      })
+      .set({ status: "done", fileKey: fileKeyOf(jobId), filename: file.filename, fileBytes: file.bytes, bytesDone: file.bytes, bytesTotal: file.bytes, expiresAt, finishedAt, items: file.items })
       .where(eq(downloadJobs.id, jobId));
+    await mailReady(userId, { jobId, title: file.title, expiresAt }).catch((err: unknown) => log.warn({ err, jobId }, "could not mail the ready notice"));
+  }
+
+  async function finishFailed(jobId: string, message: string, items?: JobItem[]) {
+    await deps.db
+      .update(downloadJobs)
+      .set({ status: "failed", error: message, finishedAt: now(), ...(items ? { items } : {}) })
+      .where(eq(downloadJobs.id, jobId));
+  }
+
+  /** a ZIP's files as the job's items, while it runs (a playlist's links come from its listing) */
+  async function recordFiles(jobId: string, files: FilesProgress, links: string[]) {
+    const items: JobItem[] = files.items.map((f, i) => ({
+      url: links[i] ?? "",
+      title: f.title,
+      status: f.status === "done" || f.status === "failed" ? f.status : "pending",
+      bytes: null,
+      error: f.error ?? null,
+    }));
+    if (items.some((i) => !i.url)) return;
+    await deps.db.update(downloadJobs).set({ items }).where(eq(downloadJobs.id, jobId)).catch(() => undefined);
   }
 
   /** counts bytes into the row, at most every `progressEveryMs` (and once at the end) */

@@ -237,6 +237,7 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
         siteName: config.SITE_NAME,
         publicUrl: config.PUBLIC_URL,
         openDownload: (input) => engine.openDownload(input),
+        openBulkDownload: (input) => engine.openBulkDownload(input),
         storage: jobStorage,
         fileLink,
       },

@@ -5,6 +5,10 @@ import { users } from "./account.ts";
 export const JOB_STATUSES = ["scheduled", "queued", "running", "done", "failed", "canceled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** What a job makes: one file, or one ZIP of links or of a playlist's videos. */
+export const JOB_KINDS = ["scheduled", "bulk", "playlist"] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
 /** One link of a job and how it went (a scheduled download has one, a bulk job up to its plan's limit). */
 export interface JobItem {
   url: string;
@@ -26,7 +30,12 @@ export const downloadJobs = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind").$type<"scheduled">().notNull(),
+    /** scheduled: one link; bulk: several links in one ZIP; playlist: a playlist link's videos in one ZIP */
+    kind: text("kind").$type<JobKind>().notNull(),
+    /** a playlist job's playlist link (its items are its videos, listed when it runs) */
+    source: text("source"),
+    /** the archive's name a bulk job was given, or a playlist's title once it ran */
+    name: text("name"),
     format: text("format").notNull(),
     items: jsonb("items").$type<JobItem[]>().notNull(),
     status: text("status").$type<JobStatus>().notNull(),

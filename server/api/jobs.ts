@@ -18,7 +18,11 @@ import { hostErrorOf, refuse } from "../http-errors.ts";
  * finished job's file is served to the link its owner was given (signed, expiring).
  */
 const runAt = z.string().max(64).datetime({ offset: true });
-const createBody = z.object({ url: z.string().min(1).max(4096), format: z.string().max(64), runAt: runAt.optional() });
+/** one link or a playlist link (`url`), or several links in one ZIP (`urls`, a bulk job) */
+const createBody = z.union([
+  z.object({ url: z.string().min(1).max(4096), format: z.string().max(64), runAt: runAt.optional() }).strict(),
+  z.object({ urls: z.array(z.string().max(4096)).max(1000), format: z.string().max(64), runAt: runAt.optional(), name: z.string().max(200).optional() }).strict(),
+]);
 const patchBody = z.object({ runAt });
 
 export interface JobFileLinks {
@@ -31,7 +35,8 @@ export interface JobFiles {
   open(key: string, range?: { start: number; end: number }): Promise<{ stream: Readable; bytes: number; totalBytes: number; contentType: string; filename: string } | null>;
 }
 
-const JSON_LIMIT_BYTES = 16 * 1024;
+/** 50 links of the longest kind fit (a bulk job's body) */
+const JSON_LIMIT_BYTES = 256 * 1024;
 /** "bytes=0-99", "bytes=100-": one range (a player seeking, a resumed download) */
 const RANGE = /^bytes=(\d{1,15})-(\d{1,15})?$/;
 
@@ -62,8 +67,12 @@ export function createJobsRouter(deps: { db: Database; accounts: AccountServices
 
   router.post("/", async (req, res) => {
     const who = await owner(req);
+    // a bad time is named as such, whichever shape the rest of the body has
+    const given = (req.body as { runAt?: unknown } | null)?.runAt;
+    if (given !== undefined && !runAt.safeParse(given).success) throw new JobError("job.invalid_run_at");
     const body = parse(createBody, req.body);
-    const row = await deps.jobs.create(who, { url: body.url, format: body.format, runAt: body.runAt ? new Date(body.runAt) : undefined });
+    const when = body.runAt ? new Date(body.runAt) : undefined;
+    const row = await deps.jobs.create(who, "urls" in body ? { urls: body.urls, format: body.format, runAt: when, name: body.name } : { url: body.url, format: body.format, runAt: when });
     const shown = view(row);
     res.status(201).set("cache-control", "no-store").json({ id: shown.id, status: shown.status, runAt: shown.runAt });
   });

@@ -17,6 +17,8 @@ const row: typeof downloadJobs.$inferSelect = {
   id: "job-1",
   userId: "user-1",
   kind: "scheduled",
+  source: null,
+  name: null,
   format: "mp4-720",
   items: [{ url: "https://youtu.be/dQw4w9WgXcQ", title: "A video", status: "done", bytes: 10, error: null }],
   status: "done",

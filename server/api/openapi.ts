@@ -1,6 +1,6 @@
 import { PLATFORM_IDS } from "#common/links.ts";
 import { JOB_FILE_TTL_MS, MAX_SCHEDULE_AHEAD_MS } from "#app/modules/jobs/scheduled-jobs.server.ts";
-import { JOB_STATUSES } from "#db/schema/jobs.ts";
+import { JOB_KINDS, JOB_STATUSES } from "#db/schema/jobs.ts";
 import { FORMAT_IDS } from "#engine/formats.ts";
 import { API_ERROR_CODES } from "./api-errors.ts";
 
@@ -139,15 +139,15 @@ export function openApiDocument(serverUrl: string) {
       "/jobs": {
         post: {
           operationId: "createJob",
-          summary: "Schedule a download (Pro, Ultimate): one link, one format, run at runAt (now when absent)",
+          summary: "Schedule a download (Pro, Ultimate) or a ZIP of links or of a playlist (Ultimate), in one format, run at runAt (now when absent)",
           description:
             "The job runs on the server's queue at runAt; when it is done its file is kept for the owner, reached through a signed link (downloadUrl, also mailed). Jobs created in the last 24 hours count against the plan's jobs per day (Pro 20, Ultimate 100).",
           requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/JobRequest" } } } },
           responses: {
             "201": { description: "Scheduled", content: { "application/json": { schema: { $ref: "#/components/schemas/JobCreated" } } } },
-            "400": errorResponse("Invalid link, format or runAt (job.invalid_format, job.invalid_run_at), or a body of the wrong shape"),
+            "400": errorResponse("Invalid link, format or runAt (job.invalid_link, job.invalid_format, job.invalid_run_at), more urls than the plan allows (job.too_many_links), or a body of the wrong shape"),
             "401": errorResponse("No session (job.login_required)"),
-            "403": errorResponse("The caller's plan has no scheduled downloads (plan.required)"),
+            "403": errorResponse("The caller's plan has no scheduled downloads, or no bulk downloads for urls or a playlist (plan.required)"),
             "413": errorResponse("Body too large"),
             "429": errorResponse("The plan's jobs per day are used up (job.daily_limit)"),
           },
@@ -261,6 +261,7 @@ export function openApiDocument(serverUrl: string) {
           properties: {
             urls: { type: "array", minItems: 1, items: { type: "string", maxLength: 4096 }, description: "the links, at most the plan's links per bulk download" },
             format: { $ref: "#/components/schemas/FormatId" },
+            name: { type: "string", maxLength: 200, description: "the archive's name (unsafe characters become spaces, cut to 120 characters); default `VidFetch bulk <date>`" },
           },
         },
         FormatId: { type: "string", enum: FORMAT_IDS },
@@ -323,16 +324,54 @@ export function openApiDocument(serverUrl: string) {
             bytes: { type: "integer" },
             total: { type: ["integer", "null"] },
             state: { type: "string", enum: ["queued", "streaming", "done", "failed", "aborted"] },
+            files: {
+              type: "object",
+              description: "a ZIP's files (several links, a playlist): sent whenever one starts or ends",
+              required: ["total", "done", "failed", "items"],
+              properties: {
+                total: { type: "integer" },
+                done: { type: "integer" },
+                failed: { type: "integer" },
+                items: {
+                  type: "array",
+                  items: {
+                    type: "object",
+                    required: ["status", "title"],
+                    properties: {
+                      status: { type: "string", enum: ["pending", "running", "done", "failed"] },
+                      title: { type: ["string", "null"] },
+                      error: { type: "string", description: "on a failed file: the manifest's error" },
+                    },
+                  },
+                },
+              },
+            },
           },
         },
         JobRequest: {
-          type: "object",
-          required: ["url", "format"],
-          properties: {
-            url: { type: "string", maxLength: 4096, description: "an http(s) link" },
-            format: { $ref: "#/components/schemas/FormatId" },
-            runAt: { $ref: "#/components/schemas/RunAt" },
-          },
+          oneOf: [
+            {
+              type: "object",
+              required: ["url", "format"],
+              additionalProperties: false,
+              properties: {
+                url: { type: "string", maxLength: 4096, description: "a video link, or a playlist link (Ultimate: its videos in one ZIP, listed when the job runs)" },
+                format: { $ref: "#/components/schemas/FormatId" },
+                runAt: { $ref: "#/components/schemas/RunAt" },
+              },
+            },
+            {
+              type: "object",
+              required: ["urls", "format"],
+              additionalProperties: false,
+              properties: {
+                urls: { type: "array", minItems: 1, items: { type: "string", maxLength: 4096 }, description: "several links in one ZIP (Ultimate), at most the plan's links per bulk download" },
+                format: { $ref: "#/components/schemas/FormatId" },
+                runAt: { $ref: "#/components/schemas/RunAt" },
+                name: { type: "string", maxLength: 200, description: "the ZIP's name" },
+              },
+            },
+          ],
         },
         JobReschedule: { type: "object", required: ["runAt"], properties: { runAt: { $ref: "#/components/schemas/RunAt" } } },
         RunAt: {
@@ -365,9 +404,11 @@ export function openApiDocument(serverUrl: string) {
         },
         Job: {
           type: "object",
-          required: ["id", "status", "url", "format", "runAt", "createdAt", "progress", "items", "filename", "bytes", "downloadUrl", "expiresAt", "error"],
+          required: ["id", "kind", "name", "status", "url", "format", "runAt", "createdAt", "progress", "items", "filename", "bytes", "downloadUrl", "expiresAt", "error"],
           properties: {
             id: { type: "string" },
+            kind: { type: "string", enum: JOB_KINDS, description: "scheduled: one file; bulk: a ZIP of several links; playlist: a ZIP of a playlist's videos" },
+            name: { type: ["string", "null"], description: "the ZIP's name given with urls, or the playlist's title once the job ran" },
             status: { $ref: "#/components/schemas/JobStatus" },
             url: { type: "string" },
             format: { $ref: "#/components/schemas/FormatId" },

@@ -45,6 +45,8 @@ export interface ScheduledView {
     status: "scheduled" | "queued" | "running" | "done" | "failed" | "canceled";
     url: string;
     title: string | null;
+    /** a ZIP job's files so far: "3 links", "2 of 3 files, 1 failed" (null for one file) */
+    filesText: string | null;
     formatLabel: string;
     runAt: string;
     percent: number | null;

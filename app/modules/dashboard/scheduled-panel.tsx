@@ -122,6 +122,7 @@ export function ScheduledPanel({ view, actionResult }: { view: ScheduledView; ac
                   </div>
                   <p className="text-sm text-slate-700">
                     {job.formatLabel} · <When iso={job.runAt} />
+                    {job.filesText ? ` · ${job.filesText}` : ""}
                     {job.bytes !== null ? ` · ${formatBytes(job.bytes)}` : ""}
                   </p>
                   {job.status === "running" ? (

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, count, desc, eq, gte, isNotNull, isNull, lt } from "drizzle-orm";
+import { parseLink, parsePlaylistLink } from "#common/links.ts";
 import { holds, limitOf, mayDownload, type PlanId } from "#common/plans.ts";
 import type { Database } from "#db/client.ts";
-import { downloadJobs, type JobItem, type JobStatus } from "#db/schema/jobs.ts";
+import { downloadJobs, type JobItem, type JobKind, type JobStatus } from "#db/schema/jobs.ts";
 import { FORMAT_IDS } from "#engine/formats.ts";
 import { planRequired, premiumRefusal } from "#engine/refusals.ts";
 import type { Caller } from "#engine/types.ts";
@@ -31,6 +32,10 @@ export interface JobOwner {
 /** The API's and the dashboard's view of a job (DESIGN §5). */
 export interface JobView {
   id: string;
+  /** scheduled: one file; bulk: a ZIP of `items`; playlist: a ZIP of the playlist's videos */
+  kind: JobKind;
+  /** the archive's name a bulk job was given, or its playlist's title once it ran */
+  name: string | null;
   status: JobStatus;
   url: string;
   format: string;
@@ -55,8 +60,10 @@ export function jobView(row: JobRow, now: Date, downloadUrl: string | null = nul
   const kept = row.status === "done" && row.fileKey !== null && row.expiresAt !== null && row.expiresAt.getTime() > now.getTime();
   return {
     id: row.id,
+    kind: row.kind,
+    name: row.name,
     status,
-    url: row.items[0]?.url ?? "",
+    url: row.kind === "playlist" ? (row.source ?? "") : (row.items[0]?.url ?? ""),
     format: row.format,
     runAt: row.runAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
@@ -84,20 +91,47 @@ export function callerOfOwner(owner: JobOwner): Caller {
   return owner.plan === "free" ? { kind: "free", userId: owner.userId } : { kind: "premium", plan: owner.plan, userId: owner.userId };
 }
 
-function checkRight(owner: JobOwner): void {
-  if (!holds(owner.plan, "scheduledDownloads")) throw planRequired(callerOfOwner(owner), "scheduledDownloads");
+/** the right a job of this kind needs: one file is a scheduled download, a ZIP a bulk download */
+function checkRight(owner: JobOwner, kind: JobKind): void {
+  const right = kind === "scheduled" ? "scheduledDownloads" : "bulkDownloads";
+  if (!holds(owner.plan, right)) throw planRequired(callerOfOwner(owner), right);
 }
 
-/** Validates a link the way the API's other inputs are: an http(s) URL of sensible length. */
-function checkUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    throw new JobError("job.invalid_format", "Please enter a valid video link.");
+/**
+ * A link in canonical form, checked as the engine will check it when the job runs (a platform's
+ * link of the wrong shape is refused now, not at 3 a.m.). `position` names the line of a bulk job.
+ */
+function checkLink(url: string, position?: number): string {
+  const parsed = parseLink(url.trim());
+  if (!parsed.ok) throw new JobError("job.invalid_link", position === undefined ? parsed.message : `Link ${position}: ${parsed.message}`);
+  return parsed.url;
+}
+
+/** What a job is asked to make: one link, several links, or a playlist link. */
+export type JobInput = { url: string; urls?: undefined; format: string; runAt?: Date; name?: string } | { urls: string[]; url?: undefined; format: string; runAt?: Date; name?: string };
+
+/** a link that names a whole playlist (a watch link inside one stays a download of its video) */
+function wholePlaylist(url: string): string | null {
+  const list = parsePlaylistLink(url.trim());
+  return list && !(list.kind === "youtube" && list.videoId) ? list.url : null;
+}
+
+function kindOf(input: JobInput): JobKind {
+  if (input.urls !== undefined) return "bulk";
+  return wholePlaylist(input.url) ? "playlist" : "scheduled";
+}
+
+/** the job's items from what was asked (the right is checked already); a playlist is listed when the job runs */
+function itemsOf(owner: JobOwner, input: JobInput, kind: JobKind): { items: JobItem[]; source: string | null } {
+  const pending = (url: string): JobItem => ({ url, title: null, status: "pending", bytes: null, error: null });
+  if (input.urls === undefined) {
+    if (kind === "playlist") return { items: [], source: wholePlaylist(input.url) };
+    return { items: [pending(checkLink(input.url))], source: null };
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new JobError("job.invalid_format", "Please enter a valid video link.");
-  return parsed.href;
+  const most = limitOf(owner.plan, "linksPerBulkJob") ?? 0;
+  if (input.urls.length === 0) throw new JobError("job.invalid_link", "Add at least one link to download.");
+  if (input.urls.length > most) throw new JobError("job.too_many_links", `A bulk job takes at most ${most} links; this one has ${input.urls.length}.`);
+  return { items: input.urls.map((url, i) => pending(checkLink(url, i + 1))), source: null };
 }
 
 export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?: () => Date }) {
@@ -116,13 +150,14 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
   }
 
   return {
-    /** Schedules one download for `runAt` (now when absent). */
-    async create(owner: JobOwner, input: { url: string; format: string; runAt?: Date }): Promise<JobRow> {
-      checkRight(owner);
+    /** Schedules one download, or one ZIP of links or of a playlist, for `runAt` (now when absent). */
+    async create(owner: JobOwner, input: JobInput): Promise<JobRow> {
       const at = now();
+      const kind = kindOf(input);
+      checkRight(owner, kind);
+      const { items, source } = itemsOf(owner, input, kind);
       const runAt = input.runAt ?? at;
       checkRunAt(runAt, at);
-      const url = checkUrl(input.url);
       if (!(FORMAT_IDS as readonly string[]).includes(input.format)) throw new JobError("job.invalid_format");
       if (!mayDownload(owner.plan, input.format)) throw premiumRefusal(callerOfOwner(owner));
       const perDay = limitOf(owner.plan, "jobsPerDay");
@@ -136,7 +171,7 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
       const id = randomUUID();
       await db
         .insert(downloadJobs)
-        .values({ id, userId: owner.userId, kind: "scheduled", format: input.format, items: [{ url, title: null, status: "pending", bytes: null, error: null }], status: "scheduled", runAt, createdAt: at });
+        .values({ id, userId: owner.userId, kind, source, name: input.name?.trim().slice(0, 200) || null, format: input.format, items, status: "scheduled", runAt, createdAt: at });
       try {
         const queueJobId = await queue.send(SCHEDULED_DOWNLOAD_QUEUE, { jobId: id }, { startAfter: runAt });
         const [queued] = await db.update(downloadJobs).set({ queueJobId }).where(eq(downloadJobs.id, id)).returning();
@@ -169,8 +204,8 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
 
     /** Moves a job that has not started to another time. */
     async reschedule(owner: JobOwner, id: string, runAt: Date): Promise<JobRow> {
-      checkRight(owner);
       const row = await owned(owner, id);
+      checkRight(owner, row.kind);
       checkRunAt(runAt, now());
       if (row.status !== "scheduled") throw new JobError("job.not_changeable");
       const queueJobId = await queue.send(SCHEDULED_DOWNLOAD_QUEUE, { jobId: row.id }, { startAfter: runAt });
