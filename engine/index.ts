@@ -167,6 +167,8 @@ export interface EngineDeps {
   state?: EngineStateFactory;
 }
 const DEFAULT_MAX_CONCURRENT_PER_IP = 10;
+/** a playlist link among other links: it is only downloaded as a whole on its own */
+const PLAYLIST_ALONE = "A playlist link goes alone: paste it by itself to download its videos.";
 /** entries a playlist's listing shows at most (the picker's list; a ZIP takes the plan's cap) */
 export const PLAYLIST_LISTING_MAX = 200;
 
@@ -311,6 +313,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       throw new EngineError("bulk.too_many_links", { message: `A bulk download takes at most ${most} links; this one has ${urls.length}.`, detail: String(urls.length) });
     }
     const normalised = urls.map((url, i) => {
+      if (wholePlaylist(url)) throw new EngineError("link.invalid", { message: `Link ${i + 1}: ${PLAYLIST_ALONE}`, detail: `position ${i + 1}` });
       try {
         return parse(url).url;
       } catch (err) {
@@ -411,7 +414,13 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       };
     },
 
-    async createBulkDownload({ urls, format: wanted, caller, name }) {
+    async createBulkDownload({ urls, format: wanted, caller, ip, name }) {
+      // one playlist link pasted as the list: the playlist's videos
+      const list = urls.length === 1 ? wholePlaylist(urls[0]!) : null;
+      if (list) {
+        const playlist = await playlistLinks(list, { format: wanted, caller, ip });
+        return engine.createBulkDownload({ urls: playlist.urls, format: wanted, caller, ip, name: name ?? playlist.title });
+      }
       const { urls: normalised, format } = bulkLinks(urls, wanted, caller);
       const archive = name ? archiveName(name) : "";
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
@@ -481,7 +490,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     async openBulkDownload(input) {
       if (closing) throw new EngineError("download.busy", { retryAfter: 5, detail: "the engine is closing" });
       const { caller, ip, signal } = input;
-      const list = input.url !== undefined ? wholePlaylist(input.url) : null;
+      const given = input.url ?? (input.urls?.length === 1 ? input.urls[0] : undefined);
+      const list = given !== undefined ? wholePlaylist(given) : null;
       if (input.url !== undefined && !list) throw new EngineError("link.invalid", { message: "This link is not a playlist link." });
       const playlist = list ? await playlistLinks(list, { format: input.format, caller, ip, signal }) : null;
       const { urls, format } = bulkLinks(playlist?.urls ?? input.urls ?? [], input.format, caller);

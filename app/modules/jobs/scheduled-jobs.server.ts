@@ -102,6 +102,7 @@ function checkRight(owner: JobOwner, kind: JobKind): void {
  * link of the wrong shape is refused now, not at 3 a.m.). `position` names the line of a bulk job.
  */
 function checkLink(url: string, position?: number): string {
+  if (position !== undefined && wholePlaylist(url)) throw new JobError("job.invalid_link", `Link ${position}: A playlist link goes alone: paste it by itself to download its videos.`);
   const parsed = parseLink(url.trim());
   if (!parsed.ok) throw new JobError("job.invalid_link", position === undefined ? parsed.message : `Link ${position}: ${parsed.message}`);
   return parsed.url;
@@ -116,18 +117,23 @@ function wholePlaylist(url: string): string | null {
   return list && !(list.kind === "youtube" && list.videoId) ? list.url : null;
 }
 
+/** the one link a job names as a whole: `url`, or a list of one playlist link */
+function singleLink(input: JobInput): string | null {
+  if (input.urls === undefined) return input.url;
+  return input.urls.length === 1 && wholePlaylist(input.urls[0]!) ? input.urls[0]! : null;
+}
+
 function kindOf(input: JobInput): JobKind {
-  if (input.urls !== undefined) return "bulk";
-  return wholePlaylist(input.url) ? "playlist" : "scheduled";
+  const single = singleLink(input);
+  if (single === null) return "bulk";
+  return wholePlaylist(single) ? "playlist" : "scheduled";
 }
 
 /** the job's items from what was asked (the right is checked already); a playlist is listed when the job runs */
 function itemsOf(owner: JobOwner, input: JobInput, kind: JobKind): { items: JobItem[]; source: string | null } {
   const pending = (url: string): JobItem => ({ url, title: null, status: "pending", bytes: null, error: null });
-  if (input.urls === undefined) {
-    if (kind === "playlist") return { items: [], source: wholePlaylist(input.url) };
-    return { items: [pending(checkLink(input.url))], source: null };
-  }
+  if (kind === "playlist") return { items: [], source: wholePlaylist(singleLink(input)!) };
+  if (input.urls === undefined) return { items: [pending(checkLink(input.url))], source: null };
   const most = limitOf(owner.plan, "linksPerBulkJob") ?? 0;
   if (input.urls.length === 0) throw new JobError("job.invalid_link", "Add at least one link to download.");
   if (input.urls.length > most) throw new JobError("job.too_many_links", `A bulk job takes at most ${most} links; this one has ${input.urls.length}.`);

@@ -129,6 +129,16 @@ describe.each(testDatabases)("playlist ZIPs through /api/v1 on $name", (variant)
     }
   }, 120_000);
 
+  it.skipIf(skip)("a playlist link pasted alone as the list of links is the playlist's ZIP; among other links it is refused by its line", async () => {
+    const user = await fx.signUp("PlaylistAsList", "ultimate");
+    const alone = await fx.post("/downloads", { urls: [PLAYLIST_URL], format: "mp4-360" }, user.cookie);
+    expect(alone.status).toBe(200);
+    expect(((await alone.json()) as { filename: string }).filename).toBe(`${LIST.title}.zip`);
+    const mixed = await fx.post("/downloads", { urls: [ENTRY_URLS[0], PLAYLIST_URL], format: "mp4-360" }, user.cookie);
+    expect(mixed.status).toBe(400);
+    expect(await mixed.json()).toEqual({ error: { code: "link.invalid", message: "Link 2: A playlist link goes alone: paste it by itself to download its videos." } });
+  });
+
   it.skipIf(skip)("anonymous, Free, Basic and Pro callers get 403 plan.required naming Ultimate for a playlist", async () => {
     const body = { url: PLAYLIST_URL, format: "mp4-360" };
     const subscribe = "Bulk downloads come with the Ultimate plan. Subscribe to use them.";

@@ -207,6 +207,17 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
     }
   }, 120_000);
 
+  it.skipIf(skip)("a playlist link sent alone as urls is a playlist job; among other links it is refused by its line", async () => {
+    const user = await fx.signUp("PlaylistAsUrls", "ultimate");
+    const created = await call("POST", "/", user.cookie, { urls: [PLAYLIST_URL], format: "mp3-128", runAt: new Date(Date.now() + 3600_000).toISOString() });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as JobBody;
+    expect(await getJob(id, user.cookie)).toMatchObject({ kind: "playlist", url: PLAYLIST_URL, items: [] });
+    const mixed = await call("POST", "/", user.cookie, { urls: [GOOD[0], PLAYLIST_URL], format: "mp3-128" });
+    expect(mixed.status).toBe(400);
+    expect(await mixed.json()).toEqual({ error: { code: "job.invalid_link", message: "Link 2: A playlist link goes alone: paste it by itself to download its videos." } });
+  });
+
   it.skipIf(skip)("a job whose every link fails is failed and keeps no file", async () => {
     const user = await fx.signUp("AllFail", "ultimate");
     const { id } = (await (await call("POST", "/", user.cookie, { urls: [PRIVATE, "https://www.youtube.com/watch?v=vidfetchPrv&t=1"], format: "mp4-360" })).json()) as JobBody;
