@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, type DownloadTicket } from "./api-client.ts";
-import { parseProgress, runDownload, type ProgressEvent, type ProgressSubscribe } from "./run-download.ts";
+import { followDownload, parseProgress, runDownload, type ProgressEvent, type ProgressSubscribe } from "./run-download.ts";
 
 const ticket: DownloadTicket = { id: "dl1", downloadUrl: "/api/v1/dl/token", filename: "Sample (720p).mp4", expiresAt: "2026-11-21T20:00:00Z", bytes: 1000 };
 
@@ -109,5 +109,60 @@ describe("parseProgress", () => {
     expect(parseProgress('{"state":"failed","error":{"message":"Boom"}}')?.message).toBe("Boom");
     expect(parseProgress("keep-alive")).toBeNull();
     expect(parseProgress('{"bytes":1}')).toBeNull();
+  });
+});
+
+describe("a ZIP's files in the progress events", () => {
+  const event = {
+    bytes: 2048,
+    total: null,
+    state: "streaming",
+    files: {
+      total: 4,
+      done: 2,
+      failed: 1,
+      items: [
+        { status: "done", title: "Sample clip in every quality" },
+        { status: "failed", title: null, error: "This video is private." },
+        { status: "running", title: "Sample clip with captions" },
+        { status: "pending", title: null },
+      ],
+    },
+  };
+
+  it("reads each file's state, title and error", () => {
+    expect(parseProgress(JSON.stringify(event))).toEqual({ bytes: 2048, total: null, state: "streaming", message: undefined, files: event.files });
+  });
+
+  it("leaves a single file's event without files, and reads odd items as waiting", () => {
+    expect(parseProgress('{"bytes":5,"total":10,"state":"streaming"}')).not.toHaveProperty("files");
+    const odd = parseProgress(JSON.stringify({ bytes: 0, state: "queued", files: { items: [{ status: "exploded", title: 3 }, null] } }));
+    expect(odd?.files).toEqual({ total: 2, done: 0, failed: 0, items: [{ status: "pending", title: null }, { status: "pending", title: null }] });
+  });
+
+  it("followDownload hands a ZIP's files on and ends when the archive is done", async () => {
+    const zipTicket: DownloadTicket = { ...ticket, id: "zip1", filename: "VidFetch sample playlist.zip", bytes: null };
+    const done = { ...event, state: "done", files: { ...event.files, done: 3, items: event.files.items.map((i) => (i.status === "failed" ? i : { ...i, status: "done" })) } };
+    const { log, subscribe } = scripted([parseProgress(JSON.stringify(event))!, parseProgress(JSON.stringify(done))!]);
+    const seen: ProgressEvent[] = [];
+    const outcome = await followDownload(zipTicket, { onProgress: (p) => seen.push(p) }, { subscribe, save: (href, name) => log.push(`save ${name}`) });
+    expect(outcome).toEqual({ ticket: zipTicket, tracked: true });
+    expect(log).toEqual(["subscribe zip1", "save VidFetch sample playlist.zip", "unsubscribe"]);
+    expect(seen.map((p) => p.files?.items.map((i) => i.status))).toEqual([
+      ["done", "failed", "running", "pending"],
+      ["done", "failed", "done", "done"],
+    ]);
+  });
+
+  it("a ZIP moving on to its next file is movement: the stall timer starts again", async () => {
+    const step = (statuses: string[]) => ({ bytes: 100, total: null, state: "streaming", files: { total: 2, done: 0, failed: 0, items: statuses.map((status) => ({ status, title: null })) } }) as ProgressEvent;
+    const events = [step(["running", "pending"]), step(["done", "running"]), { ...step(["done", "done"]), state: "done" }];
+    // each event comes 30 ms after the last, with the same bytes; the stall limit is 45 ms
+    const subscribe: ProgressSubscribe = (_id, { onEvent }) => {
+      const timers = events.map((e, i) => setTimeout(() => onEvent(e), 30 * (i + 1)));
+      return () => timers.forEach(clearTimeout);
+    };
+    const outcome = await followDownload(ticket, {}, { subscribe, save: () => {}, stallTimeoutMs: 45 });
+    expect(outcome.tracked).toBe(true);
   });
 });

@@ -1,5 +1,9 @@
 import { ApiError, type DownloadTicket, progressUrl, requestDownload } from "./api-client.ts";
+import type { FileProgress, FilesProgress } from "#engine/index.ts";
 import { saveWithBrowser } from "./save-file.ts";
+
+export type { FileProgress, FilesProgress } from "#engine/index.ts";
+type FileStatus = FileProgress["status"];
 
 /** One event of the progress stream (DESIGN §5: bytes sent, total, state). */
 export interface ProgressEvent {
@@ -8,6 +12,8 @@ export interface ProgressEvent {
   state: string;
   /** the engine's wording when the state is a failure */
   message?: string;
+  /** a ZIP's files; absent for a single file */
+  files?: FilesProgress;
 }
 
 const DONE_STATES = new Set(["done", "complete", "completed", "finished"]);
@@ -18,6 +24,28 @@ export const DOWNLOAD_FAILED_MESSAGE = "The download stopped before the file was
 export const DOWNLOAD_CANCELLED_MESSAGE = "The download was cancelled.";
 
 export type ProgressSubscribe = (id: string, handlers: { onEvent: (p: ProgressEvent) => void; onUnavailable: () => void }) => () => void;
+
+const FILE_STATUSES = new Set<string>(["pending", "running", "done", "failed"]);
+const count = (v: unknown): number | null => (typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : null);
+
+/** A ZIP's `files` field, or undefined when there is none (or it is not one we can read). */
+function parseFiles(raw: unknown): FilesProgress | undefined {
+  if (!raw || typeof raw !== "object") return undefined;
+  const r = raw as Record<string, unknown>;
+  if (!Array.isArray(r.items)) return undefined;
+  const items: FileProgress[] = r.items.map((item: unknown) => {
+    const i = (item && typeof item === "object" ? item : {}) as Record<string, unknown>;
+    const status = typeof i.status === "string" && FILE_STATUSES.has(i.status) ? (i.status as FileStatus) : "pending";
+    const title = typeof i.title === "string" && i.title !== "" ? i.title : null;
+    return status === "failed" && typeof i.error === "string" ? { status, title, error: i.error } : { status, title };
+  });
+  return {
+    total: count(r.total) ?? items.length,
+    done: count(r.done) ?? items.filter((i) => i.status === "done").length,
+    failed: count(r.failed) ?? items.filter((i) => i.status === "failed").length,
+    items,
+  };
+}
 
 /** Parse one SSE data payload; null for anything that is not a progress event. */
 export function parseProgress(data: string): ProgressEvent | null {
@@ -39,7 +67,8 @@ export function parseProgress(data: string): ProgressEvent | null {
       : typeof (r.error as { message?: unknown } | undefined)?.message === "string"
         ? ((r.error as { message: string }).message)
         : undefined;
-  return { bytes, total, state: r.state, message };
+  const files = parseFiles(r.files);
+  return files ? { bytes, total, state: r.state, message, files } : { bytes, total, state: r.state, message };
 }
 
 /** The progress endpoint through the browser's EventSource (reconnects are ours to decide). */
@@ -79,21 +108,31 @@ export interface RunDownloadDeps {
 
 /**
  * One attempt: ask the API for a signed link, let the browser save it, follow the progress stream
- * until the server reports the file complete. Rejects with an ApiError when the server reports a
- * failure (so the caller can retry), or "download.cancelled" when the visitor cancelled it.
- * When the progress stream is not reachable, the browser still owns the download: the outcome
- * says it was not tracked.
+ * until the server reports the file complete (see `followDownload`).
  */
 export async function runDownload(
   input: { url: string; format: string; onProgress?: (p: ProgressEvent) => void; onTicket?: (t: DownloadTicket) => void; signal?: AbortSignal },
   deps: RunDownloadDeps = {},
 ): Promise<DownloadOutcome> {
   const request = deps.request ?? requestDownload;
-  const subscribe = deps.subscribe ?? subscribeWithEventSource;
-  const save = deps.save ?? saveWithBrowser;
-
   const ticket = await request(input.url, input.format, { signal: input.signal });
   input.onTicket?.(ticket);
+  return followDownload(ticket, input, deps);
+}
+
+/**
+ * Let the browser save a ticket's file (one video or a ZIP) and follow its progress stream until
+ * the server reports it complete. Rejects with an ApiError when the server reports a failure (so
+ * the caller can retry), or "download.cancelled" when the visitor cancelled it. When the progress
+ * stream is not reachable, the browser still owns the download: the outcome says it was not tracked.
+ */
+export function followDownload(
+  ticket: DownloadTicket,
+  input: { onProgress?: (p: ProgressEvent) => void; signal?: AbortSignal },
+  deps: Omit<RunDownloadDeps, "request"> = {},
+): Promise<DownloadOutcome> {
+  const subscribe = deps.subscribe ?? subscribeWithEventSource;
+  const save = deps.save ?? saveWithBrowser;
 
   return new Promise<DownloadOutcome>((resolve, reject) => {
     let settled = false;
@@ -107,6 +146,7 @@ export async function runDownload(
     };
     let lastBytes = -1;
     let lastState = "";
+    let lastFiles = "";
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
@@ -119,9 +159,12 @@ export async function runDownload(
     const stop = subscribe(ticket.id, {
       onEvent: (p) => {
         sawEvent = true;
-        if (p.bytes !== lastBytes || p.state !== lastState) armStall();
+        // a ZIP moving on to its next link counts as movement too, before that file's bytes flow
+        const files = p.files ? p.files.items.map((i) => i.status).join() : "";
+        if (p.bytes !== lastBytes || p.state !== lastState || files !== lastFiles) armStall();
         lastBytes = p.bytes;
         lastState = p.state;
+        lastFiles = files;
         input.onProgress?.(p);
         if (DONE_STATES.has(p.state)) finish(() => resolve({ ticket, tracked: true }));
         else if (FAILED_STATES.has(p.state)) finish(() => reject(new ApiError("download.failed", p.message || DOWNLOAD_FAILED_MESSAGE, 500)));
