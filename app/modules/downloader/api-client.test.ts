@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, FRIENDLY_MESSAGES, RESOLVE_FALLBACK_MESSAGE, isRetryable, requestDownload, resolveErrorMessage, resolveVideo } from "./api-client.ts";
+import { ApiError, FRIENDLY_MESSAGES, RESOLVE_FALLBACK_MESSAGE, isRetryable, requestBulkDownload, requestDownload, resolveErrorMessage, resolveVideo } from "./api-client.ts";
 
 function respond(status: number, body: unknown, contentType = "application/json") {
   const calls: { url: string; init: RequestInit }[] = [];
@@ -14,7 +14,7 @@ describe("API client", () => {
   it("posts the link to /api/v1/resolve and returns video and formats", async () => {
     const { calls, fetchFn } = respond(200, { video: { id: "vidfetchAll" }, formats: [] });
     const r = await resolveVideo("https://youtu.be/vidfetchAll", { fetchFn });
-    expect(r.video.id).toBe("vidfetchAll");
+    expect(r.video?.id).toBe("vidfetchAll");
     expect(calls[0]!.url).toBe("/api/v1/resolve");
     expect(calls[0]!.init.method).toBe("POST");
     expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll" });
@@ -25,6 +25,14 @@ describe("API client", () => {
     const t = await requestDownload("https://youtu.be/vidfetchAll", "mp3-128", { fetchFn });
     expect(t.downloadUrl).toBe("/api/v1/dl/x");
     expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll", format: "mp3-128" });
+  });
+
+  it("posts a ZIP's links, format and name; without a name, none is sent", async () => {
+    const { calls, fetchFn } = respond(200, { id: "b", downloadUrl: "/api/v1/dl/zip.x", filename: "VidFetch sample playlist.zip", expiresAt: "t", bytes: null });
+    await requestBulkDownload(["https://youtu.be/vidfetchAll", "https://youtu.be/vidfetchCap"], "mp4-360", { fetchFn, name: "VidFetch sample playlist" });
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ urls: ["https://youtu.be/vidfetchAll", "https://youtu.be/vidfetchCap"], format: "mp4-360", name: "VidFetch sample playlist" });
+    await requestBulkDownload(["https://youtu.be/vidfetchAll"], "mp4-360", { fetchFn });
+    expect(JSON.parse(String(calls[1]!.init.body))).toEqual({ urls: ["https://youtu.be/vidfetchAll"], format: "mp4-360" });
   });
 
   it("carries the engine's code and wording on failure", async () => {

@@ -1,4 +1,5 @@
 import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
+import type { PlaylistAnswer } from "#engine/index.ts";
 import type { FormatOption, VideoDetails } from "#engine/types.ts";
 
 /**
@@ -9,6 +10,18 @@ import type { FormatOption, VideoDetails } from "#engine/types.ts";
 export interface ResolvedVideo {
   video: VideoDetails;
   formats: FormatOption[];
+  /** a watch link inside a playlist: the playlist beside its video */
+  playlist?: PlaylistAnswer;
+}
+
+export type { PlaylistAnswer, PlaylistEntryAnswer } from "#engine/index.ts";
+
+/** What POST /resolve answers: a video (maybe with its playlist), or a playlist link's playlist alone. */
+export type ResolveResult = ResolvedVideo | { playlist: PlaylistAnswer; video?: undefined };
+
+/** A video's answer (maybe with its playlist), not a playlist link's. */
+export function isVideoResult(result: ResolveResult): result is ResolvedVideo {
+  return result.video !== undefined;
 }
 
 export interface DownloadTicket {
@@ -97,17 +110,21 @@ async function postJson<T>(path: string, body: unknown, opts: { signal?: AbortSi
   return data as T;
 }
 
-export function resolveVideo(url: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn }): Promise<ResolvedVideo> {
-  return postJson<ResolvedVideo>("/api/v1/resolve", { url }, opts);
+export function resolveVideo(url: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn }): Promise<ResolveResult> {
+  return postJson<ResolveResult>("/api/v1/resolve", { url }, opts);
 }
 
 export function requestDownload(url: string, format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn }): Promise<DownloadTicket> {
   return postJson<DownloadTicket>("/api/v1/downloads", { url, format }, opts);
 }
 
-/** Several links in one format as one ZIP (Ultimate); the ticket's downloadUrl streams the archive. */
-export function requestBulkDownload(urls: string[], format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn }): Promise<DownloadTicket> {
-  return postJson<DownloadTicket>("/api/v1/downloads", { urls, format }, opts);
+/**
+ * Several links in one format as one ZIP (Ultimate); the ticket's downloadUrl streams the archive.
+ * `name` (a playlist's title) names the ZIP instead of the dated default.
+ */
+export function requestBulkDownload(urls: string[], format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn; name?: string }): Promise<DownloadTicket> {
+  const { name, ...rest } = opts ?? {};
+  return postJson<DownloadTicket>("/api/v1/downloads", name ? { urls, format, name } : { urls, format }, rest);
 }
 
 export function progressUrl(id: string): string {

@@ -1,12 +1,16 @@
-import { useCallback, useEffect } from "react";
+import { useCallback, useEffect, useState } from "react";
+import { Button } from "#app/components/ui/button.tsx";
 import { keepThumbnailAtHand } from "#app/modules/offline/offline-previews.ts";
 import type { FormatOption } from "#engine/types.ts";
+import { isVideoResult, type PlaylistAnswer } from "../api-client.ts";
 import type { FormatTab } from "../format-groups.ts";
 import { useOfflineQueue } from "../hooks/use-offline-queue.ts";
 import type { LookupState } from "../hooks/use-video-lookup.ts";
 import { FormatPicker } from "./format-picker.tsx";
 import { LookupError } from "./lookup-error.tsx";
+import type { PlaylistPlan } from "../playlist-plan.ts";
 import { OfflineQueuePanel } from "./offline-queue-panel.tsx";
+import { PlaylistPicker } from "./playlist-picker.tsx";
 import { PreviewCardShell, PreviewLoading } from "./preview-skeleton.tsx";
 import { VideoDetails } from "./video-details.tsx";
 import { VideoPlayer } from "./video-player.tsx";
@@ -15,15 +19,38 @@ export interface DownloaderBodyProps {
   state: LookupState;
   isPremium: boolean;
   tabs?: FormatTab[];
+  /** what the playlist card offers this viewer */
+  playlistPlan: PlaylistPlan;
+  /** load a link into the form and look it up (a playlist entry's "Download this video") */
+  onPickVideo: (url: string) => void;
+}
+
+/** Under a video that sits in a playlist: the playlist's name and a way to open it. */
+function PartOfPlaylist({ playlist, plan, onPickVideo }: { playlist: PlaylistAnswer; plan: PlaylistPlan; onPickVideo: (url: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const count = playlist.total ?? playlist.entries.length;
+  return (
+    <>
+      <p className="mt-3 flex flex-wrap items-baseline gap-x-2 text-sm text-slate-700" data-testid="part-of-playlist">
+        <span className="[overflow-wrap:anywhere]">
+          Part of the playlist <span className="font-medium text-slate-900">{playlist.title}</span> ({count} {count === 1 ? "video" : "videos"})
+        </span>
+        <Button type="button" variant="link" size="sm" className="h-auto px-0" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+          {open ? "Hide the playlist" : "Show the playlist"}
+        </Button>
+      </p>
+      {open ? <PlaylistPicker playlist={playlist} plan={plan} onPickVideo={onPickVideo} /> : null}
+    </>
+  );
 }
 
 /**
  * Everything after the link form: the preview card, the format picker with real downloads, and
  * the offline queue. Loaded as its own chunk (see downloader.tsx) so the first load stays small.
  */
-export default function DownloaderBody({ state, isPremium, tabs }: DownloaderBodyProps) {
+export default function DownloaderBody({ state, isPremium, tabs, playlistPlan, onPickVideo }: DownloaderBodyProps) {
   const queue = useOfflineQueue();
-  const loaded = state.status === "loaded" ? state.result : null;
+  const loaded = state.status === "loaded" && isVideoResult(state.result) ? state.result : null;
   const storedLabels = queue.settings.queueLabels;
   // the video on screen knows its labels; after a reload the queue remembers the ones it stored
   const labelFor = useCallback(
@@ -35,7 +62,7 @@ export default function DownloaderBody({ state, isPremium, tabs }: DownloaderBod
   useEffect(() => keepThumbnailAtHand(thumbnail), [thumbnail]);
   const onQueue = useCallback(
     (option: FormatOption) => {
-      if (state.status !== "loaded") return;
+      if (state.status !== "loaded" || !isVideoResult(state.result)) return;
       const video = state.result.video;
       add({
         videoId: video.id,
@@ -54,17 +81,27 @@ export default function DownloaderBody({ state, isPremium, tabs }: DownloaderBod
     <>
       {state.status === "loading" ? (
         <PreviewLoading />
-      ) : state.status === "loaded" ? (
-        <PreviewCardShell>
+      ) : state.status === "loaded" && !isVideoResult(state.result) ? (
+        <>
           <p role="status" className="sr-only">
-            Found: {state.result.video.title}
+            Found the playlist: {state.result.playlist.title}
           </p>
-          <div className="grid gap-6 md:grid-cols-2">
-            <VideoPlayer video={state.result.video} />
-            <VideoDetails video={state.result.video} />
-          </div>
-          <FormatPicker formats={state.result.formats} sourceUrl={state.url} isPremium={isPremium} queueInstead={queue.queueing} onQueue={onQueue} tabs={tabs} />
-        </PreviewCardShell>
+          <PlaylistPicker key={state.url} playlist={state.result.playlist} plan={playlistPlan} onPickVideo={onPickVideo} />
+        </>
+      ) : state.status === "loaded" && loaded ? (
+        <>
+          <PreviewCardShell>
+            <p role="status" className="sr-only">
+              Found: {loaded.video.title}
+            </p>
+            <div className="grid gap-6 md:grid-cols-2">
+              <VideoPlayer video={loaded.video} />
+              <VideoDetails video={loaded.video} />
+            </div>
+            <FormatPicker formats={loaded.formats} sourceUrl={state.url} isPremium={isPremium} queueInstead={queue.queueing} onQueue={onQueue} tabs={tabs} />
+          </PreviewCardShell>
+          {loaded.playlist ? <PartOfPlaylist key={state.url} playlist={loaded.playlist} plan={playlistPlan} onPickVideo={onPickVideo} /> : null}
+        </>
       ) : state.status === "error" ? (
         <LookupError url={state.url} message={state.message} />
       ) : null}

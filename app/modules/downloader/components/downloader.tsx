@@ -1,7 +1,8 @@
-import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from "react";
+import { Component, lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import type { ExampleLink } from "../example-links.ts";
 import type { FormatTab } from "../format-groups.ts";
 import { useVideoLookup, type LookupState } from "../hooks/use-video-lookup.ts";
+import type { PlaylistPlan } from "../playlist-plan.ts";
 import type { DownloaderBodyProps } from "./downloader-body.tsx";
 import { ExampleLinks } from "./example-links.tsx";
 import { OfflinePanelPlaceholder, PreviewLoading } from "./preview-skeleton.tsx";
@@ -72,12 +73,17 @@ export interface DownloaderProps {
   placeholder?: string;
   /** the form sits in the hero; the preview and formats below it */
   heroSlot?: (form: ReactNode) => ReactNode;
+  /** what a playlist's card offers this viewer (from their plan); none: the videos one by one, no ZIP */
+  playlistPlan?: PlaylistPlan;
 }
+
+/** A viewer whose plan the page does not know: the playlist's videos one by one, no ZIP. */
+const NO_BULK: PlaylistPlan = { canBulk: false, maxLinks: 0, formats: [] };
 
 const IDLE_LOAD_DELAY_MS = 1500;
 
 /** The whole journey from a pasted link to a saved file, shared by the home and Shorts pages. */
-export function Downloader({ initialUrl = null, isPremium = false, tabs, examples, formLabel, placeholder, heroSlot }: DownloaderProps) {
+export function Downloader({ initialUrl = null, isPremium = false, tabs, examples, formLabel, placeholder, heroSlot, playlistPlan = NO_BULK }: DownloaderProps) {
   const [value, setValue] = useState(initialUrl ?? "");
   const { state, lookup } = useVideoLookup(initialUrl);
   const [wantBody, setWantBody] = useState(false);
@@ -91,6 +97,17 @@ export function Downloader({ initialUrl = null, isPremium = false, tabs, example
   }, [state.status]);
 
   const DownloaderBody = lazyBody(attempt);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  // a playlist entry's "Download this video": the link goes into the form, as if pasted, and the
+  // visitor is taken to where its preview appears (the list goes; the preview's status is announced)
+  const pickVideo = useCallback(
+    (url: string) => {
+      setValue(url);
+      void lookup(url);
+      bodyRef.current?.scrollIntoView({ block: "start" });
+    },
+    [lookup],
+  );
   const placeholderBody = <BodyPlaceholder state={state} />;
   const form = (
     <div onFocusCapture={() => void importBody().catch(() => undefined)}>
@@ -102,11 +119,11 @@ export function Downloader({ initialUrl = null, isPremium = false, tabs, example
   return (
     <>
       {heroSlot ? heroSlot(form) : form}
-      <div className="mx-auto max-w-5xl px-4 sm:px-6">
+      <div ref={bodyRef} className="mx-auto max-w-5xl px-4 sm:px-6">
         {wantBody ? (
           <BodyLoadBoundary key={attempt} fallback={placeholderBody} onRetry={() => setAttempt((n) => n + 1)}>
             <Suspense fallback={placeholderBody}>
-              <DownloaderBody state={state} isPremium={isPremium} tabs={tabs} />
+              <DownloaderBody state={state} isPremium={isPremium} tabs={tabs} playlistPlan={playlistPlan} onPickVideo={pickVideo} />
             </Suspense>
           </BodyLoadBoundary>
         ) : (

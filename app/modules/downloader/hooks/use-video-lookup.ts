@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { resolveErrorMessage, resolveVideo, type ResolvedVideo } from "../api-client.ts";
+import { resolveErrorMessage, resolveVideo, type ResolveResult } from "../api-client.ts";
 
 export type LookupState =
   | { status: "idle" }
   | { status: "loading"; url: string }
-  | { status: "loaded"; url: string; result: ResolvedVideo }
+  | { status: "loaded"; url: string; result: ResolveResult }
   | { status: "error"; url: string; message: string };
 
 /**

@@ -1,0 +1,32 @@
+import { holds, limitOf, type PlanId } from "#common/plans.ts";
+import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
+import { formatsOfPlan } from "#app/modules/dashboard/plan-formats.server.ts";
+import type { PlaylistPlan } from "./playlist-plan.ts";
+
+/** The playlist card's offer for a plan; a visitor without an account has the free plan's formats. */
+export function playlistPlanOf(plan: PlanId | null): PlaylistPlan {
+  const holder = plan ?? "anonymous";
+  const canBulk = holds(holder, "bulkDownloads");
+  return {
+    canBulk,
+    maxLinks: canBulk ? (limitOf(holder, "linksPerBulkJob") ?? 0) : 0,
+    formats: formatsOfPlan(plan ?? "free"),
+  };
+}
+
+/**
+ * The offer for whoever sent the request. Visitors cost no query (no session cookie); a failing
+ * lookup gives the visitor's offer, and the API still decides when the ZIP is asked for.
+ */
+export async function playlistPlanFor(
+  services: Parameters<typeof viewerFromCookie>[0] & { logger: { warn: (obj: object, msg: string) => void } },
+  request: Request,
+): Promise<PlaylistPlan> {
+  try {
+    const viewer = await viewerFromCookie(services, request.headers.get("cookie"));
+    return playlistPlanOf(viewer?.plan.plan ?? null);
+  } catch (err) {
+    services.logger.warn({ err }, "home: plan lookup failed, the playlist card offers no ZIP");
+    return playlistPlanOf(null);
+  }
+}
