@@ -2,8 +2,9 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { ApiError, FRIENDLY_MESSAGES, requestBulkDownload } from "#app/modules/downloader/api-client.ts";
-import { saveWithBrowser } from "#app/modules/downloader/save-file.ts";
+import { defaultFormatOf, FormatSelect } from "#app/modules/downloader/components/format-select.tsx";
+import { ZipFileList } from "#app/modules/downloader/components/zip-progress.tsx";
+import { useZipDownload, type ZipDownloadDeps } from "#app/modules/downloader/hooks/use-zip-download.ts";
 import type { BulkView } from "./dashboard-data.ts";
 
 /** The links in the textarea: one a line, blank lines and surrounding spaces ignored. */
@@ -21,25 +22,28 @@ export function bulkInputProblem(links: string[], maxLinks: number): string | nu
   return null;
 }
 
-type Outcome = { kind: "error"; message: string } | { kind: "started"; filename: string } | null;
-
 /**
  * The Bulk tab (issue 30 §3): up to the plan's number of links, one format, one ZIP. The
  * browser asks POST /api/v1/downloads for a signed link, then follows it, so the archive is
- * saved by the browser's download manager while the server builds it. Plans without bulk
- * downloads see which plan has them. Needs JavaScript: the button waits for it.
+ * saved by the browser's download manager while the server builds it, and each link's state
+ * follows from the download's progress events. Plans without bulk downloads see which plan has
+ * them. Needs JavaScript: the button waits for it.
  */
-export function BulkPanel({ view }: { view: BulkView }) {
+export function BulkPanel({ view, zipDeps }: { view: BulkView; zipDeps?: ZipDownloadDeps }) {
   const [text, setText] = useState("");
-  const [format, setFormat] = useState(() => view.formats.find((f) => f.id === "mp4-720")?.id ?? view.formats[0]?.id ?? "");
-  const [busy, setBusy] = useState(false);
+  const [format, setFormat] = useState(() => defaultFormatOf(view.formats));
   const [hydrated, setHydrated] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  // the links of the running or last ZIP, as they were sent
+  const [sent, setSent] = useState<string[]>([]);
+  const { zip, start } = useZipDownload(zipDeps);
   const alertRef = useRef<HTMLParagraphElement>(null);
+  const busy = zip.phase === "preparing";
+  const error = problem ?? (zip.phase === "failed" ? zip.error : null);
   useEffect(() => setHydrated(true), []);
   useEffect(() => {
-    if (outcome?.kind === "error") alertRef.current?.focus();
-  }, [outcome]);
+    if (error) alertRef.current?.focus();
+  }, [error]);
 
   if (!view.canBulk) {
     return (
@@ -55,28 +59,17 @@ export function BulkPanel({ view }: { view: BulkView }) {
   const links = linesOf(text);
   const over = links.length > view.maxLinks;
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const problem = bulkInputProblem(links, view.maxLinks);
-    if (problem) {
-      setOutcome({ kind: "error", message: problem });
-      return;
-    }
-    setBusy(true);
-    setOutcome(null);
-    try {
-      const ticket = await requestBulkDownload(links, format);
-      saveWithBrowser(ticket.downloadUrl, ticket.filename);
-      setOutcome({ kind: "started", filename: ticket.filename });
-    } catch (err) {
-      setOutcome({ kind: "error", message: err instanceof ApiError ? err.message : FRIENDLY_MESSAGES.unexpected });
-    } finally {
-      setBusy(false);
-    }
+    const refusal = bulkInputProblem(links, view.maxLinks);
+    setProblem(refusal);
+    if (refusal || busy) return;
+    setSent(links);
+    void start(links, format);
   }
 
   return (
-    <form onSubmit={(e) => void onSubmit(e)} noValidate className="grid gap-4 rounded-lg border border-slate-200 p-4 sm:p-6" aria-labelledby="bulk-heading">
+    <form onSubmit={onSubmit} noValidate className="grid gap-4 rounded-lg border border-slate-200 p-4 sm:p-6" aria-labelledby="bulk-heading">
       <h3 id="bulk-heading" className="text-lg font-semibold text-slate-900">
         Download several videos as one ZIP
       </h3>
@@ -100,31 +93,21 @@ export function BulkPanel({ view }: { view: BulkView }) {
           {links.length} of {view.maxLinks} links
         </p>
       </div>
-      <div className="grid gap-2 sm:max-w-xs">
-        <Label htmlFor="bulk-format">Format</Label>
-        <select
-          id="bulk-format"
-          name="format"
-          value={format}
-          onChange={(e) => setFormat(e.target.value)}
-          className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm"
-        >
-          {view.formats.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      {outcome?.kind === "error" ? (
+      <FormatSelect id="bulk-format" value={format} onChange={setFormat} formats={view.formats} />
+      {error ? (
         <p ref={alertRef} tabIndex={-1} role="alert" className="text-sm text-red-700 focus:outline-none">
-          {outcome.message}
+          {error}
         </p>
       ) : null}
-      {outcome?.kind === "started" ? (
-        <p role="status" className="text-sm text-green-800">
-          Your browser is saving {outcome.filename}. The files are added to it one after another as they arrive.
-        </p>
+      {zip.filename && !problem ? (
+        <>
+          {zip.phase === "saving" || zip.phase === "done" ? (
+            <p role="status" className="text-sm text-green-800 [overflow-wrap:anywhere]">
+              Your browser is saving {zip.filename}. The files are added to it one after another as they arrive.
+            </p>
+          ) : null}
+          <ZipFileList zip={zip} links={sent} />
+        </>
       ) : null}
       <p className="text-sm text-slate-600">
         The ZIP holds each file and a manifest.csv listing every file, its size and checksum, and any link that failed with the reason.
