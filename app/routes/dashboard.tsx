@@ -27,6 +27,7 @@ import { SettingsPanel } from "#app/modules/dashboard/settings-panel.tsx";
 import { jobFormAction } from "#app/modules/jobs/job-form-action.server.ts";
 import { scheduledViewOf } from "#app/modules/jobs/scheduled-view.server.ts";
 import { Downloader } from "#app/modules/downloader/components/downloader.tsx";
+import { playlistPlanOf } from "#app/modules/downloader/playlist-plan.server.ts";
 import { listHistory } from "#app/modules/history/list-history.server.ts";
 import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
 
@@ -53,6 +54,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     user: { name: viewer.user.name, email: viewer.user.email, emailVerified: viewer.user.emailVerified },
     plan: planSummaryOf(viewer.plan),
     premiumFormats: viewer.entitlements.premiumFormats,
+    // the Downloads tab's playlist card: one ZIP for plans with bulk downloads
+    playlistPlan: tab === "downloads" ? playlistPlanOf(viewer.plan.plan) : undefined,
     tab,
     history,
     scheduled,
@@ -111,7 +114,7 @@ async function deleteAccountAction(context: Route.ActionArgs["context"], request
  * a link that works without JavaScript and a Radix tab with it.
  */
 export default function Dashboard() {
-  const { user, plan, premiumFormats, tab, history, scheduled, bulk, confirmCancel, notice } = useLoaderData<typeof loader>();
+  const { user, plan, premiumFormats, playlistPlan, tab, history, scheduled, bulk, confirmCancel, notice } = useLoaderData<typeof loader>();
   const actionResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -170,7 +173,7 @@ export default function Dashboard() {
             <h2 className="sr-only">Downloads</h2>
             {/* the downloader pads its preview like a page section; the form gets the same inset */}
             <div className="-mx-4 sm:-mx-6">
-              <Downloader isPremium={premiumFormats} formLabel="Video URL" heroSlot={(form) => <div className="px-4 sm:px-6">{form}</div>} />
+              <Downloader isPremium={premiumFormats} playlistPlan={playlistPlan} formLabel="Video URL" heroSlot={(form) => <div className="px-4 sm:px-6">{form}</div>} />
             </div>
           </TabsContent>
           <TabsContent value="history">
