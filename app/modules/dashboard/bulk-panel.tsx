@@ -4,7 +4,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { defaultFormatOf, FormatSelect } from "#app/modules/downloader/components/format-select.tsx";
 import { ZipFileList } from "#app/modules/downloader/components/zip-progress.tsx";
-import { useZipDownload, type ZipDownloadDeps } from "#app/modules/downloader/hooks/use-zip-download.ts";
+import { useZipDownload } from "#app/modules/downloader/hooks/use-zip-download.ts";
 import type { BulkView } from "./dashboard-data.ts";
 
 /** The links in the textarea: one a line, blank lines and surrounding spaces ignored. */
@@ -29,14 +29,14 @@ export function bulkInputProblem(links: string[], maxLinks: number): string | nu
  * follows from the download's progress events. Plans without bulk downloads see which plan has
  * them. Needs JavaScript: the button waits for it.
  */
-export function BulkPanel({ view, zipDeps }: { view: BulkView; zipDeps?: ZipDownloadDeps }) {
+export function BulkPanel({ view }: { view: BulkView }) {
   const [text, setText] = useState("");
   const [format, setFormat] = useState(() => defaultFormatOf(view.formats));
   const [hydrated, setHydrated] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   // the links of the running or last ZIP, as they were sent
   const [sent, setSent] = useState<string[]>([]);
-  const { zip, start } = useZipDownload(zipDeps);
+  const { zip, start } = useZipDownload();
   const alertRef = useRef<HTMLParagraphElement>(null);
   const busy = zip.phase === "preparing";
   const error = problem ?? (zip.phase === "failed" ? zip.error : null);

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import type { PlaylistAnswer, PlaylistEntryAnswer } from "../api-client.ts";
-import { useZipDownload, type ZipDownload, type ZipDownloadDeps } from "../hooks/use-zip-download.ts";
+import { useZipDownload, type ZipDownload } from "../hooks/use-zip-download.ts";
 import type { PlaylistPlan } from "../playlist-plan.ts";
 import { defaultFormatOf, FormatSelect } from "./format-select.tsx";
 import { FileState, ZipProgressSummary } from "./zip-progress.tsx";
@@ -43,8 +43,6 @@ export interface PlaylistPickerProps {
   plan: PlaylistPlan;
   /** load one entry into the single-video flow, as if its link were pasted */
   onPickVideo: (url: string) => void;
-  /** test seams for the ZIP's request and progress */
-  zipDeps?: ZipDownloadDeps;
 }
 
 function EntryThumbnail({ src }: { src: string | null }) {
@@ -58,7 +56,7 @@ function EntryThumbnail({ src }: { src: string | null }) {
  * checkbox per video, one format and one ZIP of the checked ones, with each video's state while
  * the ZIP is built. Every plan can load a single video into the usual format list.
  */
-export function PlaylistPicker({ playlist, plan, onPickVideo, zipDeps }: PlaylistPickerProps) {
+export function PlaylistPicker({ playlist, plan, onPickVideo }: PlaylistPickerProps) {
   const ids = useId();
   const headingId = `${ids}-heading`;
   const { entries } = playlist;
@@ -66,7 +64,7 @@ export function PlaylistPicker({ playlist, plan, onPickVideo, zipDeps }: Playlis
   const [format, setFormat] = useState(() => defaultFormatOf(plan.formats));
   // the entries (by index) the running or last ZIP holds, in the order the progress events list them
   const [sent, setSent] = useState<number[] | null>(null);
-  const { zip, start } = useZipDownload(zipDeps);
+  const { zip, start } = useZipDownload();
   const alertRef = useRef<HTMLParagraphElement>(null);
   const error = zip.phase === "failed" ? zip.error : null;
   useEffect(() => {

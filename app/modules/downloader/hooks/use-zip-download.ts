@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, FRIENDLY_MESSAGES, requestBulkDownload } from "../api-client.ts";
-import { DOWNLOAD_FAILED_MESSAGE, followDownload, type FilesProgress, type RunDownloadDeps } from "../run-download.ts";
+import { DOWNLOAD_FAILED_MESSAGE, followDownload, type FilesProgress } from "../run-download.ts";
 
 /** One ZIP download (several links, one format) from the request to the last file. */
 export interface ZipDownload {
@@ -25,22 +25,14 @@ function messageOf(err: unknown): string {
   return FRIENDLY_MESSAGES.unexpected;
 }
 
-export interface ZipDownloadDeps extends Omit<RunDownloadDeps, "request"> {
-  request?: typeof requestBulkDownload;
-}
-
 /**
  * Ask POST /api/v1/downloads for one ZIP of `urls`, let the browser save it, and follow its
  * progress events file by file (the dashboard's Bulk tab and the playlist card). No retries: the
  * ZIP is built as it streams, so a second attempt would be a second download.
  */
-export function useZipDownload(deps: ZipDownloadDeps = {}) {
+export function useZipDownload() {
   const [zip, setZip] = useState<ZipDownload>(IDLE_ZIP);
   const controller = useRef<AbortController | null>(null);
-  const depsRef = useRef(deps);
-  useEffect(() => {
-    depsRef.current = deps;
-  });
 
   useEffect(() => () => controller.current?.abort(), []);
 
@@ -48,13 +40,12 @@ export function useZipDownload(deps: ZipDownloadDeps = {}) {
     controller.current?.abort();
     const ctrl = new AbortController();
     controller.current = ctrl;
-    const { request = requestBulkDownload, ...follow } = depsRef.current;
     setZip({ ...IDLE_ZIP, phase: "preparing" });
     try {
-      const ticket = await request(urls, format, { signal: ctrl.signal, name });
+      const ticket = await requestBulkDownload(urls, format, { signal: ctrl.signal, name });
       if (ctrl.signal.aborted) return;
       setZip({ ...IDLE_ZIP, phase: "saving", filename: ticket.filename });
-      const outcome = await followDownload(ticket, { signal: ctrl.signal, onProgress: (p) => setZip((z) => ({ ...z, bytes: p.bytes, files: p.files ?? z.files })) }, follow);
+      const outcome = await followDownload(ticket, { signal: ctrl.signal, onProgress: (p) => setZip((z) => ({ ...z, bytes: p.bytes, files: p.files ?? z.files })) });
       if (ctrl.signal.aborted) return;
       setZip((z) => ({ ...z, phase: "done", untracked: !outcome.tracked }));
     } catch (err) {
