@@ -4,33 +4,13 @@ import { mkdirSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { SAMPLE, ffprobe } from "./home-helpers.ts";
-import { submitSignupAndConfirm } from "./support/accounts.ts";
+import { parseCsv, signUp, subscribe } from "./support/plans.ts";
 
 /**
  * Issue 30 §5 in the browser, on the embedded defaults (MOCKS=true, the fake Stripe): a Pro
  * user's scheduled download arrives in the dashboard, an Ultimate user's Bulk tab saves one ZIP
  * with a manifest, and the API refuses both features to a free account.
  */
-const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-
-async function signUp(page: Page, name: string) {
-  await page.goto("/signup");
-  await expect(page.locator("main form")).toHaveAttribute("novalidate", "");
-  await submitSignupAndConfirm(page, { name, email: uniqueEmail("jobs"), password: "correct horse battery" });
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
-
-/** Pay for a plan on the fake Stripe checkout and come back to the dashboard holding it. */
-async function subscribe(page: Page, plan: "Pro" | "Ultimate") {
-  await page.goto("/premium");
-  await page.waitForFunction(() => "__reactRouterContext" in window);
-  await page.getByRole("button", { name: `Subscribe to ${plan}` }).click();
-  await expect(page.getByRole("heading", { name: `Subscribe to ${plan}` })).toBeVisible();
-  await page.getByRole("button", { name: "Pay" }).click();
-  await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
-  await page.getByRole("link", { name: "Go to Dashboard" }).click();
-  await expect(page.getByTestId("plan-name")).toHaveText(plan);
-}
 
 async function openTab(page: Page, name: "Scheduled" | "Bulk") {
   await page.getByRole("tablist", { name: "Dashboard sections" }).getByRole("tab", { name }).click();
@@ -40,40 +20,6 @@ async function openTab(page: Page, name: "Scheduled" | "Bulk") {
 /** A same-origin API call with the session cookie, as the page's own fetch would make it. */
 function postApi(page: Page, apiPath: string, data: unknown) {
   return page.request.post(apiPath, { data, headers: { origin: new URL(page.url()).origin, "sec-fetch-site": "same-origin" } });
-}
-
-/** RFC 4180 rows of a CSV text (quoted fields with doubled quotes, CRLF line ends). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  const endField = () => {
-    row.push(field);
-    field = "";
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (c === '"') {
-      quoted = !quoted;
-    } else if (quoted || (c !== "," && c !== "\n" && c !== "\r")) {
-      field += c;
-    } else if (c === ",") {
-      endField();
-    } else if (c === "\n") {
-      endField();
-      rows.push(row);
-      row = [];
-    }
-  }
-  if (field !== "" || row.length > 0) {
-    endField();
-    rows.push(row);
-  }
-  return rows;
 }
 
 test("a Pro user schedules a download for now; it becomes Ready in the list and its file is the format", async ({ page }, testInfo) => {
