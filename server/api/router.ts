@@ -113,7 +113,9 @@ export function createApiRouter(deps: {
         return;
       }
       if (closed) return;
-      res.write(`data: ${JSON.stringify({ bytes: p.bytes, total: p.total, state: p.state })}\n\n`);
+      // a ZIP's files ride along (docs/api.md); nothing else of the store's record leaves
+      const event = p.files ? { bytes: p.bytes, total: p.total, state: p.state, files: p.files } : { bytes: p.bytes, total: p.total, state: p.state };
+      res.write(`data: ${JSON.stringify(event)}\n\n`);
       if (p.state === "done" || p.state === "failed" || p.state === "aborted") close();
     };
     // Rejects with download.not_found before any header is written: a plain JSON 404.

@@ -153,6 +153,10 @@ describe.each(testDatabases)("bulk ZIP downloads through /api/v1 on $name", (var
         { status: "done", title: "Sample clip with captions" },
       ],
     });
+    // the browser's progress events carry the same files
+    const events = await (await fetch(`${fx.origin}/api/v1/downloads/${created.id}/progress`)).text();
+    const finalEvent = JSON.parse(events.split("\n").filter((l) => l.startsWith("data: ")).at(-1)!.slice(6)) as typeof last;
+    expect(finalEvent).toEqual({ bytes: archive.length, total: null, state: "done", files: last.files });
     // one file at a time: the third was running while the fourth still waited
     expect(seen.some((p) => p.files?.items[2]?.status === "running" && p.files.items[3]?.status === "pending" && p.files.done === 1 && p.files.failed === 1)).toBe(true);
 
