@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { hostSources as hostSourcesOf, SITE_SOURCES } from "./build-sources.mjs";
 import { ensureStartEnv } from "./start-env.mjs";
 import { stopWhenOrphaned } from "./stop-when-orphaned.mjs";
 
@@ -16,11 +17,11 @@ process.chdir(root);
 stopWhenOrphaned();
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const stamp = path.join(buildDir, ".build-stamp");
-const sources = ["app", "common", "content", "public", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+const sources = SITE_SOURCES;
 // The host bundle (scripts/build-host.mjs) has its own stamp: a change to the engine rebuilds
 // the host in a second, not the site.
 const hostStamp = path.join(buildDir, "host", ".build-stamp");
-const hostSources = ["server", "engine", "db", "common", "app", "tests/mocks", "native", "tsconfig.json", "package-lock.json", "scripts/build-host.mjs", "scripts/build-c-heap-trim.mjs"];
+const hostSources = hostSourcesOf(root);
 
 function newestMtime(p) {
   if (!existsSync(p)) return 0;

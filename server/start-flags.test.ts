@@ -64,3 +64,12 @@ describe("the server's environment (scripts/start-env.mjs)", () => {
     }
   });
 });
+
+describe("what npm start rebuilds the host for (scripts/build-sources.mjs)", () => {
+  it("watches every folder behind an import alias, the job handlers' included, and the mock platform", async () => {
+    const { hostSources } = await import("../scripts/build-sources.mjs");
+    const watched = hostSources(path.resolve(import.meta.dirname, ".."));
+    for (const dir of ["server", "engine", "db", "common", "app", "jobs", "tests/mocks"]) expect(watched).toContain(dir);
+    expect(watched).not.toContain("tests");
+  });
+});
