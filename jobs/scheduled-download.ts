@@ -105,7 +105,7 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
         });
         listed = opened.urls;
         const pending: JobItem[] = listed.map((url) => ({ url, title: null, status: "pending", bytes: null, error: null }));
-        await deps.db.update(downloadJobs).set({ bytesTotal: null, bytesDone: 0, items: pending, name: row.name ?? (opened.title || null) }).where(eq(downloadJobs.id, jobId));
+        await deps.db.update(downloadJobs).set({ bytesTotal: null, bytesDone: 0, items: pending, name: row.name ?? (row.kind === "playlist" ? opened.title || null : null) }).where(eq(downloadJobs.id, jobId));
         const stored = deps.storage.put(fileKeyOf(jobId), withProgress(opened.stream, jobId, job.signal), { contentType: opened.contentType, filename: opened.filename });
         const [{ bytes }, rows] = await Promise.all([stored, opened.done]);
         listed = rows.map((r) => r.source);
@@ -115,7 +115,8 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
           await finishFailed(jobId, items.length === 1 ? (items[0]!.error ?? NONE_ARRIVED) : NONE_ARRIVED, items);
           return;
         }
-        await finishDone(row.userId, jobId, { filename: opened.filename, bytes, title: opened.title, items });
+        const title = row.name ?? (row.kind === "playlist" ? opened.title : `ZIP of ${items.length} links`);
+        await finishDone(row.userId, jobId, { filename: opened.filename, bytes, title, items });
         return;
       } catch (err) {
         if (job.signal.aborted) throw err; // shutting down: the queue runs it again after the restart

@@ -148,7 +148,54 @@ test("a free user is refused scheduled and bulk downloads by the API with 403 pl
   const body = (await bulk.json()) as { error: { code: string; message: string } };
   expect(body.error).toMatchObject({ code: "plan.required", message: "Bulk downloads come with the Ultimate plan. Subscribe to use them." });
 
+  // a playlist, directly or as a job, and a list of links as a job: the same refusal
+  const playlist = "https://www.youtube.com/playlist?list=PLvidfetchSamples01";
+  for (const [apiPath, data] of [
+    ["/api/v1/downloads", { url: playlist, format: "mp4-360" }],
+    ["/api/v1/jobs", { url: playlist, format: "mp4-360" }],
+    ["/api/v1/jobs", { urls: [SAMPLE.all, SAMPLE.upTo720], format: "mp4-360" }],
+  ] as const) {
+    const refused = await postApi(page, apiPath, data);
+    expect(refused.status(), apiPath).toBe(403);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe("Bulk downloads come with the Ultimate plan. Subscribe to use them.");
+  }
+
   await openTab(page, "Bulk");
   await expect(page.getByText("Bulk downloads come with the Ultimate plan. Subscribe to use them.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Download ZIP" })).toHaveCount(0);
+});
+
+test("an Ultimate user has the server prepare a ZIP from the Bulk tab; it arrives in the Scheduled tab and holds each file", async ({ page }, testInfo) => {
+  test.setTimeout(150_000);
+  await signUp(page, "Mary Jackson");
+  await subscribe(page, "Ultimate");
+  await openTab(page, "Bulk");
+  await page.getByLabel("Links (one per line)").fill(`${SAMPLE.all}\n${SAMPLE.upTo720}`);
+  await page.getByLabel("Format").selectOption("mp3-128");
+  await page.getByRole("button", { name: "Prepare on the server" }).click();
+  const status = page.getByRole("status").filter({ hasText: "The server is preparing your ZIP" });
+  await expect(status).toBeVisible();
+
+  await status.getByRole("link", { name: "Scheduled" }).click();
+  await expect(page).toHaveURL(/tab=scheduled/);
+  const row = page.getByTestId("job-row").first();
+  await expect(row).toContainText("ZIP of 2 links");
+  await expect(row).toContainText("Ready", { timeout: 90_000 });
+  await expect(row).toContainText("2 of 2 files");
+
+  const downloadPromise = page.waitForEvent("download");
+  await row.getByRole("link", { name: /^Download / }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/^VidFetch bulk \d{4}-\d{2}-\d{2}\.zip$/);
+  const zipFile = testInfo.outputPath("job.zip");
+  await download.saveAs(zipFile);
+  const dir = testInfo.outputPath("job");
+  mkdirSync(dir, { recursive: true });
+  execFileSync("unzip", ["-q", "-o", zipFile, "-d", dir]);
+  const [, ...rows] = parseCsv(readFileSync(path.join(dir, "manifest.csv"), "utf8").slice(1));
+  expect(rows.map((r) => [r[0], r[7]])).toEqual([
+    ["1", "ok"],
+    ["2", "ok"],
+  ]);
+  for (const r of rows) expect(ffprobe(path.join(dir, r[4]!)).format.format_name).toBe("mp3");
 });

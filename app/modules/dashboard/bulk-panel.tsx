@@ -5,6 +5,7 @@ import { Label } from "#app/components/ui/label.tsx";
 import { defaultFormatOf, FormatSelect } from "#app/modules/downloader/components/format-select.tsx";
 import { ZipFileList } from "#app/modules/downloader/components/zip-progress.tsx";
 import { useZipDownload } from "#app/modules/downloader/hooks/use-zip-download.ts";
+import { ApiError, FRIENDLY_MESSAGES, requestBulkJob } from "#app/modules/downloader/api-client.ts";
 import type { BulkView } from "./dashboard-data.ts";
 
 /** The links in the textarea: one a line, blank lines and surrounding spaces ignored. */
@@ -37,9 +38,11 @@ export function BulkPanel({ view }: { view: BulkView }) {
   // the links of the running or last ZIP, as they were sent
   const [sent, setSent] = useState<string[]>([]);
   const { zip, start } = useZipDownload();
+  // the same ZIP made on the server as a job, for lists too long to wait for
+  const [job, setJob] = useState<{ phase: "idle" | "sending" | "created" | "failed"; error: string | null }>({ phase: "idle", error: null });
   const alertRef = useRef<HTMLParagraphElement>(null);
-  const busy = zip.phase === "preparing";
-  const error = problem ?? (zip.phase === "failed" ? zip.error : null);
+  const busy = zip.phase === "preparing" || job.phase === "sending";
+  const error = problem ?? (job.phase === "failed" ? job.error : zip.phase === "failed" ? zip.error : null);
   useEffect(() => setHydrated(true), []);
   useEffect(() => {
     if (error) alertRef.current?.focus();
@@ -64,8 +67,22 @@ export function BulkPanel({ view }: { view: BulkView }) {
     const refusal = bulkInputProblem(links, view.maxLinks);
     setProblem(refusal);
     if (refusal || busy) return;
+    setJob({ phase: "idle", error: null });
     setSent(links);
     void start(links, format);
+  }
+
+  async function onPrepareOnServer() {
+    const refusal = bulkInputProblem(links, view.maxLinks);
+    setProblem(refusal);
+    if (refusal || busy) return;
+    setJob({ phase: "sending", error: null });
+    try {
+      await requestBulkJob(links, format);
+      setJob({ phase: "created", error: null });
+    } catch (err) {
+      setJob({ phase: "failed", error: err instanceof ApiError && err.message ? err.message : FRIENDLY_MESSAGES.unexpected });
+    }
   }
 
   return (
@@ -99,7 +116,16 @@ export function BulkPanel({ view }: { view: BulkView }) {
           {error}
         </p>
       ) : null}
-      {zip.filename && !problem ? (
+      {job.phase === "created" && !problem ? (
+        <p role="status" className="text-sm text-green-800">
+          The server is preparing your ZIP. It is listed in the{" "}
+          <Link to="/dashboard?tab=scheduled" className="font-medium underline">
+            Scheduled
+          </Link>{" "}
+          tab, and we will email you its link when it is ready (kept for 24 hours).
+        </p>
+      ) : null}
+      {zip.filename && !problem && job.phase !== "created" ? (
         <>
           {zip.phase === "saving" || zip.phase === "done" ? (
             <p role="status" className="text-sm text-green-800 [overflow-wrap:anywhere]">
@@ -112,11 +138,15 @@ export function BulkPanel({ view }: { view: BulkView }) {
       <p className="text-sm text-slate-600">
         The ZIP holds each file and a manifest.csv listing every file, its size and checksum, and any link that failed with the reason.
       </p>
-      <div>
+      <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" disabled={!hydrated || busy}>
-          {busy ? "Preparing..." : "Download ZIP"}
+          {zip.phase === "preparing" ? "Preparing..." : "Download ZIP"}
+        </Button>
+        <Button type="button" variant="outline" disabled={!hydrated || busy} onClick={() => void onPrepareOnServer()}>
+          {job.phase === "sending" ? "Sending..." : "Prepare on the server"}
         </Button>
       </div>
+      <p className="text-sm text-slate-600">For long lists: the server makes the ZIP without this page staying open, keeps it for 24 hours and emails you the link.</p>
     </form>
   );
 }

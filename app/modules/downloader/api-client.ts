@@ -127,6 +127,18 @@ export function requestBulkDownload(urls: string[], format: string, opts?: { sig
   return postJson<DownloadTicket>("/api/v1/downloads", name ? { urls, format, name } : { urls, format }, rest);
 }
 
+/** What POST /api/v1/jobs answers when a job is created. */
+export interface CreatedJob {
+  id: string;
+  status: string;
+  runAt: string;
+}
+
+/** One ZIP of `urls` made on the server as a job (Ultimate): kept 24 hours, its link mailed when ready. */
+export function requestBulkJob(urls: string[], format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn }): Promise<CreatedJob> {
+  return postJson<CreatedJob>("/api/v1/jobs", { urls, format }, opts);
+}
+
 export function progressUrl(id: string): string {
   return `/api/v1/downloads/${encodeURIComponent(id)}/progress`;
 }

@@ -218,6 +218,15 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
     expect(await mixed.json()).toEqual({ error: { code: "job.invalid_link", message: "Link 2: A playlist link goes alone: paste it by itself to download its videos." } });
   });
 
+  it.skipIf(skip)("an unnamed bulk job keeps no name and its mail names it by its links", async () => {
+    const user = await fx.signUp("Unnamed", "ultimate");
+    const { id } = (await (await call("POST", "/", user.cookie, { urls: GOOD, format: "mp3-128" })).json()) as JobBody;
+    await runJob(id);
+    const job = await getJob(id, user.cookie);
+    expect(job).toMatchObject({ status: "done", name: null, filename: `VidFetch bulk ${new Date().toISOString().slice(0, 10)}.zip` });
+    expect(mails.at(-1)?.text).toContain('"ZIP of 2 links"');
+  }, 60_000);
+
   it.skipIf(skip)("a job whose every link fails is failed and keeps no file", async () => {
     const user = await fx.signUp("AllFail", "ultimate");
     const { id } = (await (await call("POST", "/", user.cookie, { urls: [PRIVATE, "https://www.youtube.com/watch?v=vidfetchPrv&t=1"], format: "mp4-360" })).json()) as JobBody;
