@@ -19,7 +19,7 @@ const DIFFERENTIATORS = [
   {
     icon: HardDriveDownload,
     title: "Nothing stored",
-    text: `Our server fetches the video and streams it to you as it converts. The file is never written to our disks, except a scheduled download's, kept ${JOB_FILE_TTL_HOURS} hours for you to fetch. Without an account we keep no record of what you downloaded; signed in, your dashboard lists your last ${HISTORY_RETENTION_DAYS} days of downloads.`,
+    text: `Our server fetches the video and streams it to you as it converts. The file is never written to our disks, except a scheduled download's or a ZIP you ask our server to prepare, kept ${JOB_FILE_TTL_HOURS} hours for you to fetch. Without an account we keep no record of what you downloaded; signed in, your dashboard lists your last ${HISTORY_RETENTION_DAYS} days of downloads.`,
   },
   {
     icon: Gauge,

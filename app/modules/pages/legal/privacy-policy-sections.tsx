@@ -20,8 +20,8 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
           </p>
           <p>
             The short version: you can download videos without an account, we never store the videos you download from the page, and without an
-            account we keep no record of what you downloaded. A scheduled download (a premium feature) is the one exception: its file is kept
-            for {JOB_FILE_TTL_HOURS} hours so you can fetch it, then deleted. When you are signed in, your dashboard lists your downloads of the last{" "}
+            account we keep no record of what you downloaded. A scheduled download, or a ZIP you ask our server to prepare (premium features), is
+            the one exception: its file is kept for {JOB_FILE_TTL_HOURS} hours so you can fetch it, then deleted. When you are signed in, your dashboard lists your downloads of the last{" "}
             {HISTORY_RETENTION_DAYS} days. Otherwise we only keep what you actively send us (a message, a request, a newsletter sign-up, an
             account) and the minimum our servers need to run safely.
           </p>
@@ -73,8 +73,8 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
               can find and repeat a download, and it is deleted after {HISTORY_RETENTION_DAYS} days.
             </li>
             <li>
-              <strong>Scheduled downloads</strong> (premium plans): the link, the format and the time you chose, the job&apos;s status, and the
-              file it made. We email you when the file is ready. The file is kept for {JOB_FILE_TTL_HOURS} hours, then deleted; the job&apos;s
+              <strong>Scheduled downloads and ZIPs prepared on the server</strong> (premium plans): the links (or the playlist link), the
+              format and the time you chose, the job&apos;s status, and the file it made. We email you when the file is ready. The file is kept for {JOB_FILE_TTL_HOURS} hours, then deleted; the job&apos;s
               record is deleted {JOB_RECORD_RETENTION_DAYS} days after it ran or was canceled.
             </li>
           </ul>
@@ -178,8 +178,8 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
         <ul>
           <li>Downloaded videos and audio: never stored; the stream ends when your download ends.</li>
           <li>
-            Files of scheduled downloads: {JOB_FILE_TTL_HOURS} hours, then deleted automatically; the job&apos;s record (link, format, time,
-            status): {JOB_RECORD_RETENTION_DAYS} days after it ran or was canceled.
+            Files of scheduled downloads (and of ZIPs prepared on the server): {JOB_FILE_TTL_HOURS} hours, then deleted automatically; the
+            job&apos;s record (links, format, time, status): {JOB_RECORD_RETENTION_DAYS} days after it ran or was canceled.
           </li>
           <li>Download history (signed-in users only): {HISTORY_RETENTION_DAYS} days, then deleted automatically.</li>
           <li>Video details cache: a few minutes, in memory.</li>

@@ -31,9 +31,10 @@ describe("the privacy policy on download history", () => {
     expect(sections.retention).toContain(`Download history (signed-in users only): ${HISTORY_RETENTION_DAYS} days`);
   });
 
-  it("says a scheduled download's file is the one that is stored, and for how long (the cleanup and sweep's constants)", () => {
+  it("says the files of jobs (a scheduled download, a ZIP prepared on the server) are the ones stored, and for how long (the cleanup and sweep's constants)", () => {
     expect(sections.introduction ?? Object.values(sections)[0]).toContain(`kept for ${JOB_FILE_TTL_HOURS} hours`);
-    expect(sections.retention).toContain(`Files of scheduled downloads: ${JOB_FILE_TTL_HOURS} hours, then deleted automatically`);
+    expect(sections.introduction ?? Object.values(sections)[0]).toContain("or a ZIP you ask our server to prepare");
+    expect(sections.retention).toContain(`Files of scheduled downloads (and of ZIPs prepared on the server): ${JOB_FILE_TTL_HOURS} hours, then deleted automatically`);
     expect(sections.retention).toContain(`${JOB_RECORD_RETENTION_DAYS} days after it ran or was canceled`);
   });
 });
