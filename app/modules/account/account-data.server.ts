@@ -21,7 +21,7 @@ export async function exportAccountData(db: Database, userId: string, now: Date 
     db.select({ plan: subscriptions.plan, status: subscriptions.status, currentPeriodStart: subscriptions.currentPeriodStart, currentPeriodEnd: subscriptions.currentPeriodEnd, cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd, createdAt: subscriptions.createdAt }).from(subscriptions).where(eq(subscriptions.userId, userId)),
     db.select({ title: downloadHistory.title, format: downloadHistory.format, bytes: downloadHistory.bytes, status: downloadHistory.status, createdAt: downloadHistory.createdAt }).from(downloadHistory).where(eq(downloadHistory.userId, userId)),
     db
-      .select({ id: downloadJobs.id, items: downloadJobs.items, format: downloadJobs.format, runAt: downloadJobs.runAt, status: downloadJobs.status, createdAt: downloadJobs.createdAt, finishedAt: downloadJobs.finishedAt, filename: downloadJobs.filename, bytes: downloadJobs.fileBytes, error: downloadJobs.error })
+      .select({ id: downloadJobs.id, kind: downloadJobs.kind, name: downloadJobs.name, playlist: downloadJobs.source, items: downloadJobs.items, format: downloadJobs.format, runAt: downloadJobs.runAt, status: downloadJobs.status, createdAt: downloadJobs.createdAt, finishedAt: downloadJobs.finishedAt, filename: downloadJobs.filename, bytes: downloadJobs.fileBytes, error: downloadJobs.error })
       .from(downloadJobs)
       .where(eq(downloadJobs.userId, userId))
       .orderBy(asc(downloadJobs.createdAt)),
@@ -37,7 +37,8 @@ export async function exportAccountData(db: Database, userId: string, now: Date 
     subscriptions: subs,
     downloadHistory: history,
     // the job id is the one the dashboard and the API show; the queue's and storage's keys stay out
-    scheduledDownloads: jobs.map(({ id, items, ...job }) => ({ id, url: items[0]?.url ?? null, ...job })),
+    // a ZIP job's every link (a playlist's videos once it ran), and the playlist link it was given
+    scheduledDownloads: jobs.map(({ id, items, playlist, ...job }) => ({ id, url: playlist ?? items[0]?.url ?? null, links: items.map((i) => i.url), ...job })),
     sessions: userSessions,
     blogComments: comments,
     contactMessages: messages,

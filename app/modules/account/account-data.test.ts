@@ -140,6 +140,9 @@ describe.each(testDatabases)("your data on $name", (variant) => {
       {
         id: "job-done",
         url: "https://youtu.be/dQw4w9WgXcQ",
+        links: ["https://youtu.be/dQw4w9WgXcQ"],
+        kind: "scheduled",
+        name: null,
         format: "mp4-720",
         runAt: "2026-11-20T08:00:00.000Z",
         status: "done",
@@ -152,6 +155,9 @@ describe.each(testDatabases)("your data on $name", (variant) => {
       {
         id: "job-waiting",
         url: "https://youtu.be/dQw4w9WgXcQ",
+        links: ["https://youtu.be/dQw4w9WgXcQ"],
+        kind: "scheduled",
+        name: null,
         format: "mp3-128",
         runAt: "2099-01-01T00:00:00.000Z",
         status: "scheduled",
