@@ -44,7 +44,7 @@ export const RIGHTS = {
   prioritySupport: { card: "Priority support", built: false },
   premiumArticles: { card: "Full premium articles", built: false },
   bulkDownloads: { card: "Bulk downloads", built: true, limit: "linksPerBulkJob" },
-  apiAccess: { card: "API access", built: false, limit: "requestsPerKeyPerMinute" },
+  apiAccess: { card: "API access", built: true, limit: "requestsPerKeyPerMinute" },
   downloadProfiles: { card: "Custom download profiles", built: false },
   whiteLabel: { card: "White-label option", built: false },
   accountManager: { card: "Dedicated account manager", built: false },
@@ -87,7 +87,7 @@ export const PLANS: Record<PlanId, PlanSpec> = {
     monthlyPrice: 19.99,
     includes: "pro",
     adds: ["bulkDownloads", "apiAccess", "downloadProfiles", "whiteLabel", "accountManager", "commercialUse"],
-    limits: { jobsPerDay: 100, linksPerBulkJob: 50 },
+    limits: { jobsPerDay: 100, linksPerBulkJob: 50, requestsPerKeyPerMinute: 60 },
   },
 };
 

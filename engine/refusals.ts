@@ -9,10 +9,11 @@ export function premiumRefusal(caller: Caller): EngineError {
   return new EngineError("format.premium", caller.kind === "premium" ? { message: PAID_PLAN_LACKS_FORMAT } : {});
 }
 
-/** How a refusal names a feature ("Bulk downloads come with …"). */
-const FEATURE_NAMES: Partial<Record<RightId, string>> = {
-  bulkDownloads: "Bulk downloads",
-  scheduledDownloads: "Scheduled downloads",
+/** How a refusal names a feature ("Bulk downloads come with …", "API access comes with …"). */
+const FEATURE_NAMES: Partial<Record<RightId, { name: string; plural: boolean }>> = {
+  bulkDownloads: { name: "Bulk downloads", plural: true },
+  scheduledDownloads: { name: "Scheduled downloads", plural: true },
+  apiAccess: { name: "API access", plural: false },
 };
 
 /** "Pro and Ultimate", "Ultimate": the plans of the table that hold a right. */
@@ -26,9 +27,9 @@ function planNames(right: RightId): string {
  * subscriber is asked to change plan, anyone else to subscribe.
  */
 export function planRequired(caller: Caller, right: RightId): EngineError {
-  const feature = FEATURE_NAMES[right] ?? "This feature";
+  const { name: feature, plural } = FEATURE_NAMES[right] ?? { name: "This feature", plural: false };
   const plans = paidPlansWith(right);
-  const verb = feature.endsWith("s") ? "come" : "comes";
+  const verb = plural ? "come" : "comes";
   const what = `${feature} ${verb} with the ${planNames(right)} plan${plans.length > 1 ? "s" : ""}.`;
   const them = verb === "come" ? "them" : "it";
   const ask = caller.kind === "premium" ? `Change your plan to use ${them}.` : `Subscribe to use ${them}.`;

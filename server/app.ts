@@ -12,6 +12,7 @@ import { createCallerResolver } from "#server/api/caller.ts";
 import { createResolveLimiter } from "#server/api/resolve-limit.ts";
 import { createJobsRouter, type JobFiles } from "#server/api/jobs.ts";
 import { createApiRouter } from "#server/api/router.ts";
+import { mountApiKeys } from "#server/api/keys.ts";
 import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
 import type { DatabaseHandle } from "#db/client.ts";
 import { ERRORS, type EngineErrorCode } from "#engine/errors.ts";
@@ -155,6 +156,10 @@ export function createApp(deps: AppDeps): Express {
   // link answer here; credential entry, password reset and profile changes go through our form
   // actions, where the limiters sit.
   app.all("/api/auth/{*splat}", authGate(toNodeHandler(deps.accounts.auth)));
+
+  // API keys (issue 31 §1): a key is the caller of /api/v1 (its own routes excepted, which take a
+  // session only, as every other /api route does)
+  mountApiKeys(app, { db: deps.db, accounts: deps.accounts, logger, store: deps.rateLimitStore?.("api-key") });
 
   // Checkout, verification and the Stripe webhook (which reads its raw body itself).
   app.use("/api", createBillingRouter({ db: deps.db, logger, billing: deps.billing, accounts: deps.accounts }));

@@ -4,3 +4,4 @@ export * from "./account.ts";
 export * from "./billing.ts";
 export * from "./history.ts";
 export * from "./jobs.ts";
+export * from "./api-keys.ts";

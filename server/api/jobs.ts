@@ -11,6 +11,7 @@ import type { Database } from "#db/client.ts";
 import { errorBody, isEngineError } from "#engine/errors.ts";
 import { contentDisposition } from "#engine/serve/stream-to-response.ts";
 import { hostErrorOf, refuse } from "../http-errors.ts";
+import { keyHolderOf } from "./api-key-auth.ts";
 
 /**
  * Scheduled downloads over HTTP (DESIGN §5, issue 30 §2), mounted at /api/v1/jobs: thin routes
@@ -46,6 +47,9 @@ export function createJobsRouter(deps: { db: Database; accounts: AccountServices
   router.use(express.json({ limit: JSON_LIMIT_BYTES }));
 
   async function owner(req: Request): Promise<JobOwner> {
+    // a request made with an API key is its owner's (api-key-auth.ts verified it)
+    const holder = keyHolderOf(req);
+    if (holder) return { userId: holder.userId, plan: holder.plan };
     const viewer = await viewerFromCookie(deps, req.headers.cookie);
     if (!viewer) throw new JobError("job.login_required");
     return { userId: viewer.user.id, plan: viewer.plan.plan };

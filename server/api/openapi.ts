@@ -27,7 +27,7 @@ export function openApiDocument(serverUrl: string) {
       title: "VidFetch API",
       version: "1.0.0",
       description:
-        `Resolve a video link, list its formats, and stream the chosen file through a signed, expiring link; the file of a download link is never stored on the server. Scheduled downloads (/jobs) run later on the server's job queue and keep their file for ${HOURS_KEPT} hours for its owner. Calls are made as the signed-in account of the session cookie (vidfetch.session_token) with the plan it holds; without it, anonymously. Premium formats need the Pro or Ultimate plan (403 otherwise).`,
+        `Resolve a video link, list its formats, and stream the chosen file through a signed, expiring link; the file of a download link is never stored on the server. Scheduled downloads (/jobs) run later on the server's job queue and keep their file for ${HOURS_KEPT} hours for its owner. Calls are made as the owner of the API key in \`Authorization: Bearer <key>\` (Ultimate; 60 requests a minute per key, told in RateLimit-* headers), else as the signed-in account of the session cookie (vidfetch.session_token), with the plan it holds; without either, anonymously. Premium formats need the Pro or Ultimate plan (403 otherwise).`,
     },
     servers: [{ url: `${serverUrl.replace(/\/+$/, "")}/api/v1` }],
     paths: {
@@ -198,6 +198,44 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
+      "/keys": {
+        post: {
+          operationId: "createKey",
+          summary: "Make an API key (Ultimate, session only): the key is in this answer only",
+          security: [{ session: [] }],
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/KeyRequest" } } } },
+          responses: {
+            "201": { description: "The new key, shown once", content: { "application/json": { schema: { $ref: "#/components/schemas/CreatedKey" } } } },
+            "400": errorResponse("A name that is empty, too long or holds control characters (key.invalid_name), or 10 keys already (key.too_many)"),
+            "401": errorResponse("No session (key.login_required)"),
+            "403": errorResponse("The plan has no API access (plan.required), or the request carried a key (key.session_only)"),
+          },
+        },
+        get: {
+          operationId: "listKeys",
+          summary: "The account's keys that are not revoked, oldest first (session only; never the key itself)",
+          security: [{ session: [] }],
+          responses: {
+            "200": { description: "The keys", content: { "application/json": { schema: { $ref: "#/components/schemas/KeyList" } } } },
+            "401": errorResponse("No session (key.login_required)"),
+            "403": errorResponse("The request carried a key (key.session_only)"),
+          },
+        },
+      },
+      "/keys/{id}": {
+        delete: {
+          operationId: "revokeKey",
+          summary: "Revoke a key at once (session only)",
+          security: [{ session: [] }],
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "204": { description: "Revoked" },
+            "401": errorResponse("No session (key.login_required)"),
+            "403": errorResponse("The request carried a key (key.session_only)"),
+            "404": errorResponse("Not one of the caller's keys, or already revoked (key.not_found)"),
+          },
+        },
+      },
       "/jobs/{id}/file": {
         get: {
           operationId: "jobFile",
@@ -224,8 +262,39 @@ export function openApiDocument(serverUrl: string) {
         get: { operationId: "openapi", summary: "This document", responses: { "200": { description: "OpenAPI 3.1 document" } } },
       },
     },
+    // any route but the key routes takes either; none needs one (anonymous calls are answered)
+    security: [{}, { apiKey: [] }, { session: [] }],
     components: {
+      securitySchemes: {
+        apiKey: { type: "http", scheme: "bearer", description: "An API key (vf_…) made in the dashboard's API tab or with POST /keys. Unknown or revoked: 401 key.invalid; 60 requests a minute per key (429 key.rate_limited)." },
+        session: { type: "apiKey", in: "cookie", name: "vidfetch.session_token", description: "The session cookie the site's login sets" },
+      },
       schemas: {
+        KeyRequest: { type: "object", required: ["name"], additionalProperties: false, properties: { name: { type: "string", minLength: 1, maxLength: 60 } } },
+        CreatedKey: {
+          type: "object",
+          required: ["id", "name", "key", "prefix", "createdAt"],
+          properties: {
+            id: { type: "string" },
+            name: { type: "string" },
+            key: { type: "string", description: "the key itself: shown in this answer only" },
+            prefix: { type: "string", description: "the key's first 11 characters" },
+            createdAt: { type: "string", format: "date-time" },
+          },
+        },
+        KeyList: { type: "object", required: ["keys"], properties: { keys: { type: "array", items: { $ref: "#/components/schemas/Key" } } } },
+        Key: {
+          type: "object",
+          required: ["id", "name", "prefix", "createdAt", "lastUsedAt", "requestsThisMonth"],
+          properties: {
+            id: { type: "string" },
+            name: { type: "string" },
+            prefix: { type: "string" },
+            createdAt: { type: "string", format: "date-time" },
+            lastUsedAt: { type: ["string", "null"], format: "date-time" },
+            requestsThisMonth: { type: "integer", minimum: 0 },
+          },
+        },
         Playlist: {
           type: "object",
           required: ["title", "url", "total", "entries"],

@@ -37,7 +37,7 @@ test("the plan cards show a feature that is not built yet as coming soon, never 
   await expect(priority).toContainText("Coming soon");
   await expect(priority).toHaveAttribute("data-feature", "soon");
   const ultimate = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Ultimate", exact: true }) });
-  await expect(ultimate.locator('[data-feature="included"]')).toHaveText(["Everything in Pro", "Bulk downloads"]);
+  await expect(ultimate.locator('[data-feature="included"]')).toHaveText(["Everything in Pro", "Bulk downloads", "API access"]);
 });
 
 test("sign up, choose Pro, pay at the fake Stripe Checkout: Payment Successful! and Pro is the current plan", async ({ page }) => {

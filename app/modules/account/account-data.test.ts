@@ -12,6 +12,7 @@ import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { deleteJobFilesOf } from "#app/modules/jobs/job-files.server.ts";
 import { blogComments, downloadHistory, newsletterSubscribers, sessions, subscriptions, users } from "#db/schema/index.ts";
 import { downloadJobs } from "#db/schema/jobs.ts";
+import { apiKeyUsage, apiKeys } from "#db/schema/api-keys.ts";
 import { createJobStorage, type JobStorage } from "#jobs/storage/job-storage.ts";
 import { cookieHeaderFrom, formPostFromSite, insertActiveSubscription, openConfirmationLink, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute, unwrap } from "#tests/support/route-context.ts";
@@ -120,6 +121,9 @@ describe.each(testDatabases)("your data on $name", (variant) => {
       },
       { id: "job-waiting", userId: user!.id, kind: "scheduled", format: "mp3-128", items: [item("pending")], status: "scheduled", runAt: new Date("2099-01-01T00:00:00Z"), queueJobId: "queue-job-2", createdAt: new Date("2026-11-21T08:00:00Z") },
     ]);
+    // an API key with a day of use
+    await handle.db.insert(apiKeys).values({ id: "key-1", userId: user!.id, name: "Build server", prefix: "vf_abcdefgh", hash: "f".repeat(64), createdAt: new Date("2026-11-22T08:00:00Z") });
+    await handle.db.insert(apiKeyUsage).values({ keyId: "key-1", day: "2026-11-23", requests: 7 });
     return { cookie, userId: user!.id };
   }
 
@@ -133,6 +137,11 @@ describe.each(testDatabases)("your data on $name", (variant) => {
     expect(data.account).toMatchObject({ name: ada.name, email: ada.email, emailConfirmed: true });
     expect(data.downloadHistory.map((h) => h.title)).toEqual(["A lecture"]);
     expect(data.blogComments.map((c) => c.content)).toEqual(["Thanks!"]);
+    // API keys by name and first characters, with their use, never the stored hash
+    expect(data.apiKeys).toEqual([
+      { id: "key-1", name: "Build server", prefix: "vf_abcdefgh", createdAt: "2026-11-22T08:00:00.000Z", lastUsedAt: null, revokedAt: null, requestsPerDay: [{ day: "2026-11-23", requests: 7 }] },
+    ]);
+    expect(JSON.stringify(data)).not.toContain("f".repeat(64));
     expect(data.sessions.length).toBeGreaterThan(0);
     expect(data.newsletter).toEqual({ subscribed: true, enteredAt: "2026-10-01T00:00:00.000Z", confirmedAt: "2026-10-02T00:00:00.000Z" });
     // the scheduled downloads, oldest first, by their job id only (no queue job id, no storage key)

@@ -9,6 +9,7 @@ import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { createEngine, type DownloadFinished, type Engine } from "#engine/index.ts";
 import { createCallerResolver } from "#server/api/caller.ts";
 import { createApiRouter } from "#server/api/router.ts";
+import { mountApiKeys } from "#server/api/keys.ts";
 import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
 import { silentLogger, sourceContext } from "../youtube/helpers.ts";
 
@@ -51,6 +52,7 @@ export async function startPlanFixture(db: TestDatabase, opts: { downloadsPerIpP
       },
     },
   );
+  mountApiKeys(app, { db: db.db, accounts, logger: silentLogger });
   app.use("/api/v1", createApiRouter({ engine, logger: silentLogger, identify: createCallerResolver({ accounts, db: db.db, logger: silentLogger }) }));
   let n = 0;
   return {

@@ -77,6 +77,11 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
               format and the time you chose, the job&apos;s status, and the file it made. We email you when the file is ready. The file is kept for {JOB_FILE_TTL_HOURS} hours, then deleted; the job&apos;s
               record is deleted {JOB_RECORD_RETENTION_DAYS} days after it ran or was canceled.
             </li>
+            <li>
+              <strong>API keys</strong> (Ultimate): each key&apos;s name, its first characters and a one-way hash of it (never the key itself),
+              when it was made and last used, and how many requests it made each day, so your dashboard can show them. They are kept while
+              your account exists, revoked keys included, and deleted with it.
+            </li>
           </ul>
           <h3>Stored in your browser</h3>
           <p>
@@ -194,7 +199,7 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
           </li>
           <li>
             Accounts: until you delete your account (Dashboard, Settings, &quot;Delete account&quot;). Deleting it removes the account, its sessions
-            on every device, its subscription record, its download history and its scheduled downloads with their files at once, cancels a paid
+            on every device, its subscription record, its download history, its API keys and its scheduled downloads with their files at once, cancels a paid
             subscription, and removes your name and email from comments you wrote with that address (their text stays in the discussion). Backups are overwritten within 30 days.
           </li>
           <li>Payment records: as long as tax law requires, usually up to 10 years.</li>
