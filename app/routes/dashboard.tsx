@@ -16,12 +16,14 @@ import { billingNoticeOf } from "#app/modules/billing/billing-messages.ts";
 import { BillingNoticeBanner } from "#app/modules/billing/billing-notice.tsx";
 import { updateProfile } from "#app/modules/account/update-profile.server.ts";
 import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
-import { DASHBOARD_TABS, dashboardTabOf, tabHref, type HistoryView } from "#app/modules/dashboard/dashboard-data.ts";
+import { DASHBOARD_TABS, dashboardTabOf, tabHref, type ApiKeyFormResult, type HistoryView } from "#app/modules/dashboard/dashboard-data.ts";
 import { HistoryTable } from "#app/modules/dashboard/history-table.tsx";
 import { PlanCard } from "#app/modules/dashboard/plan-card.tsx";
 import { planSummaryOf } from "#app/modules/dashboard/plan-summary.server.ts";
 import { ScheduledPanel } from "#app/modules/dashboard/scheduled-panel.tsx";
 import { BulkPanel } from "#app/modules/dashboard/bulk-panel.tsx";
+import { ApiKeysPanel } from "#app/modules/dashboard/api-keys-panel.tsx";
+import { apiKeyFormAction, apiKeysViewOf } from "#app/modules/api-keys/api-keys-view.server.ts";
 import { bulkViewOf } from "#app/modules/dashboard/bulk-view.server.ts";
 import { SettingsPanel } from "#app/modules/dashboard/settings-panel.tsx";
 import { jobFormAction } from "#app/modules/jobs/job-form-action.server.ts";
@@ -60,6 +62,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     history,
     scheduled,
     bulk: tab === "bulk" ? bulkViewOf({ userId: viewer.user.id, plan: viewer.plan.plan }) : null,
+    // the keys' names and prefixes only: a key itself is in its create's answer, once
+    apiKeys: tab === "api" ? await apiKeysViewOf(context.db, { userId: viewer.user.id, plan: viewer.plan.plan }, context.publicConfig.publicUrl) : null,
     confirmCancel: params.get("confirm") === "cancel",
     notice: billingNoticeOf(params.get("notice")),
   };
@@ -70,6 +74,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fields = formFields(await request.formData());
   if (fields.intent === "delete-account") return deleteAccountAction(context, request, viewer.user, fields.password ?? "");
   if (fields.intent === "schedule" || fields.intent === "cancel-job" || fields.intent === "reschedule-job") return jobAction(context, { userId: viewer.user.id, plan: viewer.plan.plan }, fields);
+  if (fields.intent === "create-key" || fields.intent === "revoke-key") {
+    const { result, status } = await apiKeyFormAction(context.db, { userId: viewer.user.id, plan: viewer.plan.plan }, fields);
+    return data<ApiKeyFormResult>(result, { status });
+  }
   if (fields.intent !== "profile") throw data("Unknown form", { status: 400 });
   const values = { name: fields.name ?? "", email: fields.email ?? "" };
   const parsed = parseProfileForm(fields);
@@ -109,12 +117,12 @@ async function deleteAccountAction(context: Route.ActionArgs["context"], request
 
 /**
  * The account dashboard (spec §2 "Dashboard", issue 9 §3): heading, Logout, the plan card, and
- * three tabs: Downloads (the home page's downloader with this user's entitlements), History
- * (recorded by the server) and Settings. The open tab lives in the URL (`?tab=`), so each tab is
- * a link that works without JavaScript and a Radix tab with it.
+ * tabs: Downloads (the home page's downloader with this user's entitlements), History
+ * (recorded by the server), Scheduled, Bulk, API (keys) and Settings. The open tab lives in the
+ * URL (`?tab=`), so each tab is a link that works without JavaScript and a Radix tab with it.
  */
 export default function Dashboard() {
-  const { user, plan, premiumFormats, playlistPlan, tab, history, scheduled, bulk, confirmCancel, notice } = useLoaderData<typeof loader>();
+  const { user, plan, premiumFormats, playlistPlan, tab, history, scheduled, bulk, apiKeys, confirmCancel, notice } = useLoaderData<typeof loader>();
   const actionResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -191,6 +199,10 @@ export default function Dashboard() {
           <TabsContent value="bulk">
             <h2 className="sr-only">Bulk downloads</h2>
             {bulk ? <BulkPanel view={bulk} /> : null}
+          </TabsContent>
+          <TabsContent value="api">
+            <h2 className="sr-only">API keys</h2>
+            {apiKeys ? <ApiKeysPanel view={apiKeys} actionResult={actionResult && "intent" in actionResult ? actionResult : undefined} /> : null}
           </TabsContent>
           <TabsContent value="settings">
             <SettingsPanel user={user} plan={plan} actionResult={actionResult} confirmCancel={confirmCancel} />

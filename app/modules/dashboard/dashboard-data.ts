@@ -5,6 +5,7 @@ export const DASHBOARD_TABS = [
   { value: "history", label: "History" },
   { value: "scheduled", label: "Scheduled" },
   { value: "bulk", label: "Bulk" },
+  { value: "api", label: "API" },
   { value: "settings", label: "Settings" },
 ] as const;
 
@@ -68,6 +69,29 @@ export interface BulkView {
   maxLinks: number;
   formats: Array<{ id: string; label: string }>;
 }
+
+/** The API tab: the user's API keys (never a key itself) and how to call the API (issue 31 §1). */
+export interface ApiKeysView {
+  /** the plan has API access */
+  canUse: boolean;
+  /** why not, naming the plan that has it */
+  upgradeText: string;
+  keys: Array<{ id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null; requestsThisMonth: number }>;
+  /** keys an account may hold at once */
+  maxKeys: number;
+  /** requests a key may make a minute on this plan */
+  perMinute: number | null;
+  /** the site's public address, for the example */
+  siteUrl: string;
+}
+
+/**
+ * What the API tab's forms answer. A new key is in a create's answer only: the one time it is
+ * shown (it is never in the loader's data or a URL).
+ */
+export type ApiKeyFormResult =
+  | { ok: true; title: string; message: string; intent: "create-key" | "revoke-key"; createdKey: { id: string; name: string; key: string } | null }
+  | { ok: false; title: string; message: string; fields: never[]; intent: "create-key" | "revoke-key" };
 
 /** en-US short date ("Jun 3, 2026"), in UTC so the server's and the browser's render agree. */
 export function shortDate(iso: string): string {
