@@ -16,6 +16,9 @@ import { ArticleCard } from "#app/modules/blog/components/article-card.tsx";
 import { CommentsSection, REPORT_MESSAGES, type CommentActionResult } from "#app/modules/blog/components/comments-section.tsx";
 import { ShareButtons } from "#app/modules/blog/components/share-buttons.tsx";
 import { ArticleTags } from "#app/modules/blog/components/tag-chips.tsx";
+import { articleBodyFor, premiumJsonLd } from "#app/modules/blog/premium.ts";
+import { premiumReaderFor } from "#app/modules/blog/premium-reader.server.ts";
+import { PremiumBadge, PremiumBody } from "#app/modules/blog/components/premium-body.tsx";
 import { articlePath } from "#app/modules/blog/types.ts";
 import { ensureVisitorId, readVisitorId } from "#app/modules/blog/visitor.server.ts";
 
@@ -32,22 +35,37 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // The id is given by the first form post (a like's answer is then "try again", which the
   // like button does by itself).
   const visitorId = readVisitorId(request, context.config.DOWNLOAD_SIGNING_SECRET);
-  const [related, comments, commentCount] = await Promise.all([
+  const [related, comments, commentCount, reader] = await Promise.all([
     getRelatedArticles(context.db, article, RELATED_COUNT),
     listComments(context.db, article.slug, visitorId),
     countComments(context.db, article.slug),
+    // only a premium article asks who is reading: every other page stays the same for all
+    article.premium ? premiumReaderFor(context, request) : null,
   ]);
+  // a premium article's rest is in neither the loader data nor the HTML of a reader without the right
+  const { contentHtml: _contentHtml, ...shown } = article;
   return data(
     {
       notFound: false as const,
-      article,
+      article: shown,
+      body: articleBodyFor(article, reader ?? { entitled: false, signedIn: false }),
       related,
       comments,
       commentCount,
       pageUrl: absoluteUrl(context.publicConfig.publicUrl, article.canonical),
     },
+    // the whole text is for this reader only; a visitor's introduction-only page may be cached as before
+    reader?.entitled ? { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } } : undefined,
   );
 }
+
+const PRIVATE_CACHE_CONTROL = "private, no-store";
+
+/** The loader's Cache-Control (a premium article's whole text) reaches the page's answer too. */
+export const headers: Route.HeadersFunction = ({ loaderHeaders }): Record<string, string> => {
+  const cacheControl = loaderHeaders.get("cache-control");
+  return cacheControl ? { "cache-control": cacheControl } : {};
+};
 
 const isSecure = (publicUrl: string) => publicUrl.startsWith("https://");
 
@@ -166,6 +184,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
         url,
         keywords: a.keywords.join(", "),
         articleSection: a.category,
+        ...premiumJsonLd(a.premium),
       },
       {
         "@context": "https://schema.org",
@@ -241,6 +260,7 @@ function ArticleView({ data: d, actionResult }: { data: Loaded; actionResult?: C
             <span className="inline-flex items-center gap-1">
               <Clock aria-hidden className="size-4" /> {a.readTime}
             </span>
+            {a.premium ? <PremiumBadge /> : null}
           </p>
           <div className="mt-4">
             <ArticleTags tags={a.tags} />
@@ -253,7 +273,11 @@ function ArticleView({ data: d, actionResult }: { data: Loaded; actionResult?: C
 
         <AdSlot placement="in-content" />
         {/* Sanitised on the server (Markdown → sanitize-html, or our own escaped templates); never visitor text. */}
-        <div className={`prose-page mx-auto mt-6 ${BODY_EXTRAS}`} data-testid="article-body" dangerouslySetInnerHTML={{ __html: a.contentHtml }} />
+        {d.body.kind === "free" ? (
+          <div className={`prose-page mx-auto mt-6 ${BODY_EXTRAS}`} data-testid="article-body" dangerouslySetInnerHTML={{ __html: d.body.html }} />
+        ) : (
+          <PremiumBody body={d.body} slug={a.slug} className={`prose-page mx-auto mt-6 ${BODY_EXTRAS}`} />
+        )}
         <AdSlot placement="in-content" />
       </article>
 

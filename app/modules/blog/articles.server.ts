@@ -4,6 +4,7 @@ import { blogArticleRemovals, blogGeneratedArticles } from "#db/schema/blog.ts";
 import { controlsToSpaces, stripControls } from "./clean-text.ts";
 import { ensureGeneratedArticlesToday } from "./generated-store.server.ts";
 import { getLocalArticles } from "./local-articles.server.ts";
+import { isGeneratedPremium } from "./premium.ts";
 import { articlePath, formatLongDate, readTimeLabel, type Article, type ArticleSummary } from "./types.ts";
 
 import { FIRST_SHOWN, MAX_SHOWN, RELATED_COUNT } from "./list-constants.ts";
@@ -34,6 +35,7 @@ function toSummary(row: GeneratedSummaryRow): ArticleSummary {
     readTime: readTimeLabel(row.readMinutes),
     tags: row.tags,
     source: "generated",
+    premium: isGeneratedPremium(row.slug, row.longForm),
   };
 }
 
@@ -63,6 +65,7 @@ export function summaryOf(a: Article): ArticleSummary {
     readTime: a.readTime,
     tags: a.tags,
     source: a.source,
+    premium: a.premium,
   };
 }
 

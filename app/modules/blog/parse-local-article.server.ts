@@ -31,6 +31,8 @@ export const localFrontMatterSchema = z
     readTime: z.string().regex(/^\d{1,2} min read$/, 'must look like "7 min read"'),
     tags: z.array(nonEmpty.max(40)).min(1).max(8),
     keywords: z.array(nonEmpty.max(60)).min(1).max(30),
+    /** the introduction is for everyone, the rest for Pro and Ultimate members */
+    premium: z.boolean().optional(),
   })
   .strict()
   .refine((fm) => fm.modifiedDate >= fm.date, { message: "modifiedDate must not be before date", path: ["modifiedDate"] });
@@ -127,6 +129,7 @@ export function parseLocalArticle(file: string, raw: string): Article {
     readTime: fm.readTime,
     tags: fm.tags,
     source: "local",
+    premium: fm.premium ?? false,
     metaDescription: fm.metaDescription,
     modifiedDate: `${fm.modifiedDate}T00:00:00.000Z`,
     keywords: fm.keywords,

@@ -4,7 +4,7 @@ import type { ArticleSummary } from "./types.ts";
 
 describe("rankRelated", () => {
   const s = (slug: string, tags: string[], publishedAt: string): ArticleSummary => ({
-    id: 1, slug, title: slug, excerpt: "", image: "", author: "", publishedAt, date: "", readTime: "3 min read", tags, source: "generated",
+    id: 1, slug, title: slug, excerpt: "", image: "", author: "", publishedAt, date: "", readTime: "3 min read", tags, source: "generated", premium: false,
   });
   it("orders by shared tags, then newest, then the rest newest first", () => {
     const me = s("me", ["MP3", "Guide"], "2026-01-01");

@@ -14,6 +14,7 @@ const article: ArticleSummary = {
   readTime: "5 min read",
   tags: ["MP4", "Guide"],
   source: "generated",
+  premium: false,
 };
 
 describe("renderRss", () => {

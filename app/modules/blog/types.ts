@@ -19,6 +19,8 @@ export interface ArticleSummary {
   readTime: string;
   tags: string[];
   source: ArticleSource;
+  /** the introduction is for everyone, the rest for holders of the premiumArticles right (premium.ts) */
+  premium: boolean;
 }
 
 /** Spec §3 "Blog article (full)" plus the generated article's extra fields. */

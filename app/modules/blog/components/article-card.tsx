@@ -1,6 +1,7 @@
 import { CalendarDays, Clock } from "#app/components/icons.ts";
 import { IntentSiteLink } from "#app/components/ui/site-link.tsx";
 import { articlePath, type ArticleSummary } from "../types.ts";
+import { PremiumBadge } from "./premium-body.tsx";
 
 function Meta({ a }: { a: ArticleSummary }) {
   return (
@@ -25,7 +26,10 @@ export function FeaturedArticleCard({ article: a }: { article: ArticleSummary })
         <img src={a.image} alt="" width={800} height={450} className="aspect-video size-full object-cover" />
       </IntentSiteLink>
       <div className="flex flex-col justify-center gap-3 p-6">
-        <p className="text-xs font-semibold tracking-wide text-brand-700 uppercase">Featured · {a.tags[0]}</p>
+        <p className="flex flex-wrap items-center gap-2 text-xs font-semibold tracking-wide text-brand-700 uppercase">
+          Featured · {a.tags[0]}
+          {a.premium ? <PremiumBadge /> : null}
+        </p>
         <h2 className="text-2xl font-bold text-slate-900">
           <IntentSiteLink to={articlePath(a.slug)} className="hover:text-brand-700">
             {a.title}
@@ -52,6 +56,7 @@ export function ArticleCard({ article: a, headingLevel = 3, imageSize = "list" }
         <img src={a.image} alt="" width={w} height={h} loading="lazy" className="aspect-video w-full object-cover" />
       </IntentSiteLink>
       <div className="flex flex-1 flex-col gap-2 p-5">
+        {a.premium ? <PremiumBadge /> : null}
         <Heading className="text-lg font-semibold text-slate-900">
           <IntentSiteLink to={articlePath(a.slug)} className="hover:text-brand-700">
             {a.title}

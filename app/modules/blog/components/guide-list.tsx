@@ -1,6 +1,7 @@
 import { CalendarDays, Clock } from "#app/components/icons.ts";
 import { Link } from "react-router";
 import { articlePath, type ArticleSummary } from "../types.ts";
+import { PremiumBadge } from "./premium-body.tsx";
 
 /**
  * The written (local) guides, listed compactly on the first page of /blog so fifteen generated
@@ -22,6 +23,11 @@ export function GuideList({ guides }: { guides: ArticleSummary[] }) {
                 {g.title}
               </Link>
             </h3>
+            {g.premium ? (
+              <p className="mt-1">
+                <PremiumBadge />
+              </p>
+            ) : null}
             <p className="mt-1 line-clamp-2 text-sm text-slate-700">{g.excerpt}</p>
             <p className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-600">
               <span className="inline-flex items-center gap-1">
