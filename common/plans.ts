@@ -42,7 +42,7 @@ export const RIGHTS = {
   subtitleLanguages: { card: null, built: false },
   scheduledDownloads: { card: "Scheduled downloads", built: true, limit: "jobsPerDay" },
   prioritySupport: { card: "Priority support", built: false },
-  premiumArticles: { card: "Full premium articles", built: false },
+  premiumArticles: { card: "Full premium articles", built: true },
   bulkDownloads: { card: "Bulk downloads", built: true, limit: "linksPerBulkJob" },
   apiAccess: { card: "API access", built: true, limit: "requestsPerKeyPerMinute" },
   downloadProfiles: { card: "Custom download profiles", built: false },

@@ -33,6 +33,7 @@ test("the plan cards show a feature that is not built yet as coming soon, never 
   await expect(pro.locator('[data-feature="included"]').filter({ hasText: "4K and 8K downloads" })).toBeVisible();
   // built (issue 30): included; not built yet: coming soon
   await expect(pro.locator('[data-feature="included"]').filter({ hasText: "Scheduled downloads" })).toBeVisible();
+  await expect(pro.locator('[data-feature="included"]').filter({ hasText: "Full premium articles" })).toBeVisible();
   const priority = pro.locator("li").filter({ hasText: "Priority support" });
   await expect(priority).toContainText("Coming soon");
   await expect(priority).toHaveAttribute("data-feature", "soon");
