@@ -38,8 +38,8 @@ export const RIGHTS = {
   basicArticles: { card: "Basic article content", built: true },
   ultraHd: { card: "4K and 8K downloads", built: true, formats: ["mp4-1440", "mp4-2160", "mp4-4320"] },
   subtitles: { card: "Subtitles (SRT and VTT)", built: true, formats: ["srt", "vtt"] },
-  /** choosing the subtitle language (DESIGN §5 `language`); provisional: with the subtitles */
-  subtitleLanguages: { card: null, built: false },
+  /** choosing the subtitle language (DESIGN §5 `language`), auto-translated ones included */
+  subtitleLanguages: { card: null, built: true },
   scheduledDownloads: { card: "Scheduled downloads", built: true, limit: "jobsPerDay" },
   prioritySupport: { card: "Priority support", built: false },
   premiumArticles: { card: "Full premium articles", built: true },

@@ -472,16 +472,17 @@ const FILENAME_SUFFIX: Partial<Record<FormatId, string>> = {
 };
 
 /** The file name a download is saved as (spec §8: youtube-thumbnail-{id}.jpg, {Title}-transcript.txt). */
-export function filenameFor(media: ResolvedMedia, id: FormatId): string {
+export function filenameFor(media: ResolvedMedia, id: FormatId, language?: string): string {
   if (id === "thumbnail-hd") {
     return media.platform === "youtube" ? `youtube-thumbnail-${media.details.id}.jpg` : `${safeTitle(media)}-thumbnail.jpg`;
   }
   if (id === "transcript") {
     // non-word characters removed (Unicode-aware, so non-Latin titles keep their letters)
     const base = media.details.title.replace(/[^\p{L}\p{N}_]/gu, "") || media.details.id || "video";
-    return `${base}-transcript.txt`;
+    return language ? `${base}-transcript-${language}.txt` : `${base}-transcript.txt`;
   }
-  if (id === "srt" || id === "vtt") return `${safeTitle(media)}.${id}`;
+  // "Title.de.srt": players pick a subtitle file's language from its name
+  if (id === "srt" || id === "vtt") return language ? `${safeTitle(media)}.${language}.${id}` : `${safeTitle(media)}.${id}`;
   const height = MP4_HEIGHTS[id];
   if (height) return `${safeTitle(media)} (${height}p).mp4`;
   if (id === "webm") return `${safeTitle(media)}.webm`;

@@ -30,12 +30,14 @@ import { serveDownload, type DownloadFinished, type ServeContext } from "./serve
 import { isBulkToken, MAX_BULK_TOKEN_CHARS, signBulk, signDownload } from "./serve/signed-links.ts";
 import { serveBulk } from "./serve/serve-bulk.ts";
 import { archiveName, buildBulkArchive, bulkFilename } from "./serve/bulk-archive.ts";
+import { isLanguageTag, subtitleListing, withSubtitleLanguage, type SubtitleTrackAnswer, type SubtitleTranslationAnswer } from "./captions/languages.ts";
 import type { ManifestRow } from "./media/zip/manifest-csv.ts";
 import { openMedia } from "./serve/open-media.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
 
 export type { DownloadProgress, DownloadState, FileProgress, FilesProgress } from "./state/progress-registry.ts";
 export type { ManifestRow } from "./media/zip/manifest-csv.ts";
+export type { SubtitleTrackAnswer, SubtitleTranslationAnswer } from "./captions/languages.ts";
 export type { DownloadFinished } from "./serve/serve-download.ts";
 export type { EngineConfig } from "./config.ts";
 export type { EngineState, EngineStateFactory } from "./state/types.ts";
@@ -71,7 +73,16 @@ export interface PlaylistAnswer {
  * `POST /resolve`'s answer: a video link's `{ video, formats }` unchanged; a playlist link's
  * `{ playlist }`; a YouTube watch link inside a playlist (`watch?v=…&list=…`) both.
  */
-export type ResolveAnswer = { video: VideoDetails; formats: FormatOption[]; playlist?: PlaylistAnswer } | { playlist: PlaylistAnswer };
+/** A video link's answer: its details, its formats, and its caption tracks by language (issue 31 §3). */
+export interface VideoAnswer {
+  video: VideoDetails;
+  formats: FormatOption[];
+  subtitles: SubtitleTrackAnswer[];
+  /** languages the translatable tracks can be machine-translated into (empty when none is) */
+  subtitleTranslations: SubtitleTranslationAnswer[];
+}
+
+export type ResolveAnswer = (VideoAnswer & { playlist?: PlaylistAnswer }) | { playlist: PlaylistAnswer };
 
 /** A file opened for a caller other than an HTTP response (a job, a bulk archive): see Engine.openDownload. */
 export interface OpenedDownload {
@@ -94,7 +105,7 @@ export interface OpenedBulkDownload extends OpenedDownload {
 
 export interface Engine {
   /** `signal`: the client left (its request closed), `ip`: who asks (issue 27, finding 5) */
-  resolve(url: string, caller: Caller, opts?: { signal?: AbortSignal; ip?: string }): Promise<{ video: VideoDetails; formats: FormatOption[] }>;
+  resolve(url: string, caller: Caller, opts?: { signal?: AbortSignal; ip?: string }): Promise<VideoAnswer>;
   /**
    * `POST /resolve` (issue 30 §3): `resolve` for a video link, a playlist's listing for a playlist
    * link, both for a watch link inside a playlist (its listing failing leaves the video answer).
@@ -110,7 +121,7 @@ export interface Engine {
    * A signed link to one file; for a playlist link (`/playlist?list=…`, a platform's playlist
    * page) the playlist's ZIP, exactly as `createBulkDownload` of its entries in order.
    */
-  createDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal }): Promise<CreatedDownload>;
+  createDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal; language?: string }): Promise<CreatedDownload>;
   /**
    * A signed link to one ZIP of several links in one format (issue 30 §3), for callers whose plan
    * has bulk downloads: 403 `plan.required` otherwise, 400 `bulk.too_many_links` over the plan's
@@ -167,6 +178,15 @@ export interface EngineDeps {
   state?: EngineStateFactory;
 }
 const DEFAULT_MAX_CONCURRENT_PER_IP = 10;
+/** the formats a subtitle language applies to */
+const TEXT_FORMATS: readonly FormatId[] = ["transcript", "srt", "vtt"];
+
+/** a download's `language`: a text format's, well formed, and a right of the caller's plan */
+function checkLanguage(language: string, format: FormatId, caller: Caller): void {
+  if (!TEXT_FORMATS.includes(format)) throw new EngineError("request.invalid", { message: "A language can only be chosen for subtitles and transcripts.", detail: `language with ${format}` });
+  if (!isLanguageTag(language)) throw new EngineError("request.invalid", { message: "That is not a language code.", detail: "language tag" });
+  if (!mayUse(caller, "subtitleLanguages")) throw planRequired(caller, "subtitleLanguages");
+}
 /** a playlist link among other links: it is only downloaded as a whole on its own */
 const PLAYLIST_ALONE = "A playlist link goes alone: paste it by itself to download its videos.";
 /** entries a playlist's listing shows at most (the picker's list; a ZIP takes the plan's cap) */
@@ -375,10 +395,10 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
 
     async resolve(url, caller, opts = {}) {
       const media = await resolveCached(parse(url), false, undefined, opts);
-      return { video: media.details, formats: listFormats(media, caller) };
+      return { video: media.details, formats: listFormats(media, caller), ...subtitleListing(media) };
     },
 
-    async createDownload({ url, format, caller, ip, signal }) {
+    async createDownload({ url, format, caller, ip, signal, language }) {
       const list = wholePlaylist(url);
       if (list) {
         const playlist = await playlistLinks(list, { format, caller, ip, signal });
@@ -387,6 +407,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       const link = parse(url);
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
       if (!canDownload(caller, format)) throw premiumRefusal(caller);
+      if (language !== undefined) checkLanguage(language, format, caller);
       // Fair use is counted when the link streams; an IP already at its limit learns it here,
       // before the page navigates to a link that would be refused. Paid plans have no fair use.
       if (fairUseApplies(caller)) await admission.check(ip);
@@ -394,7 +415,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       let media: ResolvedMedia;
       let plan: MediaPlan;
       try {
-        media = await resolveCached(link, false, { id, format }, { signal, ip });
+        const resolved = await resolveCached(link, false, { id, format }, { signal, ip });
+        media = language !== undefined ? withSubtitleLanguage(resolved, language) : resolved;
         plan = planFormat(media, format);
       } catch (err) {
         segmentPrefetch.release(id);
@@ -403,12 +425,12 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       // the client opens the link next: its first segments are on their way meanwhile
       downloadPrefetch.forPlan(plan, id);
       const exp = Math.floor(now() / 1000) + config.limits.linkTtlSeconds;
-      const token = signDownload(config.signingSecret, { id, url: link.url, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp });
+      const token = signDownload(config.signingSecret, { id, url: link.url, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp, ...(language !== undefined ? { language } : {}) });
       progress.create(id, plan.bytes);
       return {
         id,
         downloadUrl: `${publicUrl}/api/v1/dl/${token}`,
-        filename: filenameFor(media, format),
+        filename: filenameFor(media, format, language),
         expiresAt: new Date(exp * 1000).toISOString(),
         bytes: plan.bytes,
       };

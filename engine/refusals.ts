@@ -14,6 +14,7 @@ const FEATURE_NAMES: Partial<Record<RightId, { name: string; plural: boolean }>>
   bulkDownloads: { name: "Bulk downloads", plural: true },
   scheduledDownloads: { name: "Scheduled downloads", plural: true },
   apiAccess: { name: "API access", plural: false },
+  subtitleLanguages: { name: "Subtitles in every language", plural: true },
 };
 
 /** "Pro and Ultimate", "Ultimate": the plans of the table that hold a right. */

@@ -4,6 +4,7 @@
  * and `engine.openDownload` (jobs) all go through it.
  */
 import type { ParsedLink } from "#common/links.ts";
+import { withSubtitleLanguage } from "../captions/languages.ts";
 import { filenameFor, planFormat } from "../formats.ts";
 import { runPlan, type PlanOutput } from "../stream/run-plan.ts";
 import type { FormatId, ResolvedMedia } from "../types.ts";
@@ -30,13 +31,16 @@ export async function openMedia(
     signal: AbortSignal;
     /** a `Range` header to honour */
     range?: string;
+    /** the subtitle language of a text format (the link's claim) */
+    language?: string;
     /** called once the media is known, before any reader opens */
     onResolved?: (media: ResolvedMedia) => void;
   },
 ): Promise<OpenedMedia> {
-  const media = await ctx.resolve(link);
+  const resolved = await ctx.resolve(link);
+  const media = opts.language ? withSubtitleLanguage(resolved, opts.language) : resolved;
   const plan = planFormat(media, format);
-  const filename = filenameFor(media, format);
+  const filename = filenameFor(media, format, opts.language);
   opts.onResolved?.(media);
   const out = await runPlan(
     plan,

@@ -189,6 +189,7 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
       id,
       signal: controller.signal,
       range: rangeHeader,
+      language: claims.language,
       onResolved: (media) => {
         if (!headOnly) started = { id, caller, format, title: media.details.title };
       },

@@ -21,6 +21,8 @@ export interface DownloadClaims {
   userId?: string;
   /** expiry, epoch seconds */
   exp: number;
+  /** the subtitle language chosen for a text format (absent: the video's own pick) */
+  language?: string;
 }
 
 const b64url = (buf: Buffer) => buf.toString("base64url");
@@ -32,7 +34,7 @@ function mac(secret: string, body: string): Buffer {
 export function signDownload(secret: string, claims: DownloadClaims): string {
   if (!secret) throw new EngineError("internal", { detail: "signing secret is empty" });
   const body = b64url(
-    Buffer.from(JSON.stringify({ d: claims.id, u: claims.url, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp })),
+    Buffer.from(JSON.stringify({ d: claims.id, u: claims.url, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp, l: claims.language })),
   );
   return `${body}.${b64url(mac(secret, body))}`;
 }
@@ -48,7 +50,7 @@ export function verifyDownload(secret: string, token: string, now: number = Date
   const given = Buffer.from(token.slice(dot + 1), "utf8");
   const expected = Buffer.from(b64url(mac(secret, body)), "utf8");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new EngineError("download.link_invalid");
-  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown };
+  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown; l?: unknown };
   try {
     raw = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as typeof raw;
   } catch (cause) {
@@ -62,7 +64,8 @@ export function verifyDownload(secret: string, token: string, now: number = Date
     typeof raw.c !== "string" ||
     !kinds.includes(raw.c) ||
     typeof raw.e !== "number" ||
-    (raw.a !== undefined && typeof raw.a !== "string")
+    (raw.a !== undefined && typeof raw.a !== "string") ||
+    (raw.l !== undefined && typeof raw.l !== "string")
   ) {
     throw new EngineError("download.link_invalid", { detail: "payload fields" });
   }
@@ -70,6 +73,7 @@ export function verifyDownload(secret: string, token: string, now: number = Date
   const plan = raw.p === "basic" || raw.p === "pro" || raw.p === "ultimate" ? raw.p : undefined;
   const claims: DownloadClaims = { id: raw.d, url: raw.u, format: raw.f, caller: raw.c as Caller["kind"], plan, exp: raw.e };
   if (typeof raw.a === "string") claims.userId = raw.a;
+  if (typeof raw.l === "string") claims.language = raw.l;
   return claims;
 }
 

@@ -49,6 +49,20 @@ export function openApiDocument(serverUrl: string) {
                     properties: {
                       video: { $ref: "#/components/schemas/VideoDetails" },
                       formats: { type: "array", items: { $ref: "#/components/schemas/FormatOption" } },
+                      subtitles: {
+                        type: "array",
+                        description: "the video's caption tracks; a track's `language` can be sent as `language` with srt, vtt or transcript",
+                        items: {
+                          type: "object",
+                          required: ["language", "name", "auto", "translatable"],
+                          properties: { language: { type: "string" }, name: { type: "string" }, auto: { type: "boolean", description: "made by speech recognition" }, translatable: { type: "boolean" } },
+                        },
+                      },
+                      subtitleTranslations: {
+                        type: "array",
+                        description: "languages the translatable tracks can be machine-translated into",
+                        items: { type: "object", required: ["language", "name"], properties: { language: { type: "string" }, name: { type: "string" } } },
+                      },
                       playlist: { $ref: "#/components/schemas/Playlist" },
                     },
                   },
@@ -94,6 +108,7 @@ export function openApiDocument(serverUrl: string) {
           parameters: [
             { name: "url", in: "query", required: true, schema: { type: "string" } },
             { name: "format", in: "query", required: true, schema: { $ref: "#/components/schemas/FormatId" } },
+            { name: "language", in: "query", required: false, schema: { type: "string", maxLength: 35 }, description: "srt, vtt or transcript in this language (Pro, Ultimate)" },
           ],
           responses: {
             "302": { description: "Location: the signed download link", headers: { Location: { schema: { type: "string", format: "uri" } } } },
@@ -321,7 +336,11 @@ export function openApiDocument(serverUrl: string) {
         DownloadRequest: {
           type: "object",
           required: ["url", "format"],
-          properties: { url: { type: "string", maxLength: 4096 }, format: { $ref: "#/components/schemas/FormatId" } },
+          properties: {
+            url: { type: "string", maxLength: 4096 },
+            format: { $ref: "#/components/schemas/FormatId" },
+            language: { type: "string", maxLength: 35, description: "srt, vtt or transcript in this language (Pro, Ultimate): a track's or a translation's language from POST /resolve" },
+          },
         },
         BulkDownloadRequest: {
           type: "object",

@@ -14,11 +14,12 @@ import { openApiDocument } from "./openapi.ts";
  * catalogue's status and wording.
  */
 const linkBody = z.object({ url: z.string().max(4096) });
-const downloadBody = z.object({ url: z.string().max(4096), format: z.string().max(64) });
+/** `language`: a subtitle language for srt, vtt or transcript (Pro, Ultimate; issue 31 §3) */
+const downloadBody = z.object({ url: z.string().max(4096), format: z.string().max(64), language: z.string().min(1).max(35).optional() });
 /** a bulk download (issue 30 §3): the plan's limit on the number of links is the engine's to check */
 /** `name`: the archive's name (a playlist's title); made safe for a file name by the engine */
 const bulkDownloadBody = z.object({ urls: z.array(z.string().max(4096)).max(1000), format: z.string().max(64), name: z.string().max(200).optional() }).strict();
-const downloadQuery = z.object({ url: z.string().max(4096), format: z.string().max(64) });
+const downloadQuery = z.object({ url: z.string().max(4096), format: z.string().max(64), language: z.string().min(1).max(35).optional() });
 
 const JSON_LIMIT_BYTES = 16 * 1024;
 
@@ -78,14 +79,14 @@ export function createApiRouter(deps: {
       res.set("cache-control", "no-store").json(created);
       return;
     }
-    const { url, format } = parse(downloadBody, req.body);
-    const created = await engine.createDownload({ url, format, caller: await callerFromRequest(req), ip: clientIp(req), signal: leaving(res) });
+    const { url, format, language } = parse(downloadBody, req.body);
+    const created = await engine.createDownload({ url, format, language, caller: await callerFromRequest(req), ip: clientIp(req), signal: leaving(res) });
     res.set("cache-control", "no-store").json(created);
   });
 
   router.get("/download", resolveLimit, async (req, res) => {
-    const { url, format } = parse(downloadQuery, req.query);
-    const created = await engine.createDownload({ url, format, caller: await callerFromRequest(req), ip: clientIp(req), signal: leaving(res) });
+    const { url, format, language } = parse(downloadQuery, req.query);
+    const created = await engine.createDownload({ url, format, language, caller: await callerFromRequest(req), ip: clientIp(req), signal: leaving(res) });
     res.set("cache-control", "no-store").redirect(302, created.downloadUrl);
   });
 

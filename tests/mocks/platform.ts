@@ -11,6 +11,8 @@
  *                audio, progressive 360p
  *   vidfetch720  only 360p and 720p (no 480p/1080p, no maxres thumbnail)
  *   vidfetchCap  720p/360p with English captions (manual + auto-generated)
+ *   vidfetchSub  720p/360p with captions in English, German and Spanish; the English track can be
+ *                machine-translated (`tlang`) into French and Japanese
  *   vidfetchPrv  private
  *   vidfetchAge  age-restricted
  * Playlist (InnerTube `/browse` of `VL<id>`, the shape of YouTube's playlist page):
@@ -25,7 +27,7 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { Readable } from "node:stream";
 import { createSharedRate, ensureMockMedia, mockMediaReady, serveMediaFile, type MockMediaSet, type SharedRate } from "./media.ts";
-import { captionJson3, captionSrv3 } from "./youtube.ts";
+import { captionJson3, captionSrv3, MOCK_CAPTION_LINES } from "./youtube.ts";
 
 export const MOCK_GENERIC_HOST = "media.example.test";
 /** A direct file on the generic host that arrives slowly: the whole file takes SLOW_FILE_SECONDS. */
@@ -43,6 +45,10 @@ interface SyntheticVideo {
   keywords: string[];
   itags: number[];
   captions: boolean;
+  /** manual caption tracks beyond English (with English, the first is translatable) */
+  captionLanguages?: Array<{ code: string; name: string }>;
+  /** languages the translatable track can be machine-translated into */
+  translations?: Array<{ code: string; name: string }>;
   maxres: boolean;
   playability?: "private" | "age";
 }
@@ -89,6 +95,27 @@ export const MOCK_PLATFORM_VIDEOS: SyntheticVideo[] = [
     itags: [18, 136, 134, 140, 251],
     captions: true,
     maxres: true,
+  },
+  {
+    id: "vidfetchSub",
+    title: "Sample clip with subtitles in three languages",
+    description: "A generated clip with English, German and Spanish subtitles; the English ones can be machine-translated.",
+    channel: CHANNEL,
+    views: 12_345,
+    likes: 678,
+    publishDate: "2026-02-20T12:00:00Z",
+    keywords: ["sample", "subtitles", "languages"],
+    itags: [18, 136, 134, 140],
+    captions: true,
+    captionLanguages: [
+      { code: "de", name: "German" },
+      { code: "es", name: "Spanish" },
+    ],
+    translations: [
+      { code: "fr", name: "French" },
+      { code: "ja", name: "Japanese" },
+    ],
+    maxres: false,
   },
   {
     id: "vidfetchPrv",
@@ -232,8 +259,9 @@ export function syntheticPlayerResponse(video: SyntheticVideo, media: MockMediaS
   const expire = Math.floor(now / 1000) + 6 * 3600;
   const muxed = video.itags.filter((i) => i === 18);
   const adaptive = video.itags.filter((i) => i !== 18);
-  const captionUrl = (kind?: "asr") =>
-    `https://www.youtube.com/api/timedtext?v=${video.id}&ei=mock&caps=asr&opi=1&xoaf=5&hl=en&ip=0.0.0.0&ipbits=0&expire=${expire}&sparams=ip,ipbits,expire,v,ei,caps,opi,xoaf&signature=mock${kind ? "&kind=asr" : ""}&lang=en`;
+  const captionUrl = (kind?: "asr", lang = "en") =>
+    `https://www.youtube.com/api/timedtext?v=${video.id}&ei=mock&caps=asr&opi=1&xoaf=5&hl=en&ip=0.0.0.0&ipbits=0&expire=${expire}&sparams=ip,ipbits,expire,v,ei,caps,opi,xoaf&signature=mock${kind ? "&kind=asr" : ""}&lang=${lang}`;
+  const otherTracks = (video.captionLanguages ?? []).map((l) => ({ baseUrl: captionUrl(undefined, l.code), name: runs(l.name), vssId: `.${l.code}`, languageCode: l.code, isTranslatable: false, trackName: "" }));
   return {
     responseContext,
     playabilityStatus: { status: "OK", playableInEmbed: true },
@@ -249,9 +277,10 @@ export function syntheticPlayerResponse(video: SyntheticVideo, media: MockMediaS
               captionTracks: [
                 { baseUrl: captionUrl(), name: runs("English"), vssId: ".en", languageCode: "en", isTranslatable: true, trackName: "" },
                 { baseUrl: captionUrl("asr"), name: runs("English (auto-generated)"), vssId: "a.en", languageCode: "en", kind: "asr", isTranslatable: true, trackName: "" },
+                ...otherTracks,
               ],
-              audioTracks: [{ captionTrackIndices: [0, 1], defaultCaptionTrackIndex: 0 }],
-              translationLanguages: [],
+              audioTracks: [{ captionTrackIndices: [0, 1, ...otherTracks.map((_, i) => i + 2)], defaultCaptionTrackIndex: 0 }],
+              translationLanguages: (video.translations ?? []).map((l) => ({ languageCode: l.code, languageName: runs(l.name) })),
               defaultAudioTrackIndex: 0,
             },
           },
@@ -598,9 +627,11 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
     if (p === "/api/timedtext") {
       const video = videos.get(url.searchParams.get("v") ?? "");
       if (!video?.captions) return void res.writeHead(404).end();
+      const lines = captionLinesOf(video, url.searchParams.get("lang") ?? "en", url.searchParams.get("tlang"));
+      if (!lines) return void res.writeHead(404).end();
       const json = url.searchParams.get("fmt") === "json3";
       res.writeHead(200, { "content-type": json ? "application/json; charset=UTF-8" : "text/xml; charset=UTF-8" });
-      return void res.end(json ? captionJson3() : captionSrv3());
+      return void res.end(json ? captionJson3(lines) : captionSrv3(lines));
     }
     const thumb = /^\/vi\/([^/]+)\/(maxresdefault|hqdefault|mqdefault|default)\.jpg$/.exec(p);
     if (thumb) {
@@ -686,4 +717,27 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
         server.close(() => resolve());
       }),
   };
+}
+
+/** The first caption line in each of vidfetchSub's languages (the rest stay English). */
+export const MOCK_CAPTION_FIRST_LINES: Record<string, string> = {
+  en: MOCK_CAPTION_LINES[0]!.text,
+  de: "Die Bedingungen, unter denen dieser Vortrag genutzt werden darf",
+  es: "Los términos en los que se puede usar esta conferencia",
+};
+
+/**
+ * A track's lines: its language's own (the first line translated, the rest as in English), or
+ * a machine translation of the English track (`tlang`), marked with the target language the way
+ * a reader can check. Null for a language the video has no track in.
+ */
+function captionLinesOf(video: SyntheticVideo, lang: string, tlang: string | null): typeof MOCK_CAPTION_LINES | null {
+  const own = lang === "en" || (video.captionLanguages ?? []).some((l) => l.code === lang);
+  if (!own) return null;
+  if (tlang) {
+    if (lang !== "en" || !(video.translations ?? []).some((l) => l.code === tlang)) return null;
+    return MOCK_CAPTION_LINES.map((l) => ({ ...l, text: `[${tlang}] ${l.text}` }));
+  }
+  const first = MOCK_CAPTION_FIRST_LINES[lang];
+  return MOCK_CAPTION_LINES.map((l, i) => (i === 0 && first ? { ...l, text: first } : l));
 }
