@@ -41,7 +41,8 @@ export const RIGHTS = {
   /** choosing the subtitle language (DESIGN §5 `language`), auto-translated ones included */
   subtitleLanguages: { card: null, built: true },
   scheduledDownloads: { card: "Scheduled downloads", built: true, limit: "jobsPerDay" },
-  prioritySupport: { card: "Priority support", built: false },
+  /** a signed-in member's contact message is stored and mailed marked priority */
+  prioritySupport: { card: "Priority support", built: true },
   premiumArticles: { card: "Full premium articles", built: true },
   bulkDownloads: { card: "Bulk downloads", built: true, limit: "linksPerBulkJob" },
   apiAccess: { card: "API access", built: true, limit: "requestsPerKeyPerMinute" },

@@ -14,6 +14,8 @@ export interface RouteSettings {
   /** the key behind the visitor cookie and the hashed client addresses */
   DOWNLOAD_SIGNING_SECRET?: string | undefined;
   CONTACT_EMAIL?: string | undefined;
+  /** where Ultimate members' contact messages go (else CONTACT_EMAIL) */
+  SUPPORT_ULTIMATE_EMAIL?: string | undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contactMessages } from "#db/schema/index.ts";
 import { formPost, routeContext, unwrap } from "#tests/support/route-context.ts";
+import { cookieHeaderFrom, insertActiveSubscription, testAccounts } from "#tests/support/accounts.ts";
 import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { action } from "./contact-us.tsx";
 
@@ -22,6 +23,25 @@ describe.each(testDatabases)("POST /contact-us on $name", (variant) => {
     // a keyed hash, never the address itself
     expect(rows[0]?.ipHash).toMatch(/^[0-9a-f]{32}$/);
     expect(rows[0]?.ipHash).not.toContain("203.0.113.7");
+  });
+
+  it.skipIf(skip)("stores a signed-in member's plan, and marks a Pro member's message priority", async () => {
+    handle = await open();
+    const accounts = testAccounts(handle.db);
+    const signedUp = await accounts.auth.api.signUpEmail({ body: { name: "Grace", email: "grace-pro@example.com", password: "correct horse battery" }, asResponse: true });
+    const { user } = (await signedUp.clone().json()) as { user: { id: string } };
+    await insertActiveSubscription(handle.db, user.id, "pro");
+    const request = formPost("http://localhost/contact-us", complete);
+    request.headers.set("cookie", cookieHeaderFrom(signedUp));
+    const res = await unwrap(await action({ request, context: { ...routeContext(handle.db), accounts }, params: {} } as never));
+    expect(res.status).toBe(200);
+    // and a visitor's, without a plan or priority
+    await call(handle, complete);
+    const rows = await handle.db.select().from(contactMessages);
+    expect(rows.map((r) => [r.plan, r.priority])).toEqual([
+      ["pro", true],
+      [null, false],
+    ]);
   });
 
   it.skipIf(skip)("rejects missing fields with the spec's message, keeps what was typed and stores nothing", async () => {

@@ -7,6 +7,7 @@ import { CONTACT_FIELDS, CONTACT_MESSAGES, parseContactForm } from "#app/modules
 import { submitContactMessage } from "#app/modules/contact/submit-contact-message.server.ts";
 import { StoredForm } from "#app/modules/stored-form/stored-form.tsx";
 import { storedFormAction } from "#app/modules/stored-form/stored-form-action.server.ts";
+import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { usePublicConfig } from "#app/lib/hooks/use-public-config.ts";
@@ -14,13 +15,23 @@ import { usePublicConfig } from "#app/lib/hooks/use-public-config.ts";
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "/contact-us");
 
 export function action({ request, context }: Route.ActionArgs) {
-  return storedFormAction(request, context, { fields: CONTACT_FIELDS, parse: parseContactForm, messages: CONTACT_MESSAGES, submit: submitContactMessage });
+  return storedFormAction(request, context, {
+    fields: CONTACT_FIELDS,
+    parse: parseContactForm,
+    messages: CONTACT_MESSAGES,
+    submit: submitContactMessage,
+    // a signed-in member's plan: Pro and Ultimate messages are marked priority
+    sender: async (req, ctx) => {
+      const viewer = await viewerFromCookie(ctx, req.headers.get("cookie"));
+      return viewer ? { plan: viewer.plan.plan } : null;
+    },
+  });
 }
 
 const QUESTIONS = [
   {
     q: "How quickly will you reply?",
-    a: "A person reads every message. Expect an answer within 24-48 hours, usually sooner on weekdays. Copyright notices are handled first.",
+    a: "A person reads every message. Expect an answer within 24-48 hours, usually sooner on weekdays. Copyright notices are handled first, then messages from Pro and Ultimate members (send them while signed in: they are marked priority).",
   },
   {
     q: "A download failed. What should I send you?",

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /** Messages from the /contact-us form. */
 export const contactMessages = pgTable(
@@ -11,6 +11,10 @@ export const contactMessages = pgTable(
     subject: text("subject").notNull().default(""),
     message: text("message").notNull(),
     ipHash: text("ip_hash"),
+    /** the plan of the signed-in sender (null: no account) */
+    plan: text("plan"),
+    /** sent by a plan with priority support (Pro, Ultimate): answered first */
+    priority: boolean("priority").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("contact_messages_created_at_idx").on(t.createdAt)],

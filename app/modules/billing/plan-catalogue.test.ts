@@ -8,10 +8,10 @@ import { includedFeatures, PLAN_CARDS } from "./plan-catalogue.ts";
  */
 const INCLUDED_TODAY: Record<string, string[]> = {
   basic: ["Ad-free experience", "Unlimited downloads", "Up to 1080p quality", "Email support", "Basic article content"],
-  pro: ["Everything in Basic", "4K and 8K downloads", "Subtitles (SRT and VTT)", "Scheduled downloads", "Full premium articles"],
+  pro: ["Everything in Basic", "4K and 8K downloads", "Subtitles (SRT and VTT)", "Scheduled downloads", "Priority support", "Full premium articles"],
   ultimate: ["Everything in Pro", "Bulk downloads", "API access"],
 };
-const NOT_BUILT = ["Priority support", "Custom download profiles", "White-label option", "Dedicated account manager", "Commercial usage rights"];
+const NOT_BUILT = ["Custom download profiles", "White-label option", "Dedicated account manager", "Commercial usage rights"];
 
 describe("plan cards", () => {
   it("show as included only the features that exist", () => {

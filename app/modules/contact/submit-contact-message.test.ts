@@ -47,6 +47,37 @@ describe.each(testDatabases)("submitContactMessage on $name", (variant) => {
     expect(await handle.db.select().from(contactMessages)).toHaveLength(2);
   });
 
+  it.skipIf(skip)("marks a Pro or Ultimate member's message priority with their plan, and sends Ultimate's to SUPPORT_ULTIMATE_EMAIL when set", async () => {
+    handle = await open();
+    const sent: MailMessage[] = [];
+    const inbox = { mailer: { send: async (m: MailMessage) => void sent.push(m) }, contactEmail: "team@vidfetch.example", ultimateEmail: "accounts@vidfetch.example", logger };
+    const senders = [null, { plan: "free" as const }, { plan: "basic" as const }, { plan: "pro" as const }, { plan: "ultimate" as const }];
+    for (const sender of senders) {
+      const result = await submitContactMessage({ db: handle.db, logger, inbox }, { ...input, name: sender?.plan ?? "visitor" }, { ipHash: null, sender });
+      expect(result.ok && (await result.mailed)).toBe(true);
+    }
+    const rows = await handle.db.select().from(contactMessages);
+    expect(rows.map((r) => [r.name, r.plan, r.priority])).toEqual([
+      ["visitor", null, false],
+      ["free", "free", false],
+      ["basic", "basic", false],
+      ["pro", "pro", true],
+      ["ultimate", "ultimate", true],
+    ]);
+    expect(sent.map((m) => [m.to, m.subject])).toEqual([
+      ["team@vidfetch.example", "Contact form: (no subject)"],
+      ["team@vidfetch.example", "Contact form: (no subject)"],
+      ["team@vidfetch.example", "Contact form: (no subject)"],
+      ["team@vidfetch.example", "[Priority · Pro] Contact form: (no subject)"],
+      ["accounts@vidfetch.example", "[Priority · Ultimate] Contact form: (no subject)"],
+    ]);
+    // without the Ultimate address, Ultimate's message goes to CONTACT_EMAIL like the others
+    const plain = { ...inbox, ultimateEmail: undefined };
+    const result = await submitContactMessage({ db: handle.db, logger, inbox: plain }, input, { ipHash: null, sender: { plan: "ultimate" } });
+    expect(result.ok && (await result.mailed)).toBe(true);
+    expect(sent.at(-1)?.to).toBe("team@vidfetch.example");
+  });
+
   it.skipIf(skip)("answers a filled honeypot with success and stores nothing", async () => {
     handle = await open();
     const result = await submitContactMessage({ db: handle.db, logger }, { ...input, website: "https://spam.example" }, { ipHash: null });

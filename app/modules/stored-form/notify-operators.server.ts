@@ -6,12 +6,16 @@ export interface OperatorMail {
   text: string;
   /** where a reply goes: the visitor who wrote, when they gave an address */
   replyTo?: string;
+  /** an Ultimate member's message: to SUPPORT_ULTIMATE_EMAIL when it is set */
+  ultimate?: boolean;
 }
 
 export interface OperatorInbox {
   mailer: Mailer;
   /** CONTACT_EMAIL; unset: messages are only stored (the page says so) */
   contactEmail: string | undefined;
+  /** SUPPORT_ULTIMATE_EMAIL: Ultimate members' messages, when set */
+  ultimateEmail?: string | undefined;
   logger: Logger;
 }
 
@@ -22,9 +26,10 @@ export interface OperatorInbox {
  * routes do not).
  */
 export async function notifyOperators(inbox: OperatorInbox, mail: OperatorMail): Promise<boolean> {
-  if (!inbox.contactEmail) return false;
+  const to = (mail.ultimate ? inbox.ultimateEmail : undefined) ?? inbox.contactEmail;
+  if (!to) return false;
   try {
-    await inbox.mailer.send({ to: inbox.contactEmail, subject: mail.subject, text: mail.text, ...(mail.replyTo ? { replyTo: mail.replyTo } : {}) });
+    await inbox.mailer.send({ to, subject: mail.subject, text: mail.text, ...(mail.replyTo ? { replyTo: mail.replyTo } : {}) });
     return true;
   } catch (err) {
     inbox.logger.error({ err, subject: mail.subject }, "could not mail a stored message to CONTACT_EMAIL; it is in the database");

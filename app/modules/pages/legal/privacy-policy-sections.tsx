@@ -51,7 +51,7 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
           </ul>
           <h3>When you contact us or fill in a form</h3>
           <ul>
-            <li>Contact form: your name, email address, subject and message.</li>
+            <li>Contact form: your name, email address, subject and message, and, when you write while signed in, your plan (messages from Pro and Ultimate members are marked priority).</li>
             <li>Platform requests: the platform name, any details you add and, if you give it, your email address.</li>
             <li>Newsletter: your email address, when you entered it and when you confirmed it.</li>
             <li>
