@@ -6,20 +6,20 @@ import { FeaturedArticles } from "#app/modules/blog/featured-articles.tsx";
 import { Downloader } from "#app/modules/downloader/components/downloader.tsx";
 import { FaqTeaser, HowToSteps, PremiumBlock, WhyChoose } from "#app/modules/downloader/components/home-sections.tsx";
 import { exampleLinks } from "#app/modules/downloader/example-links.ts";
-import { playlistPlanFor } from "#app/modules/downloader/playlist-plan.server.ts";
+import { downloaderOfferFor } from "#app/modules/downloader/playlist-plan.server.ts";
 import { readSharedUrl } from "#app/modules/downloader/shared-url.ts";
 import { findSitePage } from "#app/modules/site/pages.ts";
 import type { Route } from "./+types/home";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The downloader must work even when the blog's store does not: the block is then left out.
-  const [articles, playlistPlan] = await Promise.all([
+  const [articles, offer] = await Promise.all([
     getFeaturedArticles(context.db, 3).catch((err: unknown) => {
       context.logger.warn({ err }, "home: featured articles unavailable");
       return [];
     }),
-    // what a pasted playlist's card offers: one ZIP for plans with bulk downloads
-    playlistPlanFor(context, request),
+    // what the viewer's plan offers: a playlist's ZIP (bulk downloads), the subtitles' language
+    downloaderOfferFor(context, request),
   ]);
   // Read here, on the server, so the page list stays out of the browser bundle.
   const page = findSitePage("/")!;
@@ -27,7 +27,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     initialUrl: readSharedUrl(new URL(request.url).searchParams),
     examples: exampleLinks("home", context.config.MOCKS),
     articles,
-    playlistPlan,
+    playlistPlan: offer.playlistPlan,
+    subtitleLanguages: offer.subtitleLanguages,
     page: { title: page.title, description: page.description, keywords: page.keywords },
   };
 }
@@ -46,6 +47,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         initialUrl={loaderData.initialUrl}
         examples={loaderData.examples}
         playlistPlan={loaderData.playlistPlan}
+        subtitleLanguages={loaderData.subtitleLanguages}
         heroSlot={(form) => (
           <section aria-labelledby="hero-heading" className="bg-gradient-to-b from-brand-50 to-white">
             <div className="mx-auto max-w-3xl px-4 pt-10 pb-6 text-center sm:px-6 sm:pt-16">

@@ -27,6 +27,14 @@ describe("API client", () => {
     expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll", format: "mp3-128" });
   });
 
+  it("posts a subtitle download's language, and no language key without one", async () => {
+    const { calls, fetchFn } = respond(200, { id: "a", downloadUrl: "/api/v1/dl/x", filename: "Sample.de.srt", expiresAt: "t", bytes: null });
+    await requestDownload("https://youtu.be/vidfetchSub", "srt", { fetchFn, language: "de" });
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchSub", format: "srt", language: "de" });
+    await requestDownload("https://youtu.be/vidfetchSub", "srt", { fetchFn });
+    expect(JSON.parse(String(calls[1]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchSub", format: "srt" });
+  });
+
   it("posts a ZIP's links, format and name; without a name, none is sent", async () => {
     const { calls, fetchFn } = respond(200, { id: "b", downloadUrl: "/api/v1/dl/zip.x", filename: "VidFetch sample playlist.zip", expiresAt: "t", bytes: null });
     await requestBulkDownload(["https://youtu.be/vidfetchAll", "https://youtu.be/vidfetchCap"], "mp4-360", { fetchFn, name: "VidFetch sample playlist" });

@@ -1,5 +1,5 @@
 import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
-import type { PlaylistAnswer } from "#engine/index.ts";
+import type { PlaylistAnswer, SubtitleTrackAnswer, SubtitleTranslationAnswer } from "#engine/index.ts";
 import type { FormatOption, VideoDetails } from "#engine/types.ts";
 
 /**
@@ -10,11 +10,15 @@ import type { FormatOption, VideoDetails } from "#engine/types.ts";
 export interface ResolvedVideo {
   video: VideoDetails;
   formats: FormatOption[];
+  /** the video's caption tracks (optional: an older answer has none) */
+  subtitles?: SubtitleTrackAnswer[];
+  /** languages a translatable track can be machine-translated into */
+  subtitleTranslations?: SubtitleTranslationAnswer[];
   /** a watch link inside a playlist: the playlist beside its video */
   playlist?: PlaylistAnswer;
 }
 
-export type { PlaylistAnswer, PlaylistEntryAnswer } from "#engine/index.ts";
+export type { PlaylistAnswer, PlaylistEntryAnswer, SubtitleTrackAnswer, SubtitleTranslationAnswer } from "#engine/index.ts";
 
 /** What POST /resolve answers: a video (maybe with its playlist), or a playlist link's playlist alone. */
 export type ResolveResult = ResolvedVideo | { playlist: PlaylistAnswer; video?: undefined };
@@ -114,8 +118,10 @@ export function resolveVideo(url: string, opts?: { signal?: AbortSignal; fetchFn
   return postJson<ResolveResult>("/api/v1/resolve", { url }, opts);
 }
 
-export function requestDownload(url: string, format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn }): Promise<DownloadTicket> {
-  return postJson<DownloadTicket>("/api/v1/downloads", { url, format }, opts);
+/** `language`: the subtitles' language for srt, vtt or transcript (Pro, Ultimate); none: the video's own pick. */
+export function requestDownload(url: string, format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn; language?: string }): Promise<DownloadTicket> {
+  const { language, ...rest } = opts ?? {};
+  return postJson<DownloadTicket>("/api/v1/downloads", language ? { url, format, language } : { url, format }, rest);
 }
 
 /**

@@ -24,11 +24,20 @@ function memoryStorage(initial: Record<string, string> = {}) {
 describe("offline queue entries", () => {
   it("are videoId:formatId strings (spec §3)", () => {
     expect(queueEntry("vidfetchAll", "mp4-720")).toBe("vidfetchAll:mp4-720");
-    expect(parseQueueEntry("vidfetchAll:mp4-720")).toEqual({ videoId: "vidfetchAll", formatId: "mp4-720" });
+    expect(parseQueueEntry("vidfetchAll:mp4-720")).toEqual({ videoId: "vidfetchAll", formatId: "mp4-720", key: "mp4-720" });
+  });
+
+  it("carry a subtitle download's language, so a queued German SRT stays German", () => {
+    expect(queueEntry("vidfetchSub", "srt", "de")).toBe("vidfetchSub:srt@de");
+    expect(queueEntry("vidfetchSub", "srt", "")).toBe("vidfetchSub:srt");
+    expect(parseQueueEntry("vidfetchSub:srt@de")).toEqual({ videoId: "vidfetchSub", formatId: "srt", language: "de", key: "srt@de" });
+    expect(parseQueueEntry("vidfetchSub:srt@")).toBeNull();
+    expect(parseQueueEntry("vidfetchSub:@de")).toBeNull();
+    expect(parseQueueEntry("vidfetchSub:srt@de@fr")).toBeNull();
   });
 
   it("split at the last colon and refuse malformed entries", () => {
-    expect(parseQueueEntry("a:b:mp3-128")).toEqual({ videoId: "a:b", formatId: "mp3-128" });
+    expect(parseQueueEntry("a:b:mp3-128")).toEqual({ videoId: "a:b", formatId: "mp3-128", key: "mp3-128" });
     expect(parseQueueEntry("nocolon")).toBeNull();
     expect(parseQueueEntry(":mp4-720")).toBeNull();
     expect(parseQueueEntry("abc:")).toBeNull();
@@ -110,5 +119,18 @@ describe("queue operations", () => {
     expect(s.queueLabels).toEqual({ "mp3-128": "MP3 128 Standard" });
     s = dequeue(s, "b:mp3-128");
     expect(s.queueLabels).toEqual({});
+  });
+
+  it("queue the same subtitles in two languages as two entries, each with its own label", () => {
+    let r = enqueue(empty, { videoId: "vidfetchSub", formatId: "srt", language: "de", label: "SRT Subtitles (German)" });
+    r = enqueue(r.settings, { videoId: "vidfetchSub", formatId: "srt", label: "SRT Subtitles" });
+    expect(r.added).toBe(true);
+    expect(enqueue(r.settings, { videoId: "vidfetchSub", formatId: "srt", language: "de" }).added).toBe(false);
+    let s = r.settings;
+    expect(s.downloadQueue).toEqual(["vidfetchSub:srt@de", "vidfetchSub:srt"]);
+    expect(s.queueLabels).toEqual({ "srt@de": "SRT Subtitles (German)", srt: "SRT Subtitles" });
+    expect(readSettings(memoryStorage({ [SETTINGS_KEY]: JSON.stringify(s) })).downloadQueue).toEqual(["vidfetchSub:srt@de", "vidfetchSub:srt"]);
+    s = dequeue(s, "vidfetchSub:srt");
+    expect(s.queueLabels).toEqual({ "srt@de": "SRT Subtitles (German)" });
   });
 });

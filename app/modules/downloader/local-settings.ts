@@ -14,7 +14,7 @@ export interface LocalSettings {
   downloadQueue: string[];
   /** link to resolve for queued ids that are not YouTube ids (generic media) */
   queueSources: Record<string, string>;
-  /** the label of each queued format ("MP4 720p HD"), so the queue reads the same after a reload */
+  /** the label of each queued format ("MP4 720p HD"; a subtitle language's "srt@de" has its own), so the queue reads the same after a reload */
   queueLabels: Record<string, string>;
 }
 
@@ -83,23 +83,37 @@ export function updateSettings(change: (s: LocalSettings) => LocalSettings, stor
   return next;
 }
 
-export function queueEntry(videoId: string, formatId: string): string {
-  return `${videoId}:${formatId}`;
+/** A queued format: "srt", or with its subtitle language "srt@de" (what queueLabels is keyed by). */
+export function formatKey(formatId: string, language?: string): string {
+  return language ? `${formatId}@${language}` : formatId;
 }
 
-/** Split "videoId:formatId" at the last colon (format ids never contain one). */
-export function parseQueueEntry(entry: string): { videoId: string; formatId: string } | null {
+export function queueEntry(videoId: string, formatId: string, language?: string): string {
+  return `${videoId}:${formatKey(formatId, language)}`;
+}
+
+/**
+ * Split "videoId:formatId" (or "videoId:formatId@language", a subtitle download in a chosen
+ * language) at the last colon (format ids and language tags never contain one, nor an "@").
+ */
+export function parseQueueEntry(entry: string): { videoId: string; formatId: string; language?: string; key: string } | null {
   const at = entry.lastIndexOf(":");
   if (at <= 0 || at === entry.length - 1) return null;
-  return { videoId: entry.slice(0, at), formatId: entry.slice(at + 1) };
+  const key = entry.slice(at + 1);
+  const [formatId, language, ...rest] = key.split("@");
+  if (!formatId || language === "" || rest.length > 0) return null;
+  return language ? { videoId: entry.slice(0, at), formatId, language, key } : { videoId: entry.slice(0, at), formatId, key };
 }
 
 /** Add one download to the queue; false when the same entry is already waiting. */
-export function enqueue(s: LocalSettings, item: { videoId: string; formatId: string; sourceUrl?: string; label?: string }): { settings: LocalSettings; added: boolean } {
-  const entry = queueEntry(item.videoId, item.formatId);
+export function enqueue(
+  s: LocalSettings,
+  item: { videoId: string; formatId: string; language?: string; sourceUrl?: string; label?: string },
+): { settings: LocalSettings; added: boolean } {
+  const entry = queueEntry(item.videoId, item.formatId, item.language);
   if (s.downloadQueue.includes(entry)) return { settings: s, added: false };
   const queueSources = item.sourceUrl ? { ...s.queueSources, [item.videoId]: item.sourceUrl } : s.queueSources;
-  const queueLabels = item.label ? { ...s.queueLabels, [item.formatId]: item.label } : s.queueLabels;
+  const queueLabels = item.label ? { ...s.queueLabels, [formatKey(item.formatId, item.language)]: item.label } : s.queueLabels;
   return { settings: { ...s, downloadQueue: [...s.downloadQueue, entry], queueSources, queueLabels }, added: true };
 }
 
@@ -108,7 +122,7 @@ export function dequeue(s: LocalSettings, entry: string): LocalSettings {
   const downloadQueue = s.downloadQueue.filter((e) => e !== entry);
   const left = downloadQueue.map((e) => parseQueueEntry(e));
   const videos = new Set(left.map((p) => p?.videoId));
-  const formats = new Set(left.map((p) => p?.formatId));
+  const formats = new Set(left.map((p) => p?.key));
   const queueSources = Object.fromEntries(Object.entries(s.queueSources).filter(([id]) => videos.has(id)));
   const queueLabels = Object.fromEntries(Object.entries(s.queueLabels).filter(([id]) => formats.has(id)));
   return { ...s, downloadQueue, queueSources, queueLabels };

@@ -14,19 +14,29 @@ export function playlistPlanOf(plan: PlanId | null): PlaylistPlan {
   };
 }
 
+/** What the downloader offers a plan: the playlist card's offer, and whether it may choose the subtitles' language. */
+export interface DownloaderOffer {
+  playlistPlan: PlaylistPlan;
+  subtitleLanguages: boolean;
+}
+
+export function downloaderOfferOf(plan: PlanId | null): DownloaderOffer {
+  return { playlistPlan: playlistPlanOf(plan), subtitleLanguages: holds(plan ?? "anonymous", "subtitleLanguages") };
+}
+
 /**
  * The offer for whoever sent the request. Visitors cost no query (no session cookie); a failing
- * lookup gives the visitor's offer, and the API still decides when the ZIP is asked for.
+ * lookup gives the visitor's offer, and the API still decides when the ZIP or a language is asked for.
  */
-export async function playlistPlanFor(
+export async function downloaderOfferFor(
   services: Parameters<typeof viewerFromCookie>[0] & { logger: { warn: (obj: object, msg: string) => void } },
   request: Request,
-): Promise<PlaylistPlan> {
+): Promise<DownloaderOffer> {
   try {
     const viewer = await viewerFromCookie(services, request.headers.get("cookie"));
-    return playlistPlanOf(viewer?.plan.plan ?? null);
+    return downloaderOfferOf(viewer?.plan.plan ?? null);
   } catch (err) {
-    services.logger.warn({ err }, "home: plan lookup failed, the playlist card offers no ZIP");
-    return playlistPlanOf(null);
+    services.logger.warn({ err }, "home: plan lookup failed, the downloader offers a visitor's rights");
+    return downloaderOfferOf(null);
   }
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { keepThumbnailAtHand } from "#app/modules/offline/offline-previews.ts";
 import type { FormatOption } from "#engine/types.ts";
-import { isVideoResult, type PlaylistAnswer } from "../api-client.ts";
+import { isVideoResult, type PlaylistAnswer, type ResolvedVideo } from "../api-client.ts";
 import type { FormatTab } from "../format-groups.ts";
 import { useOfflineQueue } from "../hooks/use-offline-queue.ts";
 import type { LookupState } from "../hooks/use-video-lookup.ts";
@@ -21,8 +21,15 @@ export interface DownloaderBodyProps {
   tabs?: FormatTab[];
   /** what the playlist card offers this viewer */
   playlistPlan: PlaylistPlan;
+  /** the viewer's plan may choose the subtitles' language (Pro, Ultimate) */
+  subtitleLanguages: boolean;
   /** load a link into the form and look it up (a playlist entry's "Download this video") */
   onPickVideo: (url: string) => void;
+}
+
+/** A subtitle language's name as the video lists it ("German", "French"), else its code. */
+function languageName(result: ResolvedVideo, language: string): string {
+  return result.subtitles?.find((t) => t.language === language && !t.auto)?.name ?? result.subtitles?.find((t) => t.language === language)?.name ?? result.subtitleTranslations?.find((t) => t.language === language)?.name ?? language;
 }
 
 /** Under a video that sits in a playlist: the playlist's name and a way to open it. */
@@ -48,26 +55,28 @@ function PartOfPlaylist({ playlist, plan, onPickVideo }: { playlist: PlaylistAns
  * Everything after the link form: the preview card, the format picker with real downloads, and
  * the offline queue. Loaded as its own chunk (see downloader.tsx) so the first load stays small.
  */
-export default function DownloaderBody({ state, isPremium, tabs, playlistPlan, onPickVideo }: DownloaderBodyProps) {
+export default function DownloaderBody({ state, isPremium, tabs, playlistPlan, subtitleLanguages, onPickVideo }: DownloaderBodyProps) {
   const queue = useOfflineQueue();
   const loaded = state.status === "loaded" && isVideoResult(state.result) ? state.result : null;
   const storedLabels = queue.settings.queueLabels;
   // the video on screen knows its labels; after a reload the queue remembers the ones it stored
   const labelFor = useCallback(
-    (formatId: string) => loaded?.formats.find((f) => f.id === formatId)?.label ?? storedLabels[formatId] ?? formatId.toUpperCase(),
+    (key: string) => loaded?.formats.find((f) => f.id === key)?.label ?? storedLabels[key] ?? key.toUpperCase(),
     [loaded, storedLabels],
   );
   const { add } = queue;
   const thumbnail = loaded?.video.thumbnail;
   useEffect(() => keepThumbnailAtHand(thumbnail), [thumbnail]);
   const onQueue = useCallback(
-    (option: FormatOption) => {
+    (option: FormatOption, language?: string) => {
       if (state.status !== "loaded" || !isVideoResult(state.result)) return;
       const video = state.result.video;
       add({
         videoId: video.id,
         formatId: option.id,
-        label: option.label,
+        // a queued German SRT stays German, and says so in the queue
+        language,
+        label: language ? `${option.label} (${languageName(state.result, language)})` : option.label,
         title: video.title,
         thumbnail: video.thumbnail || undefined,
         // Non-YouTube media cannot be found again from its id alone.
@@ -98,7 +107,17 @@ export default function DownloaderBody({ state, isPremium, tabs, playlistPlan, o
               <VideoPlayer video={loaded.video} />
               <VideoDetails video={loaded.video} />
             </div>
-            <FormatPicker formats={loaded.formats} sourceUrl={state.url} isPremium={isPremium} queueInstead={queue.queueing} onQueue={onQueue} tabs={tabs} />
+            <FormatPicker
+              formats={loaded.formats}
+              sourceUrl={state.url}
+              isPremium={isPremium}
+              queueInstead={queue.queueing}
+              onQueue={onQueue}
+              tabs={tabs}
+              subtitles={loaded.subtitles}
+              subtitleTranslations={loaded.subtitleTranslations}
+              canChooseLanguage={subtitleLanguages}
+            />
           </PreviewCardShell>
           {loaded.playlist ? <PartOfPlaylist key={state.url} playlist={loaded.playlist} plan={playlistPlan} onPickVideo={onPickVideo} /> : null}
         </>

@@ -75,6 +75,8 @@ export interface DownloaderProps {
   heroSlot?: (form: ReactNode) => ReactNode;
   /** what a playlist's card offers this viewer (from their plan); none: the videos one by one, no ZIP */
   playlistPlan?: PlaylistPlan;
+  /** the viewer's plan may choose the subtitles' language (Pro, Ultimate); none: the choice is shown unavailable */
+  subtitleLanguages?: boolean;
 }
 
 /** A viewer whose plan the page does not know: the playlist's videos one by one, no ZIP. */
@@ -83,7 +85,7 @@ const NO_BULK: PlaylistPlan = { canBulk: false, maxLinks: 0, formats: [] };
 const IDLE_LOAD_DELAY_MS = 1500;
 
 /** The whole journey from a pasted link to a saved file, shared by the home and Shorts pages. */
-export function Downloader({ initialUrl = null, isPremium = false, tabs, examples, formLabel, placeholder, heroSlot, playlistPlan = NO_BULK }: DownloaderProps) {
+export function Downloader({ initialUrl = null, isPremium = false, tabs, examples, formLabel, placeholder, heroSlot, playlistPlan = NO_BULK, subtitleLanguages = false }: DownloaderProps) {
   const [value, setValue] = useState(initialUrl ?? "");
   const { state, lookup } = useVideoLookup(initialUrl);
   const [wantBody, setWantBody] = useState(false);
@@ -123,7 +125,7 @@ export function Downloader({ initialUrl = null, isPremium = false, tabs, example
         {wantBody ? (
           <BodyLoadBoundary key={attempt} fallback={placeholderBody} onRetry={() => setAttempt((n) => n + 1)}>
             <Suspense fallback={placeholderBody}>
-              <DownloaderBody state={state} isPremium={isPremium} tabs={tabs} playlistPlan={playlistPlan} onPickVideo={pickVideo} />
+              <DownloaderBody state={state} isPremium={isPremium} tabs={tabs} playlistPlan={playlistPlan} subtitleLanguages={subtitleLanguages} onPickVideo={pickVideo} />
             </Suspense>
           </BodyLoadBoundary>
         ) : (

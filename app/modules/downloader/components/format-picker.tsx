@@ -1,12 +1,16 @@
 import { FileText, Film, ImageIcon, Lock, Music } from "#app/components/icons.ts";
+import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tabs.tsx";
 import type { FormatOption } from "#engine/types.ts";
+import type { SubtitleTrackAnswer, SubtitleTranslationAnswer } from "../api-client.ts";
 import { FORMAT_TABS, groupFormats, optionExplanation, optionNote, optionStatus, type FormatTab } from "../format-groups.ts";
 import { useFormatDownloads } from "../hooks/use-format-downloads.ts";
 import { DownloadAnnouncer, DownloadProgressBar } from "./download-progress.tsx";
 import { FormatButton, type FormatButtonState } from "./format-button.tsx";
+import { SubtitleLanguageSelect } from "./subtitle-language-select.tsx";
+import { isOffered, LANGUAGE_FORMATS, languageFor, subtitleLanguageChoices } from "../subtitle-languages.ts";
 
 const ICONS = { video: Film, audio: Music, image: ImageIcon, text: FileText } as const;
 
@@ -17,9 +21,15 @@ export interface FormatPickerProps {
   isPremium?: boolean;
   /** offline (or offline mode): a click queues the download instead of starting it */
   queueInstead?: boolean;
-  onQueue?: (option: FormatOption) => void;
+  /** `language`: the chosen subtitle language, when the option is one it applies to */
+  onQueue?: (option: FormatOption, language?: string) => void;
   /** tabs to show, in order (the Shorts page leaves out "Other") */
   tabs?: FormatTab[];
+  /** the video's caption tracks and the languages they can be machine-translated into */
+  subtitles?: SubtitleTrackAnswer[];
+  subtitleTranslations?: SubtitleTranslationAnswer[];
+  /** the viewer's plan may choose the subtitle language (Pro, Ultimate) */
+  canChooseLanguage?: boolean;
 }
 
 /** A click on an option that does not exist for this video explains why, in the spec's words. */
@@ -29,15 +39,31 @@ function explainUnavailable(option: FormatOption) {
   toast.error("Not Available", { description: option.note ?? "This format is not available for this video." });
 }
 
-export function FormatPicker({ formats, sourceUrl, isPremium = false, queueInstead = false, onQueue, tabs = ["video", "audio", "other"] }: FormatPickerProps) {
+export function FormatPicker({
+  formats,
+  sourceUrl,
+  isPremium = false,
+  queueInstead = false,
+  onQueue,
+  tabs = ["video", "audio", "other"],
+  subtitles,
+  subtitleTranslations,
+  canChooseLanguage = false,
+}: FormatPickerProps) {
   const { active, failure, start } = useFormatDownloads(sourceUrl);
   const groups = groupFormats(formats);
   const busy = active?.phase === "downloading";
   const shownTabs = FORMAT_TABS.filter((t) => tabs.includes(t.value));
+  const choices = subtitleLanguageChoices(subtitles, subtitleTranslations);
+  // the choice belongs to the video it was made for: another video starts from "Best available"
+  const [chosen, setChosen] = useState<{ url: string; language: string }>({ url: sourceUrl, language: "" });
+  const language = chosen.url === sourceUrl && isOffered(choices, chosen.language) ? chosen.language : "";
+  const hasSubtitles = (subtitles?.length ?? 0) > 0;
 
   function choose(option: FormatOption) {
-    if (queueInstead && onQueue) return onQueue(option);
-    void start(option);
+    const lang = languageFor(option.id, language, canChooseLanguage);
+    if (queueInstead && onQueue) return onQueue(option, lang);
+    void start(option, lang);
   }
 
   return (
@@ -55,6 +81,9 @@ export function FormatPicker({ formats, sourceUrl, isPremium = false, queueInste
         </TabsList>
         {shownTabs.map((t) => (
           <TabsContent key={t.value} value={t.value}>
+            {hasSubtitles && groups[t.value].some((o) => LANGUAGE_FORMATS.includes(o.id)) ? (
+              <SubtitleLanguageSelect choices={choices} value={language} onChange={(l) => setChosen({ url: sourceUrl, language: l })} canChoose={canChooseLanguage} />
+            ) : null}
             <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200">
               {groups[t.value].map((option) => {
                 const status = optionStatus(option, isPremium);

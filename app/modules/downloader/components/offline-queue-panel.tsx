@@ -32,7 +32,7 @@ const noop = () => {};
  * Without `queue` (before the download code has loaded) it renders the same box, inert, so the
  * page does not move when the live one takes its place.
  */
-export function OfflineQueuePanel({ queue, labelFor = (id) => id }: { queue: OfflineQueue | null; labelFor?: (formatId: string) => string }) {
+export function OfflineQueuePanel({ queue, labelFor = (id) => id }: { queue: OfflineQueue | null; labelFor?: (formatKey: string) => string }) {
   const settings = queue?.settings ?? STATIC_SETTINGS;
   const restored = queue?.restored ?? false;
   const run = queue?.run ?? null;
@@ -67,7 +67,7 @@ export function OfflineQueuePanel({ queue, labelFor = (id) => id }: { queue: Off
             const parsed = parseQueueEntry(entry);
             const preview = parsed ? previews.get(parsed.videoId) : undefined;
             const what = preview?.title ?? (parsed && parsed.videoId.length <= 40 ? parsed.videoId : "media link");
-            const label = parsed ? `${labelFor(parsed.formatId)} · ${what}` : entry;
+            const label = parsed ? `${labelFor(parsed.key)} · ${what}` : entry;
             return (
               <li key={entry} className="flex items-center justify-between gap-2 px-3 py-2 text-sm" data-testid="queue-entry">
                 <span className="flex min-w-0 items-center gap-2">

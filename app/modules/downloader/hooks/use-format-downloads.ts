@@ -86,7 +86,8 @@ export function useFormatDownloads(sourceUrl: string | null) {
   }, [sourceUrl]);
 
   const start = useCallback(
-    async (option: FormatOption) => {
+    /** `language`: the subtitles' language for srt, vtt or transcript (none: the video's own pick) */
+    async (option: FormatOption, language?: string) => {
       if (!sourceUrl) return;
       if (resetTimer.current) clearTimeout(resetTimer.current);
       const ctrl = new AbortController();
@@ -102,6 +103,7 @@ export function useFormatDownloads(sourceUrl: string | null) {
             return runDownload({
               url: sourceUrl,
               format: option.id,
+              language,
               signal: ctrl.signal,
               onTicket: (t) => setActive((a) => (a && a.formatId === option.id ? { ...a, filename: t.filename, progress: { bytes: 0, total: t.bytes, speed: 0, state: "pending" } } : a)),
               onProgress: (p) => {

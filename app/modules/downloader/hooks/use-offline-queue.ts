@@ -74,7 +74,7 @@ export function useOfflineQueue() {
           failed.push(entry);
           continue;
         }
-        const label = `${parsed.formatId} (${parsed.videoId})`;
+        const label = `${parsed.key} (${parsed.videoId})`;
         const base: ActiveDownload = { formatId: parsed.formatId, label, phase: "downloading", attempt: 1, progress: null };
         setRun({ index, total: entries.length, current: base });
         try {
@@ -85,6 +85,7 @@ export function useOfflineQueue() {
               return runDownload({
                 url,
                 format: parsed.formatId,
+                language: parsed.language,
                 onTicket: (t) => setRun((r) => (r ? { ...r, current: { ...r.current, filename: t.filename, progress: { bytes: 0, total: t.bytes, speed: 0, state: "pending" } } } : r)),
                 onProgress: (p) => {
                   const speed = meter.sample(p.bytes, performance.now());
@@ -135,7 +136,7 @@ export function useOfflineQueue() {
   }, [browserOnline, loaded, save, process]);
 
   const add = useCallback(
-    (item: { videoId: string; formatId: string; label: string; sourceUrl?: string; title?: string; thumbnail?: string }) => {
+    (item: { videoId: string; formatId: string; language?: string; label: string; sourceUrl?: string; title?: string; thumbnail?: string }) => {
       let added = false;
       save((s) => {
         const r = enqueue(s, item);

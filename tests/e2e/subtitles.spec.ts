@@ -1,0 +1,70 @@
+import { readFileSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { downloadFormat, lookUp } from "./home-helpers.ts";
+import { signUp, subscribe } from "./support/plans.ts";
+
+/**
+ * Issue 31 §3 in the browser (MOCKS=true, the fake Stripe): a Pro user chooses the subtitles'
+ * language on the home page, one of the video's tracks or a machine translation, and the saved
+ * file is in it and named by it; a visitor sees the choice is a Pro and Ultimate one and still
+ * gets the free transcript.
+ */
+
+const SUBTITLED = "https://www.youtube.com/watch?v=vidfetchSub";
+const TITLE = "Sample clip with subtitles in three languages";
+
+async function openSubtitles(page: Page) {
+  await page.goto("/");
+  await page.waitForFunction(() => "__reactRouterContext" in window);
+  await lookUp(page, SUBTITLED, TITLE);
+  await page.getByRole("tab", { name: "Other" }).click();
+  return page.getByRole("combobox", { name: "Subtitle language" });
+}
+
+test("a Pro user downloads German subtitles as SRT and a French translation as VTT", async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  await signUp(page, "Grace Hopper", "subtitles");
+  await subscribe(page, "Pro");
+  await page.setViewportSize({ width: 375, height: 812 });
+
+  const select = await openSubtitles(page);
+  await expect(select).toBeEnabled();
+  await expect(select).toHaveValue("");
+  await expect(select.locator("option:checked")).toHaveText("Best available (English first)");
+  await expect(select.locator('optgroup[label="Subtitles of this video"] option')).toHaveText(["English", "German", "Spanish"]);
+  await expect(select.locator('optgroup[label="Auto-translated"] option')).toHaveText(["French (auto-translated)", "Japanese (auto-translated)"]);
+  await expect(page.getByText("Choosing a language comes with the Pro and Ultimate plans.")).toHaveCount(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+  // by keyboard: focus the select and choose German
+  await select.focus();
+  await select.selectOption({ label: "German" });
+  const srt = await downloadFormat(page, testInfo, "Other", "srt");
+  expect(srt.download.suggestedFilename()).toMatch(/\.de\.srt$/);
+  const srtText = readFileSync(srt.file, "utf8");
+  expect(srtText).toContain("Die Bedingungen, unter denen dieser Vortrag genutzt werden darf");
+  expect(srtText).toMatch(/\d\d:\d\d:\d\d,\d{3} --> /);
+
+  await select.selectOption({ label: "French (auto-translated)" });
+  const vtt = await downloadFormat(page, testInfo, "Other", "vtt");
+  expect(vtt.download.suggestedFilename()).toMatch(/\.fr\.vtt$/);
+  const vttText = readFileSync(vtt.file, "utf8");
+  expect(vttText.replace(/^\uFEFF/, "")).toMatch(/^WEBVTT/);
+  expect(vttText).toContain("[fr] ");
+  expect(vttText).not.toContain("Die Bedingungen");
+});
+
+test("a visitor sees the language choice is a Pro and Ultimate one and still downloads the English transcript", async ({ page }, testInfo) => {
+  test.setTimeout(60_000);
+  const select = await openSubtitles(page);
+  await expect(select).toBeDisabled();
+  await expect(select).toHaveValue("");
+  const note = page.getByTestId("subtitle-language");
+  await expect(note).toContainText("Choosing a language comes with the Pro and Ultimate plans.");
+  await expect(note.getByRole("link", { name: "See the plans" })).toHaveAttribute("href", "/premium");
+
+  const txt = await downloadFormat(page, testInfo, "Other", "transcript");
+  expect(txt.download.suggestedFilename()).toMatch(/\.txt$/);
+  expect(txt.download.suggestedFilename()).not.toMatch(/-transcript-[a-z]{2}\.txt$/);
+  expect(readFileSync(txt.file, "utf8")).toContain("The terms on which this lecture may be used");
+});
