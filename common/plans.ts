@@ -27,6 +27,8 @@ interface RightSpec {
   formats?: readonly string[];
   /** the limit every plan holding this right must set once the right is built */
   limit?: LimitId;
+  /** the card shows the line only on a server with this setting (the right needs it to be true) */
+  onlyWhen?: "accountManager";
 }
 
 export const RIGHTS = {
@@ -48,8 +50,10 @@ export const RIGHTS = {
   apiAccess: { card: "API access", built: true, limit: "requestsPerKeyPerMinute" },
   downloadProfiles: { card: "Custom download profiles", built: false },
   whiteLabel: { card: "White-label option", built: false },
-  accountManager: { card: "Dedicated account manager", built: false },
-  commercialUse: { card: "Commercial usage rights", built: false },
+  /** Ultimate members' messages go to a named address (SUPPORT_ULTIMATE_EMAIL), when the server has one */
+  accountManager: { card: "Dedicated account manager", built: true, onlyWhen: "accountManager" },
+  /** the terms let Ultimate members use the Service in their business (terms-sections.tsx "ultimate") */
+  commercialUse: { card: "Commercial usage rights", built: true },
 } as const satisfies Record<string, RightSpec>;
 
 export type RightId = keyof typeof RIGHTS;

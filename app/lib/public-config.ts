@@ -16,6 +16,7 @@ export interface PublicSettings {
   AD_CLIENT?: string | undefined;
   AD_SLOTS: Partial<Record<AdPlacement, string>>;
   CONTACT_EMAIL?: string | undefined;
+  SUPPORT_ULTIMATE_EMAIL?: string | undefined;
 }
 
 /** The values the browser may see (a small explicit list). */
@@ -29,6 +30,8 @@ export function publicConfig(config: PublicSettings) {
         ? { provider: "adsense" as const, client: config.AD_CLIENT, slots: config.AD_SLOTS }
         : null,
     contactEmail: config.CONTACT_EMAIL,
+    /** Ultimate members have a named address for their messages (the plan's account manager line shows) */
+    accountManager: Boolean(config.SUPPORT_ULTIMATE_EMAIL),
   };
 }
 export type PublicConfig = ReturnType<typeof publicConfig>;

@@ -12,6 +12,8 @@ import { PAID_PLAN_IDS, PLANS, RIGHTS, type PaidPlanId } from "#common/plans.ts"
 export interface PlanFeature {
   label: string;
   soon?: true;
+  /** shown only when the server has this setting (PublicConfig's flag of the same name) */
+  onlyWhen?: "accountManager";
 }
 
 export interface PlanCard {
@@ -33,9 +35,10 @@ function featuresOf(id: PaidPlanId): PlanFeature[] {
   const plan = PLANS[id];
   const everything: PlanFeature[] = plan.includes ? [{ label: `Everything in ${PLANS[plan.includes].name}` }] : [];
   const lines = plan.adds.flatMap((right): PlanFeature[] => {
-    const { card, built } = RIGHTS[right];
-    if (card === null) return [];
-    return [built ? { label: card } : { label: card, soon: true }];
+    const spec: { card: string | null; built: boolean; onlyWhen?: "accountManager" } = RIGHTS[right];
+    if (spec.card === null) return [];
+    const line: PlanFeature = spec.built ? { label: spec.card } : { label: spec.card, soon: true };
+    return [spec.onlyWhen ? { ...line, onlyWhen: spec.onlyWhen } : line];
   });
   return [...everything, ...lines];
 }
@@ -59,7 +62,12 @@ export const PLAN_CARDS: PlanCard[] = PAID_PLAN_IDS.map(cardOf);
 
 /** Every line some plan includes today (the home page's premium block picks from these). */
 export function includedFeatures(): string[] {
-  return PLAN_CARDS.flatMap((p) => p.features.filter((f) => !f.soon).map((f) => f.label));
+  return PLAN_CARDS.flatMap((p) => p.features.filter((f) => !f.soon && !f.onlyWhen).map((f) => f.label));
+}
+
+/** A card's lines on this server: a line that needs a setting the server lacks is left out. */
+export function shownFeatures(card: PlanCard, configured: { accountManager: boolean }): PlanFeature[] {
+  return card.features.filter((f) => !f.onlyWhen || configured[f.onlyWhen]);
 }
 
 export function planTitle(id: string): string {

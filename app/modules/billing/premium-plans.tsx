@@ -6,7 +6,8 @@ import { Button } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/cn.ts";
 import { FormStatus } from "#app/lib/forms/form-status.tsx";
 import { useHydrated } from "#app/lib/forms/use-hydrated.ts";
-import { PLAN_CARDS, PREMIUM_FAQ, planTitle, type PlanCard } from "./plan-catalogue.ts";
+import { usePublicConfig } from "#app/lib/hooks/use-public-config.ts";
+import { PLAN_CARDS, PREMIUM_FAQ, planTitle, shownFeatures, type PlanCard } from "./plan-catalogue.ts";
 import type { PaidPlanId, PlanId } from "./plans.ts";
 
 export interface PremiumPageData {
@@ -45,6 +46,7 @@ function SubscribeForm({ plan, busyPlan, disabled, formRef }: { plan: PlanCard; 
 }
 
 export function PremiumPlans({ data, failure }: { data: PremiumPageData; failure?: SubscribeFailure }) {
+  const { accountManager } = usePublicConfig();
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const busyPlan = navigation.state !== "idle" && navigation.formAction === "/premium" ? String(navigation.formData?.get("plan") ?? "") : null;
@@ -137,7 +139,7 @@ export function PremiumPlans({ data, failure }: { data: PremiumPageData; failure
                 <span className="text-slate-600">/{plan.duration}</span>
               </p>
               <ul className="mt-6 flex-1 space-y-2 text-sm text-slate-700">
-                {plan.features.map((f) =>
+                {shownFeatures(plan, { accountManager }).map((f) =>
                   f.soon ? (
                     <li key={f.label} className="flex flex-wrap items-center gap-x-2 text-slate-500" data-feature="soon">
                       <Clock aria-hidden className="size-4 shrink-0" />

@@ -3,8 +3,8 @@
  * text: the page's "Last updated" line is generated from it.
  */
 export const LEGAL_LAST_CHANGED = {
-  privacyPolicy: "2026-11-26",
-  termsAndConditions: "2026-11-20",
+  privacyPolicy: "2026-11-27",
+  termsAndConditions: "2026-11-27",
   disclaimer: "2026-11-20",
   dmca: "2026-11-20",
 } as const;

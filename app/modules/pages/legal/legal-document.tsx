@@ -14,6 +14,8 @@ export interface LegalContext {
   /** CONTACT_EMAIL; unset: the texts point to the contact form only */
   contactEmail: string | undefined;
   publicUrl: string;
+  /** SUPPORT_ULTIMATE_EMAIL is set: Ultimate members have a named address (the terms say so) */
+  accountManager?: boolean;
 }
 
 /** Where to write: the configured address, or the contact form when the site has none. */

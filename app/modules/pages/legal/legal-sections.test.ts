@@ -32,6 +32,7 @@ describe("legal texts", () => {
       "Agreement to these terms",
       "Definitions",
       "Use of the Service",
+      "The Ultimate plan: business use",
       "Account terms",
       "Subscriptions and payments",
       "Intellectual property",

@@ -62,6 +62,27 @@ export function termsSections(ctx: LegalContext): LegalSection[] {
       ),
     },
     {
+      id: "ultimate",
+      title: "The Ultimate plan: business use",
+      body: (
+        <>
+          <p>
+            The personal, non-commercial limit above does not apply to Ultimate members: while your Ultimate subscription is active, you may use
+            the Service for your business or organisation, including through the API, for example to archive your organisation&apos;s own
+            videos or Content you hold a licence for. This is a right to use the Service; it gives no rights in the Content itself, which still
+            belongs to its owners and may only be copied and used as their licence allows. Access may not be resold or shared outside your
+            organisation, and the fair-use and API limits still apply.
+          </p>
+          {ctx.accountManager ? (
+            <p>
+              Ultimate members have a dedicated account manager: messages you send through the contact form while signed in go to a named
+              address reserved for Ultimate members, and are answered first.
+            </p>
+          ) : null}
+        </>
+      ),
+    },
+    {
       id: "accounts",
       title: "Account terms",
       body: (
