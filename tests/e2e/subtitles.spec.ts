@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { downloadFormat, lookUp } from "./home-helpers.ts";
+import { downloadFormat, formatRow, lookUp } from "./home-helpers.ts";
 import { signUp, subscribe } from "./support/plans.ts";
 
 /**
@@ -13,7 +14,14 @@ import { signUp, subscribe } from "./support/plans.ts";
 const SUBTITLED = "https://www.youtube.com/watch?v=vidfetchSub";
 const TITLE = "Sample clip with subtitles in three languages";
 
+/** axe's serious and critical findings on the page as it is (the embedded player left out). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).exclude("iframe").analyze();
+  return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
 async function openSubtitles(page: Page) {
+  await page.emulateMedia({ reducedMotion: "reduce" });
   await page.goto("/");
   await page.waitForFunction(() => "__reactRouterContext" in window);
   await lookUp(page, SUBTITLED, TITLE);
@@ -21,7 +29,7 @@ async function openSubtitles(page: Page) {
   return page.getByRole("combobox", { name: "Subtitle language" });
 }
 
-test("a Pro user downloads German subtitles as SRT and a French translation as VTT", async ({ page }, testInfo) => {
+test("a Pro user downloads German subtitles as SRT and a French translation as VTT, and a queued German SRT stays German", async ({ page }, testInfo) => {
   test.setTimeout(120_000);
   await signUp(page, "Grace Hopper", "subtitles");
   await subscribe(page, "Pro");
@@ -52,6 +60,24 @@ test("a Pro user downloads German subtitles as SRT and a French translation as V
   expect(vttText.replace(/^\uFEFF/, "")).toMatch(/^WEBVTT/);
   expect(vttText).toContain("[fr] ");
   expect(vttText).not.toContain("Die Bedingungen");
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // queued in offline mode, a German SRT stays German
+  await select.selectOption({ label: "German" });
+  await page.getByRole("switch", { name: "Offline mode" }).check();
+  await formatRow(page, "srt").getByRole("button", { name: /SRT/ }).click();
+  await expect(page.getByTestId("queue-entry")).toHaveCount(1);
+  await expect(page.getByTestId("queue-entry")).toContainText("(German)");
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("settings") ?? "{}") as { downloadQueue?: string[] });
+  expect(stored.downloadQueue).toEqual(["vidfetchSub:srt@de"]);
+  await page.getByRole("switch", { name: "Offline mode" }).uncheck();
+  const queued = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Process Downloads" }).click();
+  const download = await queued;
+  expect(download.suggestedFilename()).toMatch(/\.de\.srt$/);
+  const queuedFile = testInfo.outputPath(`queued-${download.suggestedFilename()}`);
+  await download.saveAs(queuedFile);
+  expect(readFileSync(queuedFile, "utf8")).toContain("Die Bedingungen, unter denen dieser Vortrag genutzt werden darf");
 });
 
 test("a visitor sees the language choice is a Pro and Ultimate one and still downloads the English transcript", async ({ page }, testInfo) => {
@@ -62,6 +88,7 @@ test("a visitor sees the language choice is a Pro and Ultimate one and still dow
   const note = page.getByTestId("subtitle-language");
   await expect(note).toContainText("Choosing a language comes with the Pro and Ultimate plans.");
   await expect(note.getByRole("link", { name: "See the plans" })).toHaveAttribute("href", "/premium");
+  expect(await seriousViolations(page)).toEqual([]);
 
   const txt = await downloadFormat(page, testInfo, "Other", "transcript");
   expect(txt.download.suggestedFilename()).toMatch(/\.txt$/);
