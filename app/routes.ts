@@ -41,6 +41,9 @@ export default [
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),
 
+  // the operators' area (issue 31 §5): a 404 for everyone but the verified ADMIN_EMAIL account
+  route("admin", "routes/admin.tsx"),
+
   // plans and payments (issue 9 §2)
   route("premium", "routes/premium.tsx"),
   route("payment-success", "routes/payment-success.tsx"),

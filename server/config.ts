@@ -71,6 +71,8 @@ export const envSchema = z
     CONTACT_EMAIL: optionalString.pipe(z.email().optional()),
     // Ultimate members' contact messages (the plan's account manager); unset: CONTACT_EMAIL
     SUPPORT_ULTIMATE_EMAIL: optionalString.pipe(z.email().optional()),
+    // the account with this (verified) email gets /admin; unset: nobody does
+    ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
 
     YOUTUBE_API_KEY: optionalString,
     YOUTUBE_API_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://www.googleapis.com/youtube/v3"),

@@ -16,6 +16,8 @@ export interface RouteSettings {
   CONTACT_EMAIL?: string | undefined;
   /** where Ultimate members' contact messages go (else CONTACT_EMAIL) */
   SUPPORT_ULTIMATE_EMAIL?: string | undefined;
+  /** the verified account with this email is the operator (/admin) */
+  ADMIN_EMAIL?: string | undefined;
 }
 
 /**

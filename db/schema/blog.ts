@@ -71,7 +71,7 @@ export const blogComments = pgTable(
     email: text("email").notNull(),
     content: text("content").notNull(),
     imageId: uuid("image_id").references(() => blogCommentImages.id, { onDelete: "set null" }),
-    /** "approved" is shown; "pending" and "rejected" are not */
+    /** "approved" is shown; "pending", "rejected" and "hidden" (by an operator in /admin) are not */
     status: text("status").notNull().default("pending"),
     likes: integer("likes").notNull().default(0),
     visitorId: text("visitor_id"),

@@ -5,3 +5,4 @@ export * from "./billing.ts";
 export * from "./history.ts";
 export * from "./jobs.ts";
 export * from "./api-keys.ts";
+export * from "./admin.ts";

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { users } from "./account.ts";
 
 /** Messages from the /contact-us form. */
 export const contactMessages = pgTable(
@@ -15,6 +16,10 @@ export const contactMessages = pgTable(
     plan: text("plan"),
     /** sent by a plan with priority support (Pro, Ultimate): answered first */
     priority: boolean("priority").notNull().default(false),
+    /** when an operator marked it handled in /admin (null: open) */
+    handledAt: timestamp("handled_at", { withTimezone: true }),
+    /** who did (the account may be gone since: then null with handled_at kept) */
+    handledBy: text("handled_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("contact_messages_created_at_idx").on(t.createdAt)],

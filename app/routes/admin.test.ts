@@ -1,0 +1,152 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { adminActions, blogCommentReports, blogComments, contactMessages, platformRequests } from "#db/schema/index.ts";
+import { cookieHeaderFrom, insertActiveSubscription, openConfirmationLink, testAccounts } from "#tests/support/accounts.ts";
+import { formPost, routeContext, unwrap } from "#tests/support/route-context.ts";
+import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import { countComments, listComments } from "#app/modules/blog/comments/comments.server.ts";
+import type { AdminView } from "#app/modules/admin/admin-view.server.ts";
+import { action, headers, loader } from "./admin.tsx";
+
+const ADMIN_EMAIL = "ops@example.com";
+
+describe.each(testDatabases)("/admin on $name", (variant) => {
+  const { skip, open } = withTestDatabase(variant);
+  let handle: TestDatabase | undefined;
+
+  async function setup(config: { ADMIN_EMAIL?: string } = { ADMIN_EMAIL }) {
+    handle = await open();
+    const db = handle.db;
+    const accounts = testAccounts(db);
+    const context = { ...routeContext(db), accounts, config: { ...routeContext(db).config, ...config } };
+    /** a new account's cookie: unverified, or verified through its mailed link */
+    const signUp = async (email: string, verified: boolean) => {
+      const res = await accounts.auth.api.signUpEmail({ body: { name: email.split("@")[0]!, email, password: "correct horse battery" }, asResponse: true });
+      const { user } = (await res.clone().json()) as { user: { id: string } };
+      const cookie = verified ? cookieHeaderFrom(await openConfirmationLink(accounts, email.toLowerCase())) : cookieHeaderFrom(res);
+      return { id: user.id, cookie };
+    };
+    const get = async (cookie = "") => {
+      const request = new Request("http://localhost/admin", cookie ? { headers: { cookie } } : {});
+      return unwrap(await loader({ request, context, params: {} } as never));
+    };
+    const post = async (fields: Record<string, string>, cookie = "") => {
+      const request = formPost("http://localhost/admin", fields);
+      if (cookie) request.headers.set("cookie", cookie);
+      return unwrap(await action({ request, context, params: {} } as never));
+    };
+    return { db, signUp, get, post };
+  }
+
+  const notFound = { admin: false, path: "/admin" };
+
+  it.skipIf(skip)("is the ordinary 404 for a visitor, another member, and ADMIN_EMAIL before it is verified", async () => {
+    const { signUp, get } = await setup();
+    expect(await get()).toMatchObject({ status: 404, body: notFound });
+    const member = await signUp("member@example.com", true);
+    expect(await get(member.cookie)).toMatchObject({ status: 404, body: notFound });
+    const unverified = await signUp("OPS@example.com", false);
+    expect(await get(unverified.cookie)).toMatchObject({ status: 404, body: notFound });
+    // nothing else in the answer: no view, no email
+    expect(Object.keys((await get(unverified.cookie)).body as object).sort()).toEqual(["admin", "path", "redirectTo"]);
+  });
+
+  it.skipIf(skip)("is a 404 for every account when ADMIN_EMAIL is unset", async () => {
+    const { signUp, get } = await setup({});
+    const ops = await signUp(ADMIN_EMAIL, true);
+    expect(await get(ops.cookie)).toMatchObject({ status: 404, body: notFound });
+  });
+
+  it.skipIf(skip)("shows the verified admin the work lists, priority messages and reported comments first, and counts", async () => {
+    // ADMIN_EMAIL is compared case-insensitively
+    const { db, signUp, get } = await setup({ ADMIN_EMAIL: "Ops@Example.com" });
+    const ops = await signUp(ADMIN_EMAIL, true);
+    const pro = await signUp("pro@example.com", true);
+    await insertActiveSubscription(db, pro.id, "pro");
+    await db.insert(contactMessages).values([
+      { name: "Ann", email: "ann@example.com", subject: "Old question", message: "Hi", createdAt: new Date("2026-11-01T10:00:00Z") },
+      { name: "Bo", email: "bo@example.com", subject: "Newest", message: "Hi", createdAt: new Date("2026-11-03T10:00:00Z") },
+      { name: "Cy", email: "cy@example.com", subject: "Priority one", message: "Help", plan: "pro", priority: true, createdAt: new Date("2026-11-02T10:00:00Z") },
+    ]);
+    const [, loud] = await db
+      .insert(blogComments)
+      .values([
+        { articleSlug: "a-post", name: "Quiet", email: "q@example.com", content: "Nice", status: "approved", createdAt: new Date("2026-11-05T00:00:00Z") },
+        { articleSlug: "a-post", name: "Loud", email: "l@example.com", content: "Spam", status: "approved", createdAt: new Date("2026-11-01T00:00:00Z") },
+      ])
+      .returning();
+    await db.insert(blogCommentReports).values([
+      { commentId: loud!.id, visitorId: "v1", reason: "spam" },
+      { commentId: loud!.id, visitorId: "v2" },
+    ]);
+    await db.insert(platformRequests).values([{ platformName: "Rumble" }, { platformName: " rumble" }, { platformName: "Kick" }]);
+
+    const res = await get(ops.cookie);
+    expect(res.status).toBe(200);
+    const { view } = res.body as { view: AdminView };
+    expect(view.messages.map((m) => m.subject)).toEqual(["Priority one", "Newest", "Old question"]);
+    expect(view.comments.map((c) => [c.name, c.reports, c.reasons])).toEqual([
+      ["Loud", 2, ["spam"]],
+      ["Quiet", 0, []],
+    ]);
+    expect(view.platforms.map((p) => [p.platform, p.requests])).toEqual([
+      ["rumble", 2],
+      ["kick", 1],
+    ]);
+    expect(view.users).toEqual({ total: 2, plans: [{ plan: "free", users: 1 }, { plan: "basic", users: 0 }, { plan: "pro", users: 1 }, { plan: "ultimate", users: 0 }] });
+    expect(headers({} as never)).toEqual({ "cache-control": "private, no-store" });
+  });
+
+  it.skipIf(skip)("hides a reported comment and marks a message handled, each logged with the admin's id", async () => {
+    const { db, signUp, get, post } = await setup();
+    const ops = await signUp(ADMIN_EMAIL, true);
+    const [comment] = await db.insert(blogComments).values({ articleSlug: "a-post", name: "Loud", email: "l@example.com", content: "Spam", status: "approved" }).returning();
+    await db.insert(blogCommentReports).values({ commentId: comment!.id, visitorId: "v1" });
+    const [message] = await db.insert(contactMessages).values({ name: "Ann", email: "ann@example.com", subject: "Hello", message: "Hi" }).returning();
+
+    expect(await post({ intent: "hide-comment", commentId: comment!.id }, ops.cookie)).toEqual({ status: 200, body: { ok: true, message: "Comment hidden." } });
+    const [hidden] = await db.select().from(blogComments).where(eq(blogComments.id, comment!.id));
+    expect(hidden?.status).toBe("hidden");
+    // the article no longer shows it, nor counts it
+    expect(await listComments(db, "a-post", null)).toEqual([]);
+    expect(await countComments(db, "a-post")).toBe(0);
+    // hiding twice changes nothing and logs nothing
+    expect((await post({ intent: "hide-comment", commentId: comment!.id }, ops.cookie)).status).toBe(404);
+
+    expect((await post({ intent: "mark-handled", messageId: message!.id }, ops.cookie)).status).toBe(200);
+    const [handled] = await db.select().from(contactMessages);
+    expect(handled?.handledBy).toBe(ops.id);
+    expect(handled?.handledAt).toBeInstanceOf(Date);
+
+    const log = await db.select().from(adminActions).orderBy(adminActions.createdAt);
+    expect(log.map((l) => [l.adminUserId, l.adminEmail, l.action, l.target])).toEqual([
+      [ops.id, ADMIN_EMAIL, "comment.hide", comment!.id],
+      [ops.id, ADMIN_EMAIL, "contact.handled", message!.id],
+    ]);
+    const { view } = (await get(ops.cookie)).body as { view: AdminView };
+    expect(view.actions.map((a) => [a.admin, a.action])).toEqual(
+      expect.arrayContaining([
+        [ADMIN_EMAIL, "comment.hide"],
+        [ADMIN_EMAIL, "contact.handled"],
+      ]),
+    );
+    expect(view.messages[0]).toMatchObject({ handledBy: ADMIN_EMAIL });
+  });
+
+  it.skipIf(skip)("deletes a comment, logged; refuses every action to anyone but the admin", async () => {
+    const { db, signUp, post } = await setup();
+    const ops = await signUp(ADMIN_EMAIL, true);
+    const member = await signUp("member@example.com", true);
+    const [comment] = await db.insert(blogComments).values({ articleSlug: "a-post", name: "Loud", email: "l@example.com", content: "Spam", status: "approved" }).returning();
+
+    expect((await post({ intent: "hide-comment", commentId: comment!.id })).status).toBe(404);
+    expect((await post({ intent: "delete-comment", commentId: comment!.id }, member.cookie)).status).toBe(404);
+    expect(await db.select().from(blogComments)).toHaveLength(1);
+    expect(await db.select().from(adminActions)).toHaveLength(0);
+
+    expect((await post({ intent: "delete-comment", commentId: comment!.id }, ops.cookie)).status).toBe(200);
+    expect(await db.select().from(blogComments)).toHaveLength(0);
+    expect((await db.select().from(adminActions)).map((l) => [l.adminUserId, l.action])).toEqual([[ops.id, "comment.delete"]]);
+    expect((await post({ intent: "nonsense" }, ops.cookie)).status).toBe(400);
+  });
+});
