@@ -51,8 +51,10 @@ test("privacy policy: 13 sections, a generated last-updated date and a link to c
 
 test("terms: every section and 30 days' notice for material changes", async ({ page }) => {
   await page.goto("/terms-and-conditions");
-  await expect(page.getByTestId("legal-section")).toHaveCount(16);
+  // the spec's sixteen, and the Ultimate plan's business use (issue 31 §5)
+  await expect(page.getByTestId("legal-section")).toHaveCount(17);
   await expect(page.getByText(/For material changes we give at least 30 days' notice/)).toBeVisible();
+  await expect(page.locator("#ultimate")).toContainText("you may use the Service for your business");
 });
 
 test("disclaimer: ten sections", async ({ page }) => {
