@@ -20,6 +20,8 @@ process.env.POST_RATE_LIMIT_PER_MINUTE ??= "1000";
 process.env.RESOLVE_RATE_LIMIT_PER_MINUTE ??= "1000";
 // Every e2e account is created from 127.0.0.1.
 process.env.ACCOUNT_IP_LIMIT_SCALE ??= "100";
+// the account tests/e2e/admin.spec.ts signs up as (the operators' area, /admin)
+process.env.ADMIN_EMAIL ??= "admin@example.com";
 
 const base = process.env.TEST_DATABASE_URL;
 if (base && process.env.E2E_DB_NAME) {

@@ -1,0 +1,77 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { submitSignupAndConfirm } from "./support/accounts.ts";
+
+/** scripts/e2e-server.mjs sets ADMIN_EMAIL to this unless the environment already did. */
+const ADMIN_EMAIL = process.env.ADMIN_EMAIL ?? "admin@example.com";
+/** an article no other spec comments on */
+const SLUG = "save-audio-offline-listening-podcasts";
+
+const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
+
+async function signUp(page: Page, email: string) {
+  await page.goto("/signup");
+  await expect(page.locator("main form")).toHaveAttribute("novalidate", "");
+  await submitSignupAndConfirm(page, { name: email.split("@")[0]!, email, password: "admin e2e password 1" });
+  await expect(page).toHaveURL(/\/dashboard/);
+}
+
+async function expectOrdinary404(page: Page) {
+  const res = await page.goto("/admin");
+  expect(res?.status()).toBe(404);
+  expect(res?.headers()["cache-control"]).toBe("private, no-store");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Oops! Page Not Found");
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+  await expect(page.getByRole("heading", { name: "Admin" })).toHaveCount(0);
+}
+
+test("a visitor and a signed-in member get the ordinary 404 at /admin", async ({ page }) => {
+  await expectOrdinary404(page);
+  await signUp(page, `member-${Date.now()}@example.com`);
+  await expectOrdinary404(page);
+});
+
+test("the admin hides a comment a visitor reported, and the article no longer shows it", async ({ browser }) => {
+  const text = `Buy followers cheap ${Date.now()}`;
+
+  // a visitor comments, another reports it
+  const visitor = await (await browser.newContext()).newPage();
+  await visitor.goto(`/blog/${SLUG}`);
+  const form = visitor.getByTestId("comment-form");
+  await expect(form).toHaveAttribute("novalidate", "");
+  await form.getByLabel("Name *").fill("Spammy Sam");
+  await form.getByLabel(/Email \*/).fill("sam@example.com");
+  await form.getByLabel("Comment *").fill(text);
+  await form.getByTestId("comment-submit").click();
+  await expect(toast(visitor, "Comment submitted")).toBeVisible();
+  const comment = visitor.getByTestId("comment").filter({ hasText: text });
+  await comment.getByTestId("report-button").click();
+  await expect(toast(visitor, "Comment reported")).toBeVisible();
+
+  // the admin, on a phone-sized screen
+  const admin = await (await browser.newContext({ viewport: { width: 375, height: 800 } })).newPage();
+  await signUp(admin, ADMIN_EMAIL);
+  const res = await admin.goto("/admin");
+  expect(res?.status()).toBe(200);
+  expect(res?.headers()["cache-control"]).toBe("private, no-store");
+  await expect(admin.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+  await expect(admin.getByRole("heading", { level: 1, name: "Admin" })).toBeVisible();
+  const listed = admin.getByTestId("admin-comment").filter({ hasText: text });
+  await expect(listed).toContainText("1 report");
+  // nothing wider than the screen
+  expect(await admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  const serious = (await new AxeBuilder({ page: admin }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
+  expect(serious).toEqual([]);
+
+  await listed.getByRole("button", { name: /^Hide/ }).click();
+  await expect(admin.getByTestId("admin-result")).toHaveText("Comment hidden.");
+  await expect(listed).toContainText("Status: hidden");
+  await expect(listed.getByRole("button", { name: /^Hide/ })).toHaveCount(0);
+  await expect(admin.getByTestId("admin-log")).toContainText(`${ADMIN_EMAIL} · Hid a comment`);
+
+  // gone from the article (this visitor's cookie keeps the page out of any shared copy)
+  await visitor.reload();
+  await expect(visitor.getByTestId("comments")).toBeVisible();
+  await expect(visitor.getByTestId("comment").filter({ hasText: text })).toHaveCount(0);
+  await expect(visitor.getByTestId("comments")).not.toContainText(text);
+});
