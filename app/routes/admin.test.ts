@@ -1,10 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { adminActions, blogCommentReports, blogComments, contactMessages, platformRequests } from "#db/schema/index.ts";
+import { adminActions, blogCommentReports, blogComments, contactMessages, downloadJobs, platformRequests } from "#db/schema/index.ts";
 import { cookieHeaderFrom, insertActiveSubscription, openConfirmationLink, testAccounts } from "#tests/support/accounts.ts";
 import { formPost, routeContext, unwrap } from "#tests/support/route-context.ts";
 import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 import { countComments, listComments } from "#app/modules/blog/comments/comments.server.ts";
+import { getArticleBySlug } from "#app/modules/blog/articles.server.ts";
 import type { AdminView } from "#app/modules/admin/admin-view.server.ts";
 import { action, headers, loader } from "./admin.tsx";
 
@@ -148,5 +149,40 @@ describe.each(testDatabases)("/admin on $name", (variant) => {
     expect(await db.select().from(blogComments)).toHaveLength(0);
     expect((await db.select().from(adminActions)).map((l) => [l.adminUserId, l.action])).toEqual([[ops.id, "comment.delete"]]);
     expect((await post({ intent: "nonsense" }, ops.cookie)).status).toBe(400);
+  });
+
+  it.skipIf(skip)("removes an article (then Article Not Found), logged with the reason; an unknown or removed slug is refused", async () => {
+    const { db, signUp, post } = await setup();
+    const ops = await signUp(ADMIN_EMAIL, true);
+    const slug = "save-audio-offline-listening-podcasts";
+    expect(await post({ intent: "remove-article", slug: "no-such-article", reason: "" }, ops.cookie)).toMatchObject({ status: 404 });
+    expect(await post({ intent: "remove-article", slug: "../etc", reason: "" }, ops.cookie)).toMatchObject({ status: 400 });
+    expect(await post({ intent: "remove-article", slug, reason: "outdated" }, ops.cookie)).toEqual({ status: 200, body: { ok: true, message: `Article ${slug} removed.` } });
+    expect(await getArticleBySlug(db, slug)).toEqual({ status: "removed" });
+    expect(await post({ intent: "remove-article", slug, reason: "again" }, ops.cookie)).toMatchObject({ status: 409 });
+    expect((await db.select().from(adminActions)).map((l) => [l.adminUserId, l.action, l.target, l.detail])).toEqual([[ops.id, "article.remove", slug, "outdated"]]);
+  });
+
+  it.skipIf(skip)("counts jobs by status and lists the failed ones with their error", async () => {
+    const { db, signUp, get } = await setup();
+    const ops = await signUp(ADMIN_EMAIL, true);
+    const job = (id: string, status: "done" | "failed", error: string | null = null) => ({
+      id,
+      userId: ops.id,
+      kind: "scheduled" as const,
+      format: "mp4-720",
+      items: [],
+      status,
+      runAt: new Date("2026-11-01T00:00:00Z"),
+      error,
+      finishedAt: new Date("2026-11-01T00:05:00Z"),
+    });
+    await db.insert(downloadJobs).values([job("j1", "done"), job("j2", "failed", "The video is private."), job("j3", "done")]);
+    const { view } = (await get(ops.cookie)).body as { view: AdminView };
+    expect(view.jobs.counts).toEqual([
+      { status: "done", jobs: 2 },
+      { status: "failed", jobs: 1 },
+    ]);
+    expect(view.jobs.failed).toEqual([{ id: "j2", kind: "scheduled", owner: ADMIN_EMAIL, error: "The video is private.", finishedAt: "2026-11-01T00:05:00.000Z" }]);
   });
 });
