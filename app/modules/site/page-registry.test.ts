@@ -27,6 +27,7 @@ const NOT_INFORMATION_PAGES: Record<string, string> = {
   "/dashboard/export": "a download",
   "/forgot-password": "an account page (not indexed)",
   "/reset-password": "an account page (not indexed)",
+  "/admin": "the operators' area (a 404 for everyone else, not indexed)",
   "/premium": "the plans page writes its own meta",
   "/payment-success": "a checkout's return page (not indexed)",
   "/billing/portal": "a redirect to Stripe",
