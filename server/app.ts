@@ -210,6 +210,7 @@ export function createApp(deps: AppDeps): Express {
         clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
         // account mail and signups start once the answer is out (its timing then tells nothing)
         afterAnswer: (start) => void (res.writableFinished || res.destroyed ? start() : res.once("close", start)),
+        forgetPage: (pathname) => pageCache?.deletePath(pathname),
       }),
     }),
   );

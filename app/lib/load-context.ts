@@ -56,5 +56,7 @@ declare module "react-router" {
     clientIp: string;
     /** run `start` once this request's answer has been written (account mail and signups: background-work.server.ts) */
     afterAnswer?: (start: () => void) => void;
+    /** drop the page cache's copies of a page another page changed (an admin hiding a comment) */
+    forgetPage?: (pathname: string) => void;
   }
 }

@@ -19,7 +19,9 @@ describe.each(testDatabases)("/admin on $name", (variant) => {
     handle = await open();
     const db = handle.db;
     const accounts = testAccounts(db);
-    const context = { ...routeContext(db), accounts, config: { ...routeContext(db).config, ...config } };
+    // the pages whose cached copies an action dropped
+    const forgotten: string[] = [];
+    const context = { ...routeContext(db), accounts, config: { ...routeContext(db).config, ...config }, forgetPage: (p: string) => void forgotten.push(p) };
     /** a new account's cookie: unverified, or verified through its mailed link */
     const signUp = async (email: string, verified: boolean) => {
       const res = await accounts.auth.api.signUpEmail({ body: { name: email.split("@")[0]!, email, password: "correct horse battery" }, asResponse: true });
@@ -36,7 +38,7 @@ describe.each(testDatabases)("/admin on $name", (variant) => {
       if (cookie) request.headers.set("cookie", cookie);
       return unwrap(await action({ request, context, params: {} } as never));
     };
-    return { db, signUp, get, post };
+    return { db, signUp, get, post, forgotten };
   }
 
   const notFound = { admin: false, path: "/admin" };
@@ -99,13 +101,15 @@ describe.each(testDatabases)("/admin on $name", (variant) => {
   });
 
   it.skipIf(skip)("hides a reported comment and marks a message handled, each logged with the admin's id", async () => {
-    const { db, signUp, get, post } = await setup();
+    const { db, signUp, get, post, forgotten } = await setup();
     const ops = await signUp(ADMIN_EMAIL, true);
     const [comment] = await db.insert(blogComments).values({ articleSlug: "a-post", name: "Loud", email: "l@example.com", content: "Spam", status: "approved" }).returning();
     await db.insert(blogCommentReports).values({ commentId: comment!.id, visitorId: "v1" });
     const [message] = await db.insert(contactMessages).values({ name: "Ann", email: "ann@example.com", subject: "Hello", message: "Hi" }).returning();
 
     expect(await post({ intent: "hide-comment", commentId: comment!.id }, ops.cookie)).toEqual({ status: 200, body: { ok: true, message: "Comment hidden." } });
+    // the article's cached copy goes at once: the next visitor sees it without the comment
+    expect(forgotten).toEqual(["/blog/a-post"]);
     const [hidden] = await db.select().from(blogComments).where(eq(blogComments.id, comment!.id));
     expect(hidden?.status).toBe("hidden");
     // the article no longer shows it, nor counts it

@@ -57,7 +57,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!admin) return data<AdminFormResult>({ ok: false, message: "Not found", status: 404 }, { status: 404 });
   const fields = formFields(await request.formData());
   const result = await runAction(context.db, admin, fields);
-  return data<AdminFormResult>(result, { status: result.ok ? 200 : result.status, headers: PRIVATE });
+  // a hidden comment or a removed article leaves the cached copies of its pages now, not in a minute
+  if (!result.ok) return data<AdminFormResult>(result, { status: result.status, headers: PRIVATE });
+  for (const page of result.pages ?? []) context.forgetPage?.(page);
+  return data<AdminFormResult>({ ok: true, message: result.message }, { headers: PRIVATE });
 }
 
 function runAction(db: Route.ActionArgs["context"]["db"], admin: AdminActor, fields: Record<string, string>): Promise<AdminFormResult> | AdminFormResult {

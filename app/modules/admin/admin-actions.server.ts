@@ -2,6 +2,7 @@ import { and, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "#db/client.ts";
 import { getArticleBySlug } from "#app/modules/blog/articles.server.ts";
+import { articlePath } from "#app/modules/blog/types.ts";
 import { adminActions, blogArticleRemovals, blogComments, contactMessages } from "#db/schema/index.ts";
 
 /** The operator doing something: their id and email go into the log. */
@@ -19,7 +20,8 @@ export async function logAdminAction(tx: Database | Tx, actor: AdminActor, entry
   await tx.insert(adminActions).values({ adminUserId: actor.id, adminEmail: actor.email, action: entry.action, target: entry.target, detail: (entry.detail ?? "").slice(0, 200) });
 }
 
-export type AdminFormResult = { ok: true; message: string } | { ok: false; message: string; status: number };
+/** `pages`: the public pages the action changed (their cached copies must go at once) */
+export type AdminFormResult = { ok: true; message: string; pages?: string[] } | { ok: false; message: string; status: number };
 
 const uuid = z.uuid();
 const slugShape = z.string().regex(/^[a-z0-9][a-z0-9-]{0,199}$/);
@@ -51,7 +53,7 @@ export async function hideComment(db: Database, actor: AdminActor, commentId: st
       .returning({ id: blogComments.id, name: blogComments.name, slug: blogComments.articleSlug });
     if (!row) return notFound("The comment");
     await logAdminAction(tx, actor, { action: "comment.hide", target: row.id, detail: `by ${row.name} on ${row.slug}` });
-    return { ok: true, message: "Comment hidden." };
+    return { ok: true, message: "Comment hidden.", pages: [articlePath(row.slug)] };
   });
 }
 
@@ -62,7 +64,7 @@ export async function deleteComment(db: Database, actor: AdminActor, commentId: 
     const [row] = await tx.delete(blogComments).where(eq(blogComments.id, commentId)).returning({ id: blogComments.id, name: blogComments.name, slug: blogComments.articleSlug });
     if (!row) return notFound("The comment");
     await logAdminAction(tx, actor, { action: "comment.delete", target: row.id, detail: `by ${row.name} on ${row.slug}` });
-    return { ok: true, message: "Comment deleted." };
+    return { ok: true, message: "Comment deleted.", pages: [articlePath(row.slug)] };
   });
 }
 
@@ -77,6 +79,6 @@ export async function removeArticle(db: Database, actor: AdminActor, slug: strin
     const inserted = await tx.insert(blogArticleRemovals).values({ slug: clean, reason: why }).onConflictDoNothing().returning({ slug: blogArticleRemovals.slug });
     if (!inserted.length) return { ok: false, message: "That article is already removed.", status: 409 };
     await logAdminAction(tx, actor, { action: "article.remove", target: clean, detail: why });
-    return { ok: true, message: `Article ${clean} removed.` };
+    return { ok: true, message: `Article ${clean} removed.`, pages: [articlePath(clean), "/blog", "/"] };
   });
 }
