@@ -30,6 +30,7 @@ import { serveDownload, type DownloadFinished, type ServeContext } from "./serve
 import { isBulkToken, MAX_BULK_TOKEN_CHARS, signBulk, signDownload } from "./serve/signed-links.ts";
 import { serveBulk } from "./serve/serve-bulk.ts";
 import { archiveName, buildBulkArchive, bulkFilename } from "./serve/bulk-archive.ts";
+import { renderFilename, templateProblem } from "./serve/filename-template.ts";
 import { isLanguageTag, subtitleListing, withSubtitleLanguage, type SubtitleTrackAnswer, type SubtitleTranslationAnswer } from "./captions/languages.ts";
 import type { ManifestRow } from "./media/zip/manifest-csv.ts";
 import { openMedia } from "./serve/open-media.ts";
@@ -121,7 +122,7 @@ export interface Engine {
    * A signed link to one file; for a playlist link (`/playlist?list=…`, a platform's playlist
    * page) the playlist's ZIP, exactly as `createBulkDownload` of its entries in order.
    */
-  createDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal; language?: string }): Promise<CreatedDownload>;
+  createDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal; language?: string; filenameTemplate?: string }): Promise<CreatedDownload>;
   /**
    * A signed link to one ZIP of several links in one format (issue 30 §3), for callers whose plan
    * has bulk downloads: 403 `plan.required` otherwise, 400 `bulk.too_many_links` over the plan's
@@ -398,7 +399,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       return { video: media.details, formats: listFormats(media, caller), ...subtitleListing(media) };
     },
 
-    async createDownload({ url, format, caller, ip, signal, language }) {
+    async createDownload({ url, format, caller, ip, signal, language, filenameTemplate }) {
       const list = wholePlaylist(url);
       if (list) {
         const playlist = await playlistLinks(list, { format, caller, ip, signal });
@@ -408,6 +409,10 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
       if (!canDownload(caller, format)) throw premiumRefusal(caller);
       if (language !== undefined) checkLanguage(language, format, caller);
+      if (filenameTemplate !== undefined) {
+        const problem = templateProblem(filenameTemplate);
+        if (problem) throw new EngineError("request.invalid", { message: problem, detail: "file-name template" });
+      }
       // Fair use is counted when the link streams; an IP already at its limit learns it here,
       // before the page navigates to a link that would be refused. Paid plans have no fair use.
       if (fairUseApplies(caller)) await admission.check(ip);
@@ -425,12 +430,23 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       // the client opens the link next: its first segments are on their way meanwhile
       downloadPrefetch.forPlan(plan, id);
       const exp = Math.floor(now() / 1000) + config.limits.linkTtlSeconds;
-      const token = signDownload(config.signingSecret, { id, url: link.url, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp, ...(language !== undefined ? { language } : {}) });
+      const token = signDownload(config.signingSecret, {
+        id,
+        url: link.url,
+        format,
+        caller: caller.kind,
+        plan: caller.plan,
+        userId: caller.userId,
+        exp,
+        ...(language !== undefined ? { language } : {}),
+        ...(filenameTemplate !== undefined ? { template: filenameTemplate } : {}),
+      });
+      const defaultName = filenameFor(media, format, language);
       progress.create(id, plan.bytes);
       return {
         id,
         downloadUrl: `${publicUrl}/api/v1/dl/${token}`,
-        filename: filenameFor(media, format, language),
+        filename: filenameTemplate !== undefined ? renderFilename(filenameTemplate, media, format, defaultName, language) : defaultName,
         expiresAt: new Date(exp * 1000).toISOString(),
         bytes: plan.bytes,
       };

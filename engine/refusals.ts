@@ -15,6 +15,7 @@ const FEATURE_NAMES: Partial<Record<RightId, { name: string; plural: boolean }>>
   scheduledDownloads: { name: "Scheduled downloads", plural: true },
   apiAccess: { name: "API access", plural: false },
   subtitleLanguages: { name: "Subtitles in every language", plural: true },
+  downloadProfiles: { name: "Custom download profiles", plural: true },
 };
 
 /** "Pro and Ultimate", "Ultimate": the plans of the table that hold a right. */

@@ -13,6 +13,8 @@ import { createResolveLimiter } from "#server/api/resolve-limit.ts";
 import { createJobsRouter, type JobFiles } from "#server/api/jobs.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import { mountApiKeys } from "#server/api/keys.ts";
+import { createProfilesRouter, profileResolver } from "#server/api/profiles.ts";
+import { createProfiles } from "#app/modules/profiles/profiles.server.ts";
 import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
 import type { DatabaseHandle } from "#db/client.ts";
 import { ERRORS, type EngineErrorCode } from "#engine/errors.ts";
@@ -171,7 +173,10 @@ export function createApp(deps: AppDeps): Express {
   if (deps.jobs && deps.jobFiles) {
     app.use("/api/v1/jobs", createJobsRouter({ db: deps.db, accounts: deps.accounts, logger, jobs: deps.jobs.scheduled, files: deps.jobFiles, links: deps.jobs }));
   }
-  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL, identify, resolveLimit }));
+  // custom download profiles (the caller's account, by session or key), and `profile` on POST /downloads
+  const profiles = createProfiles({ db: deps.db });
+  app.use("/api/v1/profiles", createProfilesRouter({ profiles, identify, logger }));
+  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL, identify, resolveLimit, resolveProfile: profileResolver(profiles) }));
 
   if (deps.build.mode === "production") {
     const clientDir = deps.build.clientDir;

@@ -6,3 +6,4 @@ export * from "./history.ts";
 export * from "./jobs.ts";
 export * from "./api-keys.ts";
 export * from "./admin.ts";
+export * from "./profiles.ts";

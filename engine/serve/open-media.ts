@@ -6,6 +6,7 @@
 import type { ParsedLink } from "#common/links.ts";
 import { withSubtitleLanguage } from "../captions/languages.ts";
 import { filenameFor, planFormat } from "../formats.ts";
+import { renderFilename } from "./filename-template.ts";
 import { runPlan, type PlanOutput } from "../stream/run-plan.ts";
 import type { FormatId, ResolvedMedia } from "../types.ts";
 import type { ServeContext } from "./serve-download.ts";
@@ -33,6 +34,8 @@ export async function openMedia(
     range?: string;
     /** the subtitle language of a text format (the link's claim) */
     language?: string;
+    /** a download profile's file-name template (the link's claim) */
+    filenameTemplate?: string;
     /** called once the media is known, before any reader opens */
     onResolved?: (media: ResolvedMedia) => void;
   },
@@ -40,7 +43,8 @@ export async function openMedia(
   const resolved = await ctx.resolve(link);
   const media = opts.language ? withSubtitleLanguage(resolved, opts.language) : resolved;
   const plan = planFormat(media, format);
-  const filename = filenameFor(media, format, opts.language);
+  const defaultName = filenameFor(media, format, opts.language);
+  const filename = opts.filenameTemplate ? renderFilename(opts.filenameTemplate, media, format, defaultName, opts.language) : defaultName;
   opts.onResolved?.(media);
   const out = await runPlan(
     plan,

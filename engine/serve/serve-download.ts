@@ -190,6 +190,7 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
       signal: controller.signal,
       range: rangeHeader,
       language: claims.language,
+      filenameTemplate: claims.template,
       onResolved: (media) => {
         if (!headOnly) started = { id, caller, format, title: media.details.title };
       },

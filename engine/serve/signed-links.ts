@@ -23,6 +23,8 @@ export interface DownloadClaims {
   exp: number;
   /** the subtitle language chosen for a text format (absent: the video's own pick) */
   language?: string;
+  /** a download profile's file-name template (absent: the format's own name) */
+  template?: string;
 }
 
 const b64url = (buf: Buffer) => buf.toString("base64url");
@@ -34,7 +36,7 @@ function mac(secret: string, body: string): Buffer {
 export function signDownload(secret: string, claims: DownloadClaims): string {
   if (!secret) throw new EngineError("internal", { detail: "signing secret is empty" });
   const body = b64url(
-    Buffer.from(JSON.stringify({ d: claims.id, u: claims.url, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp, l: claims.language })),
+    Buffer.from(JSON.stringify({ d: claims.id, u: claims.url, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp, l: claims.language, t: claims.template })),
   );
   return `${body}.${b64url(mac(secret, body))}`;
 }
@@ -50,7 +52,7 @@ export function verifyDownload(secret: string, token: string, now: number = Date
   const given = Buffer.from(token.slice(dot + 1), "utf8");
   const expected = Buffer.from(b64url(mac(secret, body)), "utf8");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new EngineError("download.link_invalid");
-  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown; l?: unknown };
+  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown; l?: unknown; t?: unknown };
   try {
     raw = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as typeof raw;
   } catch (cause) {
@@ -65,7 +67,8 @@ export function verifyDownload(secret: string, token: string, now: number = Date
     !kinds.includes(raw.c) ||
     typeof raw.e !== "number" ||
     (raw.a !== undefined && typeof raw.a !== "string") ||
-    (raw.l !== undefined && typeof raw.l !== "string")
+    (raw.l !== undefined && typeof raw.l !== "string") ||
+    (raw.t !== undefined && typeof raw.t !== "string")
   ) {
     throw new EngineError("download.link_invalid", { detail: "payload fields" });
   }
@@ -74,6 +77,7 @@ export function verifyDownload(secret: string, token: string, now: number = Date
   const claims: DownloadClaims = { id: raw.d, url: raw.u, format: raw.f, caller: raw.c as Caller["kind"], plan, exp: raw.e };
   if (typeof raw.a === "string") claims.userId = raw.a;
   if (typeof raw.l === "string") claims.language = raw.l;
+  if (typeof raw.t === "string") claims.template = raw.t;
   return claims;
 }
 

@@ -1,4 +1,5 @@
 import { KEY_ERRORS } from "#app/modules/api-keys/api-key-messages.ts";
+import { PROFILE_ERRORS } from "#app/modules/profiles/profile-messages.ts";
 import { BILLING_ERRORS } from "#app/modules/billing/billing-messages.ts";
 import { JOB_ERRORS } from "#app/modules/jobs/job-messages.ts";
 import { JOB_STORAGE_ERRORS } from "#common/error-catalogue.ts";
@@ -11,10 +12,11 @@ import { WEBHOOK_ERRORS } from "./billing.ts";
  * host's refusals (any API path), billing's (the payment calls; its portal codes reach only the
  * dashboard's notices, but one catalogue is listed whole), the Stripe webhook's, and the
  * scheduled downloads' (/api/v1/jobs; job storage's code reaches clients as a failed job's
- * `error`), and the API keys' (/api/v1/keys, and a request made with a key). The account, comment and contact messages are answered by pages only. The OpenAPI
+ * `error`), the API keys' (/api/v1/keys, and a request made with a key) and the download profiles'
+ * (/api/v1/profiles, and `profile` on POST /downloads). The account, comment and contact messages are answered by pages only. The OpenAPI
  * document enumerates these codes; docs/api.md lists them (server/api/error-codes.test.ts checks
  * both).
  */
-export const API_ERROR_CATALOGUES = { engine: ERRORS, host: HOST_ERRORS, billing: BILLING_ERRORS, webhook: WEBHOOK_ERRORS, jobs: JOB_ERRORS, jobStorage: JOB_STORAGE_ERRORS, keys: KEY_ERRORS } as const;
+export const API_ERROR_CATALOGUES = { engine: ERRORS, host: HOST_ERRORS, billing: BILLING_ERRORS, webhook: WEBHOOK_ERRORS, jobs: JOB_ERRORS, jobStorage: JOB_STORAGE_ERRORS, keys: KEY_ERRORS, profiles: PROFILE_ERRORS } as const;
 
 export const API_ERROR_CODES = Object.values(API_ERROR_CATALOGUES).flatMap((catalogue) => Object.keys(catalogue));

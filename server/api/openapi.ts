@@ -237,6 +237,46 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
+      "/profiles": {
+        get: {
+          operationId: "listProfiles",
+          summary: "The account's download profiles (Ultimate), oldest first",
+          responses: {
+            "200": { description: "The profiles", content: { "application/json": { schema: { type: "object", required: ["profiles"], properties: { profiles: { type: "array", items: { $ref: "#/components/schemas/Profile" } } } } } } },
+            "401": errorResponse("No account (profile.login_required)"),
+          },
+        },
+        post: {
+          operationId: "createProfile",
+          summary: "Save a download profile (Ultimate): a format, a subtitle language and a file-name template",
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/ProfileRequest" } } } },
+          responses: {
+            "201": { description: "The profile", content: { "application/json": { schema: { $ref: "#/components/schemas/Profile" } } } },
+            "400": errorResponse("A bad name, format, language or template (profile.invalid), or 20 profiles already (profile.too_many)"),
+            "401": errorResponse("No account (profile.login_required)"),
+            "403": errorResponse("The plan has no download profiles (plan.required)"),
+          },
+        },
+      },
+      "/profiles/{id}": {
+        patch: {
+          operationId: "updateProfile",
+          summary: "Change a download profile",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/ProfileRequest" } } } },
+          responses: {
+            "200": { description: "The profile", content: { "application/json": { schema: { $ref: "#/components/schemas/Profile" } } } },
+            "400": errorResponse("A bad name, format, language or template (profile.invalid)"),
+            "404": errorResponse("Not one of the caller's profiles (profile.not_found)"),
+          },
+        },
+        delete: {
+          operationId: "deleteProfile",
+          summary: "Delete a download profile",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "204": { description: "Deleted" }, "404": errorResponse("Not one of the caller's profiles (profile.not_found)") },
+        },
+      },
       "/keys/{id}": {
         delete: {
           operationId: "revokeKey",
@@ -335,11 +375,36 @@ export function openApiDocument(serverUrl: string) {
         },
         DownloadRequest: {
           type: "object",
-          required: ["url", "format"],
+          required: ["url"],
+          description: "`format`, or a `profile` that gives it",
           properties: {
             url: { type: "string", maxLength: 4096 },
             format: { $ref: "#/components/schemas/FormatId" },
             language: { type: "string", maxLength: 35, description: "srt, vtt or transcript in this language (Pro, Ultimate): a track's or a translation's language from POST /resolve" },
+            profile: { type: "string", maxLength: 64, description: "a download profile's id (Ultimate): its format and language where the request has none, and its file name" },
+          },
+        },
+        ProfileRequest: {
+          type: "object",
+          required: ["name", "format"],
+          additionalProperties: false,
+          properties: {
+            name: { type: "string", minLength: 1, maxLength: 60 },
+            format: { $ref: "#/components/schemas/FormatId" },
+            language: { type: ["string", "null"], maxLength: 35 },
+            filenameTemplate: { type: ["string", "null"], maxLength: 200, description: "fields {title} {channel} {id} {date} {format} {platform}" },
+          },
+        },
+        Profile: {
+          type: "object",
+          required: ["id", "name", "format", "language", "filenameTemplate", "createdAt"],
+          properties: {
+            id: { type: "string" },
+            name: { type: "string" },
+            format: { $ref: "#/components/schemas/FormatId" },
+            language: { type: ["string", "null"] },
+            filenameTemplate: { type: ["string", "null"] },
+            createdAt: { type: "string", format: "date-time" },
           },
         },
         BulkDownloadRequest: {

@@ -2,11 +2,13 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { Engine } from "#engine/index.ts";
+import type { Caller } from "#engine/types.ts";
 import { EngineError, errorBody, isEngineError } from "#engine/errors.ts";
 import { hostErrorOf, refuse } from "../http-errors.ts";
 import { loggableUrl } from "../loggable-url.ts";
 import { anonymousCaller, clientIp, type CallerResolver } from "./caller.ts";
 import { openApiDocument } from "./openapi.ts";
+import { ProfileError } from "#app/modules/profiles/profile-messages.ts";
 
 /**
  * The public HTTP API v1 (DESIGN §5), mounted by the host at /api/v1. Thin routes: parse with
@@ -15,7 +17,10 @@ import { openApiDocument } from "./openapi.ts";
  */
 const linkBody = z.object({ url: z.string().max(4096) });
 /** `language`: a subtitle language for srt, vtt or transcript (Pro, Ultimate; issue 31 §3) */
-const downloadBody = z.object({ url: z.string().max(4096), format: z.string().max(64), language: z.string().min(1).max(35).optional() });
+/** `profile`: a custom download profile's id (Ultimate): its format, language and file-name template */
+const downloadBody = z
+  .object({ url: z.string().max(4096), format: z.string().max(64).optional(), language: z.string().min(1).max(35).optional(), profile: z.string().min(1).max(64).optional() })
+  .refine((b) => b.format !== undefined || b.profile !== undefined, { message: "format or profile" });
 /** a bulk download (issue 30 §3): the plan's limit on the number of links is the engine's to check */
 /** `name`: the archive's name (a playlist's title); made safe for a file name by the engine */
 const bulkDownloadBody = z.object({ urls: z.array(z.string().max(4096)).max(1000), format: z.string().max(64), name: z.string().max(200).optional() }).strict();
@@ -45,10 +50,16 @@ export function createApiRouter(deps: {
   identify?: CallerResolver;
   /** the per-IP limit of requests that resolve a link (resolve-limit.ts); none = unlimited */
   resolveLimit?: RequestHandler;
+  /** a custom download profile of the caller's (issue 31 §2); none: `profile` is refused */
+  resolveProfile?: (caller: Caller, id: string) => Promise<{ format: string; language?: string; filenameTemplate?: string }>;
 }): Router {
   const { engine, logger } = deps;
   const resolveLimit: RequestHandler = deps.resolveLimit ?? ((_req, _res, next) => next());
   const callerFromRequest = deps.identify ?? anonymousCaller;
+  const profileOf = async (caller: Caller, id: string): Promise<{ format?: string; language?: string; filenameTemplate?: string }> => {
+    if (!deps.resolveProfile) throw new EngineError("request.invalid", { message: "This server has no download profiles.", detail: "profiles" });
+    return deps.resolveProfile(caller, id);
+  };
   const router = express.Router();
   // refused on its declared length, before a byte is read (the parser would wait for all of it)
   router.use((req, res, next) => {
@@ -79,8 +90,13 @@ export function createApiRouter(deps: {
       res.set("cache-control", "no-store").json(created);
       return;
     }
-    const { url, format, language } = parse(downloadBody, req.body);
-    const created = await engine.createDownload({ url, format, language, caller: await callerFromRequest(req), ip: clientIp(req), signal: leaving(res) });
+    const body = parse(downloadBody, req.body);
+    const caller = await callerFromRequest(req);
+    // a profile gives the format, language and file name a request leaves out
+    const saved = body.profile !== undefined ? await profileOf(caller, body.profile) : {};
+    const format = body.format ?? saved.format ?? "";
+    const language = body.language ?? saved.language;
+    const created = await engine.createDownload({ url: body.url, format, language, filenameTemplate: saved.filenameTemplate, caller, ip: clientIp(req), signal: leaving(res) });
     res.set("cache-control", "no-store").json(created);
   });
 
@@ -158,6 +174,11 @@ export function createApiRouter(deps: {
     if (res.destroyed) {
       // the client left while its link was resolved: nobody reads an answer, and it is no fault
       logger.debug({ code: isEngineError(err) ? err.code : undefined, path: loggableUrl(req.originalUrl) }, "api request left by its client");
+      return;
+    }
+    // a catalogue refusal of another domain (a profile that is not the caller's): its own code and words
+    if (err instanceof ProfileError) {
+      res.status(err.status).set("cache-control", "no-store").json({ error: { code: err.code, message: err.message } });
       return;
     }
     // body-parser and path-decoding refusals (bad JSON, too large, charset, encoding, %ZZ)

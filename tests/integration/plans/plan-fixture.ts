@@ -10,6 +10,8 @@ import { createEngine, type DownloadFinished, type Engine } from "#engine/index.
 import { createCallerResolver } from "#server/api/caller.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import { mountApiKeys } from "#server/api/keys.ts";
+import { createProfilesRouter, profileResolver } from "#server/api/profiles.ts";
+import { createProfiles } from "#app/modules/profiles/profiles.server.ts";
 import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
 import { silentLogger, sourceContext } from "../youtube/helpers.ts";
 
@@ -53,7 +55,10 @@ export async function startPlanFixture(db: TestDatabase, opts: { downloadsPerIpP
     },
   );
   mountApiKeys(app, { db: db.db, accounts, logger: silentLogger });
-  app.use("/api/v1", createApiRouter({ engine, logger: silentLogger, identify: createCallerResolver({ accounts, db: db.db, logger: silentLogger }) }));
+  const identify = createCallerResolver({ accounts, db: db.db, logger: silentLogger });
+  const profiles = createProfiles({ db: db.db });
+  app.use("/api/v1/profiles", createProfilesRouter({ profiles, identify, logger: silentLogger }));
+  app.use("/api/v1", createApiRouter({ engine, logger: silentLogger, identify, resolveProfile: profileResolver(profiles) }));
   let n = 0;
   return {
     origin,

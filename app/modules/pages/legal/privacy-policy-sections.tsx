@@ -82,6 +82,10 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
               when it was made and last used, and how many requests it made each day, so your dashboard can show them. They are kept while
               your account exists, revoked keys included, and deleted with it.
             </li>
+            <li>
+              <strong>Download profiles</strong> (Ultimate): the name, format, subtitle language and file-name pattern you save, kept until you
+              delete them or your account.
+            </li>
           </ul>
           <h3>Stored in your browser</h3>
           <p>
