@@ -16,13 +16,15 @@ import { billingNoticeOf } from "#app/modules/billing/billing-messages.ts";
 import { BillingNoticeBanner } from "#app/modules/billing/billing-notice.tsx";
 import { updateProfile } from "#app/modules/account/update-profile.server.ts";
 import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
-import { DASHBOARD_TABS, dashboardTabOf, tabHref, type ApiKeyFormResult, type HistoryView } from "#app/modules/dashboard/dashboard-data.ts";
+import { DASHBOARD_TABS, dashboardTabOf, tabHref, type ApiKeyFormResult, type HistoryView, type ProfileFormResult } from "#app/modules/dashboard/dashboard-data.ts";
 import { HistoryTable } from "#app/modules/dashboard/history-table.tsx";
 import { PlanCard } from "#app/modules/dashboard/plan-card.tsx";
 import { planSummaryOf } from "#app/modules/dashboard/plan-summary.server.ts";
 import { ScheduledPanel } from "#app/modules/dashboard/scheduled-panel.tsx";
 import { BulkPanel } from "#app/modules/dashboard/bulk-panel.tsx";
 import { ApiKeysPanel } from "#app/modules/dashboard/api-keys-panel.tsx";
+import { ProfilesPanel } from "#app/modules/dashboard/profiles-panel.tsx";
+import { downloaderProfilesOf, profileFormAction, profilesViewOf } from "#app/modules/profiles/profiles-view.server.ts";
 import { apiKeyFormAction, apiKeysViewOf } from "#app/modules/api-keys/api-keys-view.server.ts";
 import { bulkViewOf } from "#app/modules/dashboard/bulk-view.server.ts";
 import { SettingsPanel } from "#app/modules/dashboard/settings-panel.tsx";
@@ -58,12 +60,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     premiumFormats: viewer.entitlements.premiumFormats,
     // the Downloads tab's playlist card: one ZIP for plans with bulk downloads
     playlistPlan: tab === "downloads" ? playlistPlanOf(viewer.plan.plan) : undefined,
+    // and the one-click download profiles above its formats (Ultimate)
+    downloadProfiles: tab === "downloads" ? await downloaderProfilesOf(context.db, { userId: viewer.user.id, plan: viewer.plan.plan }) : undefined,
     tab,
     history,
     scheduled,
     bulk: tab === "bulk" ? bulkViewOf({ userId: viewer.user.id, plan: viewer.plan.plan }) : null,
     // the keys' names and prefixes only: a key itself is in its create's answer, once
     apiKeys: tab === "api" ? await apiKeysViewOf(context.db, { userId: viewer.user.id, plan: viewer.plan.plan }, context.publicConfig.publicUrl) : null,
+    // the download profiles (issue 31 §2), and the plan's formats for a new one
+    profiles: tab === "profiles" ? await profilesViewOf(context.db, { userId: viewer.user.id, plan: viewer.plan.plan }) : null,
     confirmCancel: params.get("confirm") === "cancel",
     notice: billingNoticeOf(params.get("notice")),
   };
@@ -77,6 +83,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (fields.intent === "create-key" || fields.intent === "revoke-key") {
     const { result, status } = await apiKeyFormAction(context.db, { userId: viewer.user.id, plan: viewer.plan.plan }, fields);
     return data<ApiKeyFormResult>(result, { status });
+  }
+  if (fields.intent === "create-profile" || fields.intent === "delete-profile") {
+    const { result, status } = await profileFormAction(context.db, { userId: viewer.user.id, plan: viewer.plan.plan }, fields);
+    return data<ProfileFormResult>(result, { status });
   }
   if (fields.intent !== "profile") throw data("Unknown form", { status: 400 });
   const values = { name: fields.name ?? "", email: fields.email ?? "" };
@@ -118,11 +128,11 @@ async function deleteAccountAction(context: Route.ActionArgs["context"], request
 /**
  * The account dashboard (spec §2 "Dashboard", issue 9 §3): heading, Logout, the plan card, and
  * tabs: Downloads (the home page's downloader with this user's entitlements), History
- * (recorded by the server), Scheduled, Bulk, API (keys) and Settings. The open tab lives in the
+ * (recorded by the server), Scheduled, Bulk, API (keys), Profiles (download profiles) and Settings. The open tab lives in the
  * URL (`?tab=`), so each tab is a link that works without JavaScript and a Radix tab with it.
  */
 export default function Dashboard() {
-  const { user, plan, premiumFormats, playlistPlan, tab, history, scheduled, bulk, apiKeys, confirmCancel, notice } = useLoaderData<typeof loader>();
+  const { user, plan, premiumFormats, playlistPlan, downloadProfiles, tab, history, scheduled, bulk, apiKeys, profiles, confirmCancel, notice } = useLoaderData<typeof loader>();
   const actionResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -181,7 +191,7 @@ export default function Dashboard() {
             <h2 className="sr-only">Downloads</h2>
             {/* the downloader pads its preview like a page section; the form gets the same inset */}
             <div className="-mx-4 sm:-mx-6">
-              <Downloader isPremium={premiumFormats} playlistPlan={playlistPlan} formLabel="Video URL" heroSlot={(form) => <div className="px-4 sm:px-6">{form}</div>} />
+              <Downloader isPremium={premiumFormats} playlistPlan={playlistPlan} profiles={downloadProfiles} formLabel="Video URL" heroSlot={(form) => <div className="px-4 sm:px-6">{form}</div>} />
             </div>
           </TabsContent>
           <TabsContent value="history">
@@ -202,7 +212,11 @@ export default function Dashboard() {
           </TabsContent>
           <TabsContent value="api">
             <h2 className="sr-only">API keys</h2>
-            {apiKeys ? <ApiKeysPanel view={apiKeys} actionResult={actionResult && "intent" in actionResult ? actionResult : undefined} /> : null}
+            {apiKeys ? <ApiKeysPanel view={apiKeys} actionResult={actionResult && "intent" in actionResult && (actionResult.intent === "create-key" || actionResult.intent === "revoke-key") ? (actionResult as ApiKeyFormResult) : undefined} /> : null}
+          </TabsContent>
+          <TabsContent value="profiles">
+            <h2 className="sr-only">Download profiles</h2>
+            {profiles ? <ProfilesPanel view={profiles} actionResult={actionResult && "intent" in actionResult && (actionResult.intent === "create-profile" || actionResult.intent === "delete-profile") ? (actionResult as ProfileFormResult) : undefined} /> : null}
           </TabsContent>
           <TabsContent value="settings">
             <SettingsPanel user={user} plan={plan} actionResult={actionResult} confirmCancel={confirmCancel} />

@@ -29,6 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     articles,
     playlistPlan: offer.playlistPlan,
     subtitleLanguages: offer.subtitleLanguages,
+    profiles: offer.profiles,
     page: { title: page.title, description: page.description, keywords: page.keywords },
   };
 }
@@ -48,6 +49,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         examples={loaderData.examples}
         playlistPlan={loaderData.playlistPlan}
         subtitleLanguages={loaderData.subtitleLanguages}
+        profiles={loaderData.profiles}
         heroSlot={(form) => (
           <section aria-labelledby="hero-heading" className="bg-gradient-to-b from-brand-50 to-white">
             <div className="mx-auto max-w-3xl px-4 pt-10 pb-6 text-center sm:px-6 sm:pt-16">

@@ -6,6 +6,7 @@ export const DASHBOARD_TABS = [
   { value: "scheduled", label: "Scheduled" },
   { value: "bulk", label: "Bulk" },
   { value: "api", label: "API" },
+  { value: "profiles", label: "Profiles" },
   { value: "settings", label: "Settings" },
 ] as const;
 
@@ -92,6 +93,31 @@ export interface ApiKeysView {
 export type ApiKeyFormResult =
   | { ok: true; title: string; message: string; intent: "create-key" | "revoke-key"; createdKey: { id: string; name: string; key: string } | null }
   | { ok: false; title: string; message: string; fields: never[]; intent: "create-key" | "revoke-key" };
+
+/** The Profiles tab: the user's download profiles and the form's choices (issue 31 §2). */
+export interface ProfilesView {
+  /** the plan has custom download profiles */
+  canUse: boolean;
+  /** why not, naming the plan that has them */
+  upgradeText: string;
+  profiles: Array<{ id: string; name: string; format: string; formatLabel: string; language: string | null; filenameTemplate: string | null }>;
+  /** profiles an account may hold at once */
+  maxProfiles: number;
+  formats: Array<{ id: string; label: string }>;
+}
+
+/** What the Profiles tab's forms answer; a refused create keeps what was typed (the form may have been posted without JavaScript). */
+export type ProfileFormResult =
+  | { ok: true; title: string; message: string; intent: "create-profile" | "delete-profile" }
+  | {
+      ok: false;
+      title: string;
+      message: string;
+      fields: never[];
+      intent: "create-profile" | "delete-profile";
+      /** a refused create's fields as they were posted */
+      typed: { name: string; format: string; language: string; filenameTemplate: string } | null;
+    };
 
 /** en-US short date ("Jun 3, 2026"), in UTC so the server's and the browser's render agree. */
 export function shortDate(iso: string): string {

@@ -118,10 +118,14 @@ export function resolveVideo(url: string, opts?: { signal?: AbortSignal; fetchFn
   return postJson<ResolveResult>("/api/v1/resolve", { url }, opts);
 }
 
-/** `language`: the subtitles' language for srt, vtt or transcript (Pro, Ultimate); none: the video's own pick. */
-export function requestDownload(url: string, format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn; language?: string }): Promise<DownloadTicket> {
-  const { language, ...rest } = opts ?? {};
-  return postJson<DownloadTicket>("/api/v1/downloads", language ? { url, format, language } : { url, format }, rest);
+/**
+ * `language`: the subtitles' language for srt, vtt or transcript (Pro, Ultimate); none: the video's own pick.
+ * `profile`: a download profile's id (Ultimate): the server takes its format, language and file name instead.
+ */
+export function requestDownload(url: string, format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn; language?: string; profile?: string }): Promise<DownloadTicket> {
+  const { language, profile, ...rest } = opts ?? {};
+  const body = profile ? { url, profile } : language ? { url, format, language } : { url, format };
+  return postJson<DownloadTicket>("/api/v1/downloads", body, rest);
 }
 
 /**

@@ -10,3 +10,11 @@ export interface PlaylistPlan {
   maxLinks: number;
   formats: Array<{ id: string; label: string }>;
 }
+
+/** One of the viewer's download profiles, as the format picker offers it (Ultimate). */
+export interface DownloadProfileChoice {
+  id: string;
+  name: string;
+  /** the profile's format id */
+  format: string;
+}

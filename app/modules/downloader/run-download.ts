@@ -111,11 +111,15 @@ export interface RunDownloadDeps {
  * until the server reports the file complete (see `followDownload`).
  */
 export async function runDownload(
-  input: { url: string; format: string; language?: string; onProgress?: (p: ProgressEvent) => void; onTicket?: (t: DownloadTicket) => void; signal?: AbortSignal },
+  input: { url: string; format: string; language?: string; profile?: string; onProgress?: (p: ProgressEvent) => void; onTicket?: (t: DownloadTicket) => void; signal?: AbortSignal },
   deps: RunDownloadDeps = {},
 ): Promise<DownloadOutcome> {
   const request = deps.request ?? requestDownload;
-  const ticket = await request(input.url, input.format, input.language ? { signal: input.signal, language: input.language } : { signal: input.signal });
+  const ticket = await request(
+    input.url,
+    input.format,
+    input.profile ? { signal: input.signal, profile: input.profile } : input.language ? { signal: input.signal, language: input.language } : { signal: input.signal },
+  );
   input.onTicket?.(ticket);
   return followDownload(ticket, input, deps);
 }

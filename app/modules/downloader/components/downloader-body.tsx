@@ -8,7 +8,7 @@ import { useOfflineQueue } from "../hooks/use-offline-queue.ts";
 import type { LookupState } from "../hooks/use-video-lookup.ts";
 import { FormatPicker } from "./format-picker.tsx";
 import { LookupError } from "./lookup-error.tsx";
-import type { PlaylistPlan } from "../playlist-plan.ts";
+import type { DownloadProfileChoice, PlaylistPlan } from "../playlist-plan.ts";
 import { OfflineQueuePanel } from "./offline-queue-panel.tsx";
 import { PlaylistPicker } from "./playlist-picker.tsx";
 import { PreviewCardShell, PreviewLoading } from "./preview-skeleton.tsx";
@@ -23,6 +23,8 @@ export interface DownloaderBodyProps {
   playlistPlan: PlaylistPlan;
   /** the viewer's plan may choose the subtitles' language (Pro, Ultimate) */
   subtitleLanguages: boolean;
+  /** the signed-in viewer's download profiles (Ultimate) */
+  profiles?: DownloadProfileChoice[];
   /** load a link into the form and look it up (a playlist entry's "Download this video") */
   onPickVideo: (url: string) => void;
 }
@@ -55,7 +57,7 @@ function PartOfPlaylist({ playlist, plan, onPickVideo }: { playlist: PlaylistAns
  * Everything after the link form: the preview card, the format picker with real downloads, and
  * the offline queue. Loaded as its own chunk (see downloader.tsx) so the first load stays small.
  */
-export default function DownloaderBody({ state, isPremium, tabs, playlistPlan, subtitleLanguages, onPickVideo }: DownloaderBodyProps) {
+export default function DownloaderBody({ state, isPremium, tabs, playlistPlan, subtitleLanguages, profiles, onPickVideo }: DownloaderBodyProps) {
   const queue = useOfflineQueue();
   const loaded = state.status === "loaded" && isVideoResult(state.result) ? state.result : null;
   const storedLabels = queue.settings.queueLabels;
@@ -117,6 +119,7 @@ export default function DownloaderBody({ state, isPremium, tabs, playlistPlan, s
               subtitles={loaded.subtitles}
               subtitleTranslations={loaded.subtitleTranslations}
               canChooseLanguage={subtitleLanguages}
+              profiles={profiles}
             />
           </PreviewCardShell>
           {loaded.playlist ? <PartOfPlaylist key={state.url} playlist={loaded.playlist} plan={playlistPlan} onPickVideo={onPickVideo} /> : null}

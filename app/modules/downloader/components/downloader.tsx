@@ -2,7 +2,7 @@ import { Component, lazy, Suspense, useCallback, useEffect, useRef, useState, ty
 import type { ExampleLink } from "../example-links.ts";
 import type { FormatTab } from "../format-groups.ts";
 import { useVideoLookup, type LookupState } from "../hooks/use-video-lookup.ts";
-import type { PlaylistPlan } from "../playlist-plan.ts";
+import type { DownloadProfileChoice, PlaylistPlan } from "../playlist-plan.ts";
 import type { DownloaderBodyProps } from "./downloader-body.tsx";
 import { ExampleLinks } from "./example-links.tsx";
 import { OfflinePanelPlaceholder, PreviewLoading } from "./preview-skeleton.tsx";
@@ -77,6 +77,8 @@ export interface DownloaderProps {
   playlistPlan?: PlaylistPlan;
   /** the viewer's plan may choose the subtitles' language (Pro, Ultimate); none: the choice is shown unavailable */
   subtitleLanguages?: boolean;
+  /** the signed-in viewer's download profiles (Ultimate): one-click buttons above the formats; none: no row */
+  profiles?: DownloadProfileChoice[];
 }
 
 /** A viewer whose plan the page does not know: the playlist's videos one by one, no ZIP. */
@@ -85,7 +87,7 @@ const NO_BULK: PlaylistPlan = { canBulk: false, maxLinks: 0, formats: [] };
 const IDLE_LOAD_DELAY_MS = 1500;
 
 /** The whole journey from a pasted link to a saved file, shared by the home and Shorts pages. */
-export function Downloader({ initialUrl = null, isPremium = false, tabs, examples, formLabel, placeholder, heroSlot, playlistPlan = NO_BULK, subtitleLanguages = false }: DownloaderProps) {
+export function Downloader({ initialUrl = null, isPremium = false, tabs, examples, formLabel, placeholder, heroSlot, playlistPlan = NO_BULK, subtitleLanguages = false, profiles }: DownloaderProps) {
   const [value, setValue] = useState(initialUrl ?? "");
   const { state, lookup } = useVideoLookup(initialUrl);
   const [wantBody, setWantBody] = useState(false);
@@ -125,7 +127,7 @@ export function Downloader({ initialUrl = null, isPremium = false, tabs, example
         {wantBody ? (
           <BodyLoadBoundary key={attempt} fallback={placeholderBody} onRetry={() => setAttempt((n) => n + 1)}>
             <Suspense fallback={placeholderBody}>
-              <DownloaderBody state={state} isPremium={isPremium} tabs={tabs} playlistPlan={playlistPlan} subtitleLanguages={subtitleLanguages} onPickVideo={pickVideo} />
+              <DownloaderBody state={state} isPremium={isPremium} tabs={tabs} playlistPlan={playlistPlan} subtitleLanguages={subtitleLanguages} profiles={profiles} onPickVideo={pickVideo} />
             </Suspense>
           </BodyLoadBoundary>
         ) : (

@@ -10,6 +10,8 @@ import { useFormatDownloads } from "../hooks/use-format-downloads.ts";
 import { DownloadAnnouncer, DownloadProgressBar } from "./download-progress.tsx";
 import { FormatButton, type FormatButtonState } from "./format-button.tsx";
 import { SubtitleLanguageSelect } from "./subtitle-language-select.tsx";
+import { ProfileButtons } from "./profile-buttons.tsx";
+import type { DownloadProfileChoice } from "../playlist-plan.ts";
 import { isOffered, LANGUAGE_FORMATS, languageFor, subtitleLanguageChoices } from "../subtitle-languages.ts";
 
 const ICONS = { video: Film, audio: Music, image: ImageIcon, text: FileText } as const;
@@ -30,6 +32,8 @@ export interface FormatPickerProps {
   subtitleTranslations?: SubtitleTranslationAnswer[];
   /** the viewer's plan may choose the subtitle language (Pro, Ultimate) */
   canChooseLanguage?: boolean;
+  /** the signed-in viewer's download profiles (Ultimate): one-click buttons above the formats */
+  profiles?: DownloadProfileChoice[];
 }
 
 /** A click on an option that does not exist for this video explains why, in the spec's words. */
@@ -49,6 +53,7 @@ export function FormatPicker({
   subtitles,
   subtitleTranslations,
   canChooseLanguage = false,
+  profiles = [],
 }: FormatPickerProps) {
   const { active, failure, start } = useFormatDownloads(sourceUrl);
   const groups = groupFormats(formats);
@@ -66,11 +71,26 @@ export function FormatPicker({
     void start(option, lang);
   }
 
+  // the server takes the profile's own format, language and file name
+  function downloadWith(profile: DownloadProfileChoice) {
+    void start({ id: profile.format, label: profile.name }, undefined, profile.id);
+  }
+
   return (
     <section aria-labelledby="formats-heading" className="mt-6">
       <h2 id="formats-heading" className="text-lg font-semibold text-slate-900">
         Choose a format
       </h2>
+      {profiles.length > 0 ? (
+        <ProfileButtons
+          profiles={profiles}
+          formatLabel={(id) => formats.find((f) => f.id === id)?.label ?? id}
+          active={active}
+          failure={failure}
+          offline={queueInstead}
+          onDownload={downloadWith}
+        />
+      ) : null}
       <Tabs defaultValue={shownTabs[0]?.value ?? "video"} className="mt-3">
         <TabsList aria-label="Format type">
           {shownTabs.map((t) => (

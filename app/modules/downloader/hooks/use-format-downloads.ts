@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import type { FormatOption } from "#engine/types.ts";
 import { ApiError, isRetryable } from "../api-client.ts";
 import { SpeedMeter } from "../format-bytes.ts";
 import { MAX_ATTEMPTS, RETRY_DELAY_MS, RetriesExhaustedError, withRetries } from "../retry.ts";
@@ -18,6 +17,7 @@ export interface DownloadProgressView {
 }
 
 export interface ActiveDownload {
+  /** the option's format id, or a profile's key (`profileKey`) */
   formatId: string;
   label: string;
   phase: "downloading" | "success" | "error";
@@ -33,8 +33,13 @@ export interface FinalFailure {
   message: string;
 }
 
+/** What a profile's download is known by in `active` and `failure` (never a format id). */
+export function profileKey(profileId: string): string {
+  return `profile:${profileId}`;
+}
+
 /** Spec §8 "Other toasts": thumbnail and transcript failures have their own wording. */
-export function failureToast(option: Pick<FormatOption, "id" | "label">, err: unknown): { title: string; description?: string } {
+export function failureToast(option: { id: string; label: string }, err: unknown): { title: string; description?: string } {
   const cause = err instanceof RetriesExhaustedError ? err.last : err;
   const code = cause instanceof ApiError ? cause.code : "";
   const message = cause instanceof Error ? cause.message : "";
@@ -86,14 +91,18 @@ export function useFormatDownloads(sourceUrl: string | null) {
   }, [sourceUrl]);
 
   const start = useCallback(
-    /** `language`: the subtitles' language for srt, vtt or transcript (none: the video's own pick) */
-    async (option: FormatOption, language?: string) => {
+    /**
+     * `language`: the subtitles' language for srt, vtt or transcript (none: the video's own pick).
+     * `profile`: a download profile of the viewer's (its format is `option`'s id, its name the label).
+     */
+    async (option: { id: string; label: string }, language?: string, profile?: string) => {
       if (!sourceUrl) return;
       if (resetTimer.current) clearTimeout(resetTimer.current);
       const ctrl = new AbortController();
       controller.current = ctrl;
       setFailure(null);
-      const base = { formatId: option.id, label: option.label };
+      const key = profile ? profileKey(profile) : option.id;
+      const base = { formatId: key, label: option.label };
       setActive({ ...base, phase: "downloading", attempt: 1, progress: null });
       try {
         const outcome = await withRetries(
@@ -104,11 +113,12 @@ export function useFormatDownloads(sourceUrl: string | null) {
               url: sourceUrl,
               format: option.id,
               language,
+              profile,
               signal: ctrl.signal,
-              onTicket: (t) => setActive((a) => (a && a.formatId === option.id ? { ...a, filename: t.filename, progress: { bytes: 0, total: t.bytes, speed: 0, state: "pending" } } : a)),
+              onTicket: (t) => setActive((a) => (a && a.formatId === key ? { ...a, filename: t.filename, progress: { bytes: 0, total: t.bytes, speed: 0, state: "pending" } } : a)),
               onProgress: (p) => {
                 const speed = meter.sample(p.bytes, performance.now());
-                setActive((a) => (a && a.formatId === option.id ? { ...a, progress: { bytes: p.bytes, total: p.total ?? a.progress?.total ?? null, speed, state: p.state } } : a));
+                setActive((a) => (a && a.formatId === key ? { ...a, progress: { bytes: p.bytes, total: p.total ?? a.progress?.total ?? null, speed, state: p.state } } : a));
               },
             });
           },
@@ -120,7 +130,7 @@ export function useFormatDownloads(sourceUrl: string | null) {
         if (ctrl.signal.aborted) return;
         const t = failureToast(option, err);
         toast.error(t.title, t.description ? { description: t.description } : undefined);
-        setFailure({ formatId: option.id, message: finalMessage(err) });
+        setFailure({ formatId: key, message: finalMessage(err) });
         setActive((a) => ({ ...base, attempt: a?.attempt ?? 1, phase: "error", progress: a?.progress ?? null }));
       }
       resetTimer.current = setTimeout(() => setActive(null), RESULT_HOLD_MS);
