@@ -141,7 +141,7 @@ export interface Engine {
    * job uses it). Entitlement as for a link (canDownload); it holds one of the server's streaming
    * slots until the stream closes; fair use is not counted. `signal` aborting destroys the stream.
    */
-  openDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal }): Promise<OpenedDownload>;
+  openDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal; language?: string; filenameTemplate?: string }): Promise<OpenedDownload>;
   /**
    * Streams a signed link's file; writes a JSON error itself when the failure comes before
    * headers. `ip` is the client address for fair use (the host's view, after `trust proxy`);
@@ -478,11 +478,12 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       };
     },
 
-    async openDownload({ url, format, caller, ip, signal }) {
+    async openDownload({ url, format, caller, ip, signal, language, filenameTemplate }) {
       if (closing) throw new EngineError("download.busy", { retryAfter: 5, detail: "the engine is closing" });
       const link = parse(url);
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
       if (!canDownload(caller, format)) throw premiumRefusal(caller);
+      if (language !== undefined) checkLanguage(language, format, caller);
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
       const controller = new AbortController();
       const onAbort = () => controller.abort(signal?.reason);
@@ -493,7 +494,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       active.add(controller);
       let opened;
       try {
-        opened = await openMedia({ ...serving, resolve: (l, fresh) => resolveCached(l, fresh, undefined, { ip }) }, link, format, { id, signal: controller.signal });
+        opened = await openMedia({ ...serving, resolve: (l, fresh) => resolveCached(l, fresh, undefined, { ip }) }, link, format, { id, signal: controller.signal, language, filenameTemplate });
       } catch (err) {
         release();
         active.delete(controller);

@@ -85,7 +85,15 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
       if (job.signal.aborted) throw job.signal.reason;
       try {
         if (row.kind === "scheduled" && first) {
-          const opened = await deps.openDownload({ url: first.url, format: row.format, caller, ip: "job", signal: job.signal });
+          const opened = await deps.openDownload({
+            url: first.url,
+            format: row.format,
+            caller,
+            ip: "job",
+            signal: job.signal,
+            ...(row.language ? { language: row.language } : {}),
+            ...(row.filenameTemplate ? { filenameTemplate: row.filenameTemplate } : {}),
+          });
           await deps.db.update(downloadJobs).set({ bytesTotal: opened.bytes, bytesDone: 0 }).where(eq(downloadJobs.id, jobId));
           const { bytes } = await deps.storage.put(fileKeyOf(jobId), withProgress(opened.stream, jobId, job.signal), { contentType: opened.contentType, filename: opened.filename });
           await finishDone(row.userId, jobId, { filename: opened.filename, bytes, title: opened.title, items: [{ ...first, title: opened.title, status: "done", bytes, error: null }] });

@@ -169,12 +169,13 @@ export function createApp(deps: AppDeps): Express {
   // the caller (account and plan) comes from the session cookie
   const identify = createCallerResolver({ accounts: deps.accounts, db: deps.db, logger });
   const resolveLimit = createResolveLimiter({ perMinute: config.RESOLVE_RATE_LIMIT_PER_MINUTE, store: deps.rateLimitStore?.("resolve") });
+  // download profiles (issue 31 §2): their routes, `profile` on POST /downloads and on jobs
+  const profiles = createProfiles({ db: deps.db });
   // scheduled downloads (the session's user), before the API's catch-all
   if (deps.jobs && deps.jobFiles) {
-    app.use("/api/v1/jobs", createJobsRouter({ db: deps.db, accounts: deps.accounts, logger, jobs: deps.jobs.scheduled, files: deps.jobFiles, links: deps.jobs }));
+    app.use("/api/v1/jobs", createJobsRouter({ db: deps.db, accounts: deps.accounts, logger, jobs: deps.jobs.scheduled, files: deps.jobFiles, links: deps.jobs, profiles }));
   }
   // custom download profiles (the caller's account, by session or key), and `profile` on POST /downloads
-  const profiles = createProfiles({ db: deps.db });
   app.use("/api/v1/profiles", createProfilesRouter({ profiles, identify, logger }));
   app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL, identify, resolveLimit, resolveProfile: profileResolver(profiles) }));
 

@@ -37,6 +37,9 @@ export const downloadJobs = pgTable(
     /** the archive's name a bulk job was given, or a playlist's title once it ran */
     name: text("name"),
     format: text("format").notNull(),
+    /** a download profile's subtitle language and file-name template (a scheduled download's) */
+    language: text("language"),
+    filenameTemplate: text("filename_template"),
     items: jsonb("items").$type<JobItem[]>().notNull(),
     status: text("status").$type<JobStatus>().notNull(),
     runAt: timestamp("run_at", { withTimezone: true }).notNull(),

@@ -12,6 +12,8 @@ import { errorBody, isEngineError } from "#engine/errors.ts";
 import { contentDisposition } from "#engine/serve/stream-to-response.ts";
 import { hostErrorOf, refuse } from "../http-errors.ts";
 import { keyHolderOf } from "./api-key-auth.ts";
+import { ProfileError } from "#app/modules/profiles/profile-messages.ts";
+import type { Profiles } from "#app/modules/profiles/profiles.server.ts";
 
 /**
  * Scheduled downloads over HTTP (DESIGN §5, issue 30 §2), mounted at /api/v1/jobs: thin routes
@@ -20,10 +22,13 @@ import { keyHolderOf } from "./api-key-auth.ts";
  */
 const runAt = z.string().max(64).datetime({ offset: true });
 /** one link or a playlist link (`url`), or several links in one ZIP (`urls`, a bulk job) */
-const createBody = z.union([
-  z.object({ url: z.string().min(1).max(4096), format: z.string().max(64), runAt: runAt.optional() }).strict(),
-  z.object({ urls: z.array(z.string().max(4096)).max(1000), format: z.string().max(64), runAt: runAt.optional(), name: z.string().max(200).optional() }).strict(),
-]);
+/** `profile`: a download profile's id (Ultimate) giving the format (and a scheduled download's language and file name) */
+const createBody = z
+  .union([
+    z.object({ url: z.string().min(1).max(4096), format: z.string().max(64).optional(), runAt: runAt.optional(), profile: z.string().min(1).max(64).optional() }).strict(),
+    z.object({ urls: z.array(z.string().max(4096)).max(1000), format: z.string().max(64).optional(), runAt: runAt.optional(), name: z.string().max(200).optional(), profile: z.string().min(1).max(64).optional() }).strict(),
+  ])
+  .refine((b) => b.format !== undefined || b.profile !== undefined, { message: "format or profile" });
 const patchBody = z.object({ runAt });
 
 export interface JobFileLinks {
@@ -41,8 +46,22 @@ const JSON_LIMIT_BYTES = 256 * 1024;
 /** "bytes=0-99", "bytes=100-": one range (a player seeking, a resumed download) */
 const RANGE = /^bytes=(\d{1,15})-(\d{1,15})?$/;
 
-export function createJobsRouter(deps: { db: Database; accounts: AccountServices; logger: Logger; jobs: ScheduledJobs; files: JobFiles; links: JobFileLinks; now?: () => Date }): Router {
+export function createJobsRouter(deps: {
+  db: Database;
+  accounts: AccountServices;
+  logger: Logger;
+  jobs: ScheduledJobs;
+  files: JobFiles;
+  links: JobFileLinks;
+  /** download profiles (issue 31 §2); none: `profile` is refused */
+  profiles?: Pick<Profiles, "resolveProfile">;
+  now?: () => Date;
+}): Router {
   const now = deps.now ?? (() => new Date());
+  const profileOf = async (who: JobOwner, id: string): Promise<{ format?: string; language?: string; filenameTemplate?: string }> => {
+    if (!deps.profiles) throw new JobError("job.invalid_format", "This server has no download profiles.");
+    return deps.profiles.resolveProfile(who, id);
+  };
   const router = express.Router();
   router.use(express.json({ limit: JSON_LIMIT_BYTES }));
 
@@ -76,7 +95,9 @@ export function createJobsRouter(deps: { db: Database; accounts: AccountServices
     if (given !== undefined && !runAt.safeParse(given).success) throw new JobError("job.invalid_run_at");
     const body = parse(createBody, req.body);
     const when = body.runAt ? new Date(body.runAt) : undefined;
-    const row = await deps.jobs.create(who, "urls" in body ? { urls: body.urls, format: body.format, runAt: when, name: body.name } : { url: body.url, format: body.format, runAt: when });
+    const saved = body.profile !== undefined ? await profileOf(who, body.profile) : {};
+    const chosen = { format: body.format ?? saved.format ?? "", runAt: when, language: saved.language, filenameTemplate: saved.filenameTemplate };
+    const row = await deps.jobs.create(who, "urls" in body ? { urls: body.urls, name: body.name, ...chosen } : { url: body.url, ...chosen });
     const shown = view(row);
     res.status(201).set("cache-control", "no-store").json({ id: shown.id, status: shown.status, runAt: shown.runAt });
   });
@@ -150,7 +171,7 @@ export function createJobsRouter(deps: { db: Database; accounts: AccountServices
 
   router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
-    if (err instanceof JobError) {
+    if (err instanceof JobError || err instanceof ProfileError) {
       res.status(err.status).set("cache-control", "no-store").json({ error: { code: err.code, message: err.message } });
       return;
     }

@@ -20,6 +20,8 @@ const row: typeof downloadJobs.$inferSelect = {
   source: null,
   name: null,
   format: "mp4-720",
+  language: null,
+  filenameTemplate: null,
   items: [{ url: "https://youtu.be/dQw4w9WgXcQ", title: "A video", status: "done", bytes: 10, error: null }],
   status: "done",
   runAt: new Date("2026-11-26T10:00:00Z"),

@@ -505,23 +505,25 @@ export function openApiDocument(serverUrl: string) {
           oneOf: [
             {
               type: "object",
-              required: ["url", "format"],
+              required: ["url"],
               additionalProperties: false,
               properties: {
                 url: { type: "string", maxLength: 4096, description: "a video link, or a playlist link (Ultimate: its videos in one ZIP, listed when the job runs)" },
                 format: { $ref: "#/components/schemas/FormatId" },
                 runAt: { $ref: "#/components/schemas/RunAt" },
+                profile: { type: "string", maxLength: 64, description: "a download profile's id: the format when there is none, and the language and file name" },
               },
             },
             {
               type: "object",
-              required: ["urls", "format"],
+              required: ["urls"],
               additionalProperties: false,
               properties: {
                 urls: { type: "array", minItems: 1, items: { type: "string", maxLength: 4096 }, description: "several links in one ZIP (Ultimate), at most the plan's links per bulk download" },
                 format: { $ref: "#/components/schemas/FormatId" },
                 runAt: { $ref: "#/components/schemas/RunAt" },
                 name: { type: "string", maxLength: 200, description: "the ZIP's name" },
+                profile: { type: "string", maxLength: 64, description: "a download profile's id: the format when there is none" },
               },
             },
           ],

@@ -109,7 +109,8 @@ function checkLink(url: string, position?: number): string {
 }
 
 /** What a job is asked to make: one link, several links, or a playlist link. */
-export type JobInput = { url: string; urls?: undefined; format: string; runAt?: Date; name?: string } | { urls: string[]; url?: undefined; format: string; runAt?: Date; name?: string };
+/** `language` and `filenameTemplate`: a download profile's (issue 31 §2), for a scheduled download */
+export type JobInput = ({ url: string; urls?: undefined } | { urls: string[]; url?: undefined }) & { format: string; runAt?: Date; name?: string; language?: string; filenameTemplate?: string };
 
 /** a link that names a whole playlist (a watch link inside one stays a download of its video) */
 function wholePlaylist(url: string): string | null {
@@ -177,7 +178,20 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
       const id = randomUUID();
       await db
         .insert(downloadJobs)
-        .values({ id, userId: owner.userId, kind, source, name: input.name?.trim().slice(0, 200) || null, format: input.format, items, status: "scheduled", runAt, createdAt: at });
+        .values({
+          id,
+          userId: owner.userId,
+          kind,
+          source,
+          name: input.name?.trim().slice(0, 200) || null,
+          format: input.format,
+          language: kind === "scheduled" ? (input.language ?? null) : null,
+          filenameTemplate: kind === "scheduled" ? (input.filenameTemplate ?? null) : null,
+          items,
+          status: "scheduled",
+          runAt,
+          createdAt: at,
+        });
       try {
         const queueJobId = await queue.send(SCHEDULED_DOWNLOAD_QUEUE, { jobId: id }, { startAfter: runAt });
         const [queued] = await db.update(downloadJobs).set({ queueJobId }).where(eq(downloadJobs.id, id)).returning();

@@ -12,6 +12,8 @@ const base: Row = {
   source: null,
   name: null,
   format: "mp4-360",
+  language: null,
+  filenameTemplate: null,
   items: [],
   status: "scheduled",
   runAt: new Date("2026-11-26T13:00:00Z"),

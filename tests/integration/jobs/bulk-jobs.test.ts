@@ -21,6 +21,7 @@ import { scheduledDownloadJob } from "#jobs/scheduled-download.ts";
 import { signFileLink, verifyFileLink } from "#jobs/storage/file-links.ts";
 import { createJobStorage, type JobStorage } from "#jobs/storage/job-storage.ts";
 import { createJobsRouter } from "#server/api/jobs.ts";
+import { createProfiles, type Profiles } from "#app/modules/profiles/profiles.server.ts";
 import { MOCK_PLATFORM_PLAYLISTS } from "#tests/mocks/platform.ts";
 import { testAccounts } from "#tests/support/accounts.ts";
 import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
@@ -77,6 +78,7 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
   const mails: MailMessage[] = [];
   const queued: Array<{ id: string; jobId: string }> = [];
   let runJob: (jobId: string) => Promise<void>;
+  let profiles: Profiles;
 
   beforeAll(async () => {
     if (skip) return;
@@ -118,7 +120,8 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
       await handler.run({ id: entry.id, data: { jobId }, signal: new AbortController().signal });
     };
     const jobs = createScheduledJobs({ db: db.db, queue });
-    app.use("/api/v1/jobs", createJobsRouter({ db: db.db, accounts: testAccounts(db.db), logger: silentLogger, jobs, files: storage, links }));
+    profiles = createProfiles({ db: db.db });
+    app.use("/api/v1/jobs", createJobsRouter({ db: db.db, accounts: testAccounts(db.db), logger: silentLogger, jobs, files: storage, links, profiles }));
   }, 120_000);
 
   afterAll(async () => {
@@ -225,6 +228,22 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
     const job = await getJob(id, user.cookie);
     expect(job).toMatchObject({ status: "done", name: null, filename: `VidFetch bulk ${new Date().toISOString().slice(0, 10)}.zip` });
     expect(mails.at(-1)?.text).toContain('"ZIP of 2 links"');
+  }, 60_000);
+
+  it.skipIf(skip)("a scheduled download made with a profile takes its format and names its file by the template", async () => {
+    const user = await fx.signUp("ProfileJob", "ultimate");
+    const profile = await profiles.create({ userId: user.userId, plan: "ultimate" }, { name: "Music", format: "mp3-128", filenameTemplate: "{channel} - {title}" });
+    const created = await call("POST", "/", user.cookie, { url: GOOD[0], profile: profile.id });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as JobBody;
+    await runJob(id);
+    const job = await getJob(id, user.cookie);
+    expect(job).toMatchObject({ status: "done", filename: "VidFetch Samples - Sample clip in every quality.mp3" });
+    // another account's profile is not theirs to use
+    const other = await fx.signUp("ProfileThief", "ultimate");
+    const refused = await call("POST", "/", other.cookie, { url: GOOD[0], profile: profile.id });
+    expect(refused.status).toBe(404);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("profile.not_found");
   }, 60_000);
 
   it.skipIf(skip)("a job whose every link fails is failed and keeps no file", async () => {
