@@ -11,12 +11,12 @@ import { pipeline } from "node:stream/promises";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { testDatabases } from "#tests/support/test-db.ts";
 import { MOCK_GENERIC_HOST, SLOW_FILE_PATH } from "#tests/mocks/platform.ts";
 import { ffprobeFile } from "../media/helpers.ts";
 import { installed, run } from "../media/zip-readers.ts";
-import { closePlatform, startPlanFixture, type PlanFixture } from "../plans/plan-fixture.ts";
+import { closePlatform, planFixtureFor, type PlanFixture } from "../plans/plan-fixture.ts";
 
 afterAll(() => closePlatform());
 
@@ -71,17 +71,8 @@ function parseCsv(text: string): string[][] {
 }
 
 describe.each(testDatabases)("bulk ZIP downloads through /api/v1 on $name", (variant) => {
-  const { skip, openShared } = withTestDatabase(variant);
-  let db: TestDatabase;
   let fx: PlanFixture;
-  beforeAll(async () => {
-    if (skip) return;
-    db = await openShared();
-    fx = await startPlanFixture(db);
-  }, 120_000);
-  afterAll(async () => {
-    await fx?.close();
-  });
+  const { skip } = planFixtureFor(variant, (started) => ({ fx } = started));
 
   it.skipIf(skip)("an Ultimate user gets 3 files and a failed row in one valid, single-use ZIP with the manifest last", async () => {
     const user = await fx.signUp("Bulk", "ultimate");

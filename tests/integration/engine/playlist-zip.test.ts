@@ -8,12 +8,12 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { testDatabases } from "#tests/support/test-db.ts";
 import { MOCK_PLATFORM_PLAYLISTS } from "#tests/mocks/platform.ts";
 import { ffprobeFile } from "../media/helpers.ts";
 import { run } from "../media/zip-readers.ts";
-import { closePlatform, startPlanFixture, type PlanFixture } from "../plans/plan-fixture.ts";
+import { closePlatform, planFixtureFor, type PlanFixture } from "../plans/plan-fixture.ts";
 
 afterAll(() => closePlatform());
 
@@ -37,17 +37,8 @@ function manifestRows(csv: string): string[][] {
 }
 
 describe.each(testDatabases)("playlist ZIPs through /api/v1 on $name", (variant) => {
-  const { skip, openShared } = withTestDatabase(variant);
-  let db: TestDatabase;
   let fx: PlanFixture;
-  beforeAll(async () => {
-    if (skip) return;
-    db = await openShared();
-    fx = await startPlanFixture(db);
-  }, 120_000);
-  afterAll(async () => {
-    await fx?.close();
-  });
+  const { skip } = planFixtureFor(variant, (started) => ({ fx } = started));
 
   it.skipIf(skip)("POST /resolve of a playlist link lists its entries in order", async () => {
     const res = await fx.post("/resolve", { url: PLAYLIST_URL });

@@ -5,11 +5,11 @@
  * language the video lacks is a 422; a free user keeps the English transcript and is refused a
  * chosen language by plan.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { MOCK_CAPTION_FIRST_LINES } from "#tests/mocks/platform.ts";
 import { MOCK_CAPTION_LINES } from "#tests/mocks/youtube.ts";
-import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
-import { closePlatform, startPlanFixture, type PlanFixture } from "../plans/plan-fixture.ts";
+import { testDatabases } from "#tests/support/test-db.ts";
+import { closePlatform, planFixtureFor, type PlanFixture } from "../plans/plan-fixture.ts";
 
 afterAll(() => closePlatform());
 
@@ -22,17 +22,8 @@ interface Created {
 }
 
 describe.each(testDatabases)("subtitles in every language on $name", (variant) => {
-  const { skip, openShared } = withTestDatabase(variant);
-  let db: TestDatabase;
   let fx: PlanFixture;
-  beforeAll(async () => {
-    if (skip) return;
-    db = await openShared();
-    fx = await startPlanFixture(db);
-  }, 120_000);
-  afterAll(async () => {
-    await fx?.close();
-  });
+  const { skip } = planFixtureFor(variant, (started) => ({ fx } = started));
 
   async function download(body: object, cookie?: string): Promise<{ created: Created; text: string }> {
     const res = await fx.post("/downloads", body, cookie);

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import express from "express";
 import { cookieHeaderFrom, insertActiveSubscription, testAccounts } from "#tests/support/accounts.ts";
-import type { TestDatabase } from "#tests/support/test-db.ts";
+import { withTestDatabase, type TestDatabase, type TestDatabaseVariant } from "#tests/support/test-db.ts";
+import { afterAll, beforeAll } from "vitest";
 import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { createEngine, type DownloadFinished, type Engine } from "#engine/index.ts";
 import { createCallerResolver } from "#server/api/caller.ts";
@@ -85,4 +86,28 @@ export async function startPlanFixture(db: TestDatabase, opts: { downloadsPerIpP
 export async function closePlatform(): Promise<void> {
   await platform?.close();
   platform = null;
+}
+
+/**
+ * One describe block's fixture on a database variant: the shared database and the API on it,
+ * started before the block's tests and closed after them. `use` receives both once started
+ * (the block keeps them in its own variables); `skip` is the variant's.
+ */
+export function planFixtureFor(
+  variant: TestDatabaseVariant,
+  use: (started: { db: TestDatabase; fx: PlanFixture }) => void,
+  opts: { downloadsPerIpPerHour?: number } = {},
+): { skip: boolean } {
+  const { skip, openShared } = withTestDatabase(variant);
+  let fx: PlanFixture | undefined;
+  beforeAll(async () => {
+    if (skip) return;
+    const db = await openShared();
+    fx = await startPlanFixture(db, opts);
+    use({ db, fx });
+  }, 120_000);
+  afterAll(async () => {
+    await fx?.close();
+  });
+  return { skip };
 }

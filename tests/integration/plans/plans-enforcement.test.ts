@@ -9,10 +9,10 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { downloadHistory } from "#db/schema/index.ts";
-import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
-import { ALL_FORMATS_URL, closePlatform, startPlanFixture, type PlanFixture } from "./plan-fixture.ts";
+import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { ALL_FORMATS_URL, closePlatform, planFixtureFor, type PlanFixture } from "./plan-fixture.ts";
 
 const execFileAsync = promisify(execFile);
 afterAll(() => closePlatform());
@@ -34,17 +34,9 @@ async function until<T>(fn: () => Promise<T | undefined>, what: string): Promise
 }
 
 describe.each(testDatabases)("plans enforced through /api/v1 on $name", (variant) => {
-  const { skip, openShared } = withTestDatabase(variant);
   let db: TestDatabase;
   let fx: PlanFixture;
-  beforeAll(async () => {
-    if (skip) return;
-    db = await openShared();
-    fx = await startPlanFixture(db, { downloadsPerIpPerHour: 1 });
-  }, 120_000);
-  afterAll(async () => {
-    await fx?.close();
-  });
+  const { skip } = planFixtureFor(variant, (started) => ({ db, fx } = started), { downloadsPerIpPerHour: 1 });
 
   it.skipIf(skip)("a free user's mp4-2160 is a 403 with the catalogue's message; a Pro user's is a real 2160p file", async () => {
     const free = await fx.signUp("Free");

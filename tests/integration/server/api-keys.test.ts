@@ -6,12 +6,12 @@
  * headers. PGlite, and PostgreSQL when TEST_DATABASE_URL is set.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { apiKeys } from "#db/schema/api-keys.ts";
 import { hashKey } from "#app/modules/api-keys/api-keys.server.ts";
 import { subscriptions } from "#db/schema/billing.ts";
-import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
-import { ALL_FORMATS_URL, closePlatform, startPlanFixture, type PlanFixture } from "../plans/plan-fixture.ts";
+import { testDatabases, type TestDatabase } from "#tests/support/test-db.ts";
+import { ALL_FORMATS_URL, closePlatform, planFixtureFor, type PlanFixture } from "../plans/plan-fixture.ts";
 
 afterAll(() => closePlatform());
 
@@ -24,17 +24,9 @@ interface CreatedKey {
 }
 
 describe.each(testDatabases)("API keys on $name", (variant) => {
-  const { skip, openShared } = withTestDatabase(variant);
   let db: TestDatabase;
   let fx: PlanFixture;
-  beforeAll(async () => {
-    if (skip) return;
-    db = await openShared();
-    fx = await startPlanFixture(db);
-  }, 120_000);
-  afterAll(async () => {
-    await fx?.close();
-  });
+  const { skip } = planFixtureFor(variant, (started) => ({ db, fx } = started));
 
   const keysCall = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
     fetch(`${fx.origin}/api/v1/keys${path}`, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });

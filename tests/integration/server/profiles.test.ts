@@ -4,9 +4,9 @@
  * answer and in Content-Disposition, manages profiles by session or by API key; another account's
  * profile is a 404; other plans are refused; bad templates, languages and formats are refused.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
-import { ALL_FORMATS_URL, closePlatform, startPlanFixture, type PlanFixture } from "../plans/plan-fixture.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { testDatabases } from "#tests/support/test-db.ts";
+import { ALL_FORMATS_URL, closePlatform, planFixtureFor, type PlanFixture } from "../plans/plan-fixture.ts";
 
 afterAll(() => closePlatform());
 
@@ -19,17 +19,8 @@ interface Profile {
 }
 
 describe.each(testDatabases)("download profiles on $name", (variant) => {
-  const { skip, openShared } = withTestDatabase(variant);
-  let db: TestDatabase;
   let fx: PlanFixture;
-  beforeAll(async () => {
-    if (skip) return;
-    db = await openShared();
-    fx = await startPlanFixture(db);
-  }, 120_000);
-  afterAll(async () => {
-    await fx?.close();
-  });
+  const { skip } = planFixtureFor(variant, (started) => ({ fx } = started));
 
   const profiles = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
     fetch(`${fx.origin}/api/v1/profiles${path}`, { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
