@@ -48,7 +48,7 @@ export const RIGHTS = {
   premiumArticles: { card: "Full premium articles", built: true },
   bulkDownloads: { card: "Bulk downloads", built: true, limit: "linksPerBulkJob" },
   apiAccess: { card: "API access", built: true, limit: "requestsPerKeyPerMinute" },
-  downloadProfiles: { card: "Custom download profiles", built: false },
+  downloadProfiles: { card: "Custom download profiles", built: true },
   whiteLabel: { card: "White-label option", built: false },
   /** Ultimate members' messages go to a named address (SUPPORT_ULTIMATE_EMAIL), when the server has one */
   accountManager: { card: "Dedicated account manager", built: true, onlyWhen: "accountManager" },
