@@ -20,7 +20,8 @@ export { JOB_FILE_TTL_MS } from "./job-retention.ts";
 
 /** What the job queue must do for this module (jobs/runner.ts provides it). */
 export interface JobQueue {
-  send(queue: string, data: { jobId: string }, opts: { startAfter: Date }): Promise<string>;
+  /** `id`: the queue job's id, chosen by the caller (the row names it before the queue can run it) */
+  send(queue: string, data: { jobId: string }, opts: { startAfter: Date; id: string }): Promise<string>;
   cancel(queue: string, id: string): Promise<void>;
 }
 
@@ -176,6 +177,7 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
         if ((counted?.n ?? 0) >= perDay) throw new JobError("job.daily_limit");
       }
       const id = randomUUID();
+      const queueJobId = randomUUID();
       await db
         .insert(downloadJobs)
         .values({
@@ -190,11 +192,14 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
           items,
           status: "scheduled",
           runAt,
+          // the queue job's id is on the row before the queue has the job: a job due at once is
+          // claimed by the worker that takes it, never found "moved on" for lack of its id
+          queueJobId,
           createdAt: at,
         });
       try {
-        const queueJobId = await queue.send(SCHEDULED_DOWNLOAD_QUEUE, { jobId: id }, { startAfter: runAt });
-        const [queued] = await db.update(downloadJobs).set({ queueJobId }).where(eq(downloadJobs.id, id)).returning();
+        await queue.send(SCHEDULED_DOWNLOAD_QUEUE, { jobId: id }, { startAfter: runAt, id: queueJobId });
+        const [queued] = await db.select().from(downloadJobs).where(eq(downloadJobs.id, id));
         return queued!;
       } catch (err) {
         // a job the queue never took is not shown as scheduled
@@ -228,15 +233,20 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
       checkRight(owner, row.kind);
       checkRunAt(runAt, now());
       if (row.status !== "scheduled") throw new JobError("job.not_changeable");
-      const queueJobId = await queue.send(SCHEDULED_DOWNLOAD_QUEUE, { jobId: row.id }, { startAfter: runAt });
+      // the row names the new queue job first (as at creation), then the queue gets it
+      const queueJobId = randomUUID();
       const [moved] = await db
         .update(downloadJobs)
         .set({ runAt, queueJobId })
         .where(and(eq(downloadJobs.id, row.id), eq(downloadJobs.status, "scheduled")))
         .returning();
-      if (!moved) {
-        await queue.cancel(SCHEDULED_DOWNLOAD_QUEUE, queueJobId).catch(() => undefined);
-        throw new JobError("job.not_changeable");
+      if (!moved) throw new JobError("job.not_changeable");
+      try {
+        await queue.send(SCHEDULED_DOWNLOAD_QUEUE, { jobId: row.id }, { startAfter: runAt, id: queueJobId });
+      } catch (err) {
+        // the queue did not take the move: the job keeps its old time and queue job
+        await db.update(downloadJobs).set({ runAt: row.runAt, queueJobId: row.queueJobId }).where(and(eq(downloadJobs.id, row.id), eq(downloadJobs.queueJobId, queueJobId)));
+        throw err;
       }
       // the old queue job would find the job moved and stop; cancelling it keeps the queue tidy
       if (row.queueJobId) await queue.cancel(SCHEDULED_DOWNLOAD_QUEUE, row.queueJobId).catch(() => undefined);

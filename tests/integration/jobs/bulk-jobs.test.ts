@@ -79,6 +79,7 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
   const queued: Array<{ id: string; jobId: string }> = [];
   let runJob: (jobId: string) => Promise<void>;
   let profiles: Profiles;
+  let runQueueJob: (queueJobId: string, jobId: string) => Promise<void>;
 
   beforeAll(async () => {
     if (skip) return;
@@ -96,10 +97,9 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
       verifyFileLink: (token: string) => verifyFileLink(token, secret),
     };
     const queue = {
-      send: async (_queue: string, data: { jobId: string }) => {
-        const id = `queue-${queued.length + 1}`;
-        queued.push({ id, jobId: data.jobId });
-        return id;
+      send: async (_queue: string, data: { jobId: string }, opts: { id: string }) => {
+        queued.push({ id: opts.id, jobId: data.jobId });
+        return opts.id;
       },
       cancel: async () => undefined,
     };
@@ -115,6 +115,7 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
       fileLink: links.fileLink,
       progressEveryMs: 50,
     });
+    runQueueJob = (queueJobId, jobId) => handler.run({ id: queueJobId, data: { jobId }, signal: new AbortController().signal });
     runJob = async (jobId) => {
       const entry = queued.find((q) => q.jobId === jobId)!;
       await handler.run({ id: entry.id, data: { jobId }, signal: new AbortController().signal });
@@ -244,6 +245,15 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
     const refused = await call("POST", "/", other.cookie, { url: GOOD[0], profile: profile.id });
     expect(refused.status).toBe(404);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("profile.not_found");
+  }, 60_000);
+
+  it.skipIf(skip)("a job due at once that the queue runs before its send has even returned is still claimed and done", async () => {
+    const user = await fx.signUp("EagerQueue", "ultimate");
+    // a queue whose worker takes the job the instant it is sent (a busy PostgreSQL poll can)
+    const eager = createScheduledJobs({ db: db.db, queue: { send: async (_q, data, opts) => (await runQueueJob(opts.id, data.jobId), opts.id), cancel: async () => undefined } });
+    const row = await eager.create({ userId: user.userId, plan: "ultimate" }, { urls: GOOD, format: "mp3-128" });
+    expect(row.status).toBe("done");
+    expect(row.fileKey).toBe(`jobs/${row.id}`);
   }, 60_000);
 
   it.skipIf(skip)("a job whose every link fails is failed and keeps no file", async () => {

@@ -201,7 +201,9 @@ describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
     try {
       const storage = createJobStorage({ dataDir, maxBytes: 512 * 1024 * 1024, logger: silentLogger });
       const mails: MailMessage[] = [];
-      const jobs = createScheduledJobs({ db: db.db, queue: { send: async () => "queue-job-1", cancel: async () => undefined } });
+      // the queue job's id is the one the module chose (and wrote on the row before sending)
+      let queueJobId = "";
+      const jobs = createScheduledJobs({ db: db.db, queue: { send: async (_q, _d, opts) => (queueJobId = opts.id), cancel: async () => undefined } });
       const { userId } = await fixture.signUp("Restart", "pro");
       const row = await jobs.create({ userId, plan: "pro" }, { url: `https://${MOCK_GENERIC_HOST}${SLOW_FILE_PATH}`, format: "mp4-360" });
       const job = scheduledDownloadJob({
@@ -218,7 +220,7 @@ describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
       });
       // the first run stops half-way, as a process killed mid-download does (its signal aborts)
       const first = new AbortController();
-      const running = job.run({ id: "queue-job-1", data: { jobId: row.id }, signal: first.signal });
+      const running = job.run({ id: queueJobId, data: { jobId: row.id }, signal: first.signal });
       await expect.poll(async () => (await db.db.select().from(downloadJobs).where(eq(downloadJobs.id, row.id)))[0]!.bytesDone, { timeout: 10_000 }).toBeGreaterThan(0);
       first.abort(new Error("shutting down"));
       await expect(running).rejects.toThrow();
@@ -228,7 +230,7 @@ describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
       await job.run({ id: "queue-job-0", data: { jobId: row.id }, signal: new AbortController().signal });
       expect(mails).toHaveLength(0);
       // the queue retries the same job after the restart: it completes, one file, one mail
-      await job.run({ id: "queue-job-1", data: { jobId: row.id }, signal: new AbortController().signal });
+      await job.run({ id: queueJobId, data: { jobId: row.id }, signal: new AbortController().signal });
       const [done] = await db.db.select().from(downloadJobs).where(eq(downloadJobs.id, row.id));
       expect(done!.status).toBe("done");
       const file = await storage.open(`jobs/${row.id}`);
@@ -236,7 +238,7 @@ describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
       file?.stream.destroy();
       expect(mails).toHaveLength(1);
       // and a run after it is done changes nothing
-      await job.run({ id: "queue-job-1", data: { jobId: row.id }, signal: new AbortController().signal });
+      await job.run({ id: queueJobId, data: { jobId: row.id }, signal: new AbortController().signal });
       expect(mails).toHaveLength(1);
     } finally {
       await fixture.close();
