@@ -1,7 +1,8 @@
 /**
  * Downloads one caption track (its own timedtext URL, never the transcript endpoint, which is
  * broken upstream) and renders it as TXT, SRT or VTT. We ask for json3; the XML shapes are
- * parsed too, because a track URL may pin its own format or a server may ignore `fmt`.
+ * parsed too, because a track URL may pin its own format or a server may ignore `fmt`. A track
+ * that names its `format` (another platform's file, through yt-dlp) is fetched as it stands.
  */
 import { EngineError, isEngineError } from "../errors.ts";
 import type { OutboundFetch, OutboundInit } from "../outbound/outbound-fetch.ts";
@@ -14,6 +15,8 @@ const MAX_BYTES = 10 * 1024 * 1024;
 export type TranscriptKind = "txt" | "srt" | "vtt";
 
 export function trackUrl(track: CaptionTrack): string {
+  // another platform's file URL is often signed: a parameter added could spoil it
+  if (track.format) return track.url;
   const url = new URL(track.url);
   url.searchParams.set("fmt", "json3");
   return url.href;
@@ -30,7 +33,7 @@ export async function fetchCues(track: CaptionTrack, fetch: OutboundFetch, init:
   try {
     cues = parseTimedText(body);
   } catch (err) {
-    throw new EngineError("transcript.unavailable", { detail: "caption track is not valid json3/XML", cause: err });
+    throw new EngineError("transcript.unavailable", { detail: `caption track is not valid ${track.format ?? "json3/XML"}`, cause: err });
   }
   // An empty 200 is how YouTube refuses a track it wants a proof-of-origin token for.
   if (cues.length === 0) throw new EngineError("transcript.unavailable", { detail: "caption track has no text" });

@@ -14,7 +14,7 @@ import { platformNameOf } from "../platform-name.ts";
 import type { ParsedLink, SourceAdapter, SourceContext } from "../types.ts";
 import { classifyFailure, errorLine } from "./classify.ts";
 import type { YtdlpBinary } from "./locate.ts";
-import { capToPlatform, detailsOf, formatsOf, parseInfo, routeFormat, thumbnailsOf, type YtdlpInfo } from "./map-info.ts";
+import { capToPlatform, captionsOf, detailsOf, formatsOf, parseInfo, routeFormat, thumbnailsOf, type YtdlpInfo } from "./map-info.ts";
 import { startForwardingProxy, type ForwardingProxy, type ProxyRun } from "./proxy.ts";
 import { parsePlaylistInfo } from "./playlist.ts";
 import { createRunSlots } from "./run-slots.ts";
@@ -146,7 +146,7 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
       details: detailsOf(info, link, Math.round(durationSeconds * 1000) / 1000),
       streams,
       thumbnails: thumbnailsOf(info),
-      captions: [],
+      captions: captionsOf(info),
     };
   }
 
