@@ -49,7 +49,7 @@ export const RIGHTS = {
   bulkDownloads: { card: "Bulk downloads", built: true, limit: "linksPerBulkJob" },
   apiAccess: { card: "API access", built: true, limit: "requestsPerKeyPerMinute" },
   downloadProfiles: { card: "Custom download profiles", built: true },
-  whiteLabel: { card: "White-label option", built: false },
+  whiteLabel: { card: "White-label option", built: true },
   /** Ultimate members' messages go to a named address (SUPPORT_ULTIMATE_EMAIL), when the server has one */
   accountManager: { card: "Dedicated account manager", built: true, onlyWhen: "accountManager" },
   /** the terms let Ultimate members use the Service in their business (terms-sections.tsx "ultimate") */

@@ -128,14 +128,25 @@ export interface Engine {
    * has bulk downloads: 403 `plan.required` otherwise, 400 `bulk.too_many_links` over the plan's
    * `linksPerBulkJob`. Links are checked for form here and fetched when the link is opened.
    */
-  createBulkDownload(input: { urls: string[]; format: string; caller: Caller; ip: string; name?: string }): Promise<CreatedDownload>;
+  createBulkDownload(input: { urls: string[]; format: string; caller: Caller; ip: string; name?: string; unbranded?: boolean }): Promise<CreatedDownload>;
   /**
    * One ZIP of several links (`urls`) or of a playlist link's entries (`url`) as a Readable, with
    * the same rights, caps and manifest as a bulk link (a bulk job uses it). It holds one of the
    * server's streaming slots until the stream closes; `onFiles` hears each file start and end;
    * `done` gives the manifest's rows once the archive's end is written.
    */
-  openBulkDownload(input: { urls?: string[]; url?: string; format: string; caller: Caller; ip: string; name?: string; signal?: AbortSignal; onFiles?: (files: FilesProgress) => void }): Promise<OpenedBulkDownload>;
+  openBulkDownload(input: {
+    urls?: string[];
+    url?: string;
+    format: string;
+    caller: Caller;
+    ip: string;
+    name?: string;
+    /** a white-labelled call: a ZIP without a name is not named after the site */
+    unbranded?: boolean;
+    signal?: AbortSignal;
+    onFiles?: (files: FilesProgress) => void;
+  }): Promise<OpenedBulkDownload>;
   /**
    * The same resolve, plan and stream a download link runs, as a Readable (the scheduled-download
    * job uses it). Entitlement as for a link (canDownload); it holds one of the server's streaming
@@ -452,18 +463,19 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       };
     },
 
-    async createBulkDownload({ urls, format: wanted, caller, ip, name }) {
+    async createBulkDownload({ urls, format: wanted, caller, ip, name, unbranded }) {
       // one playlist link pasted as the list: the playlist's videos
       const list = urls.length === 1 ? wholePlaylist(urls[0]!) : null;
       if (list) {
         const playlist = await playlistLinks(list, { format: wanted, caller, ip });
-        return engine.createBulkDownload({ urls: playlist.urls, format: wanted, caller, ip, name: name ?? playlist.title });
+        return engine.createBulkDownload({ urls: playlist.urls, format: wanted, caller, ip, name: name ?? playlist.title, unbranded });
       }
       const { urls: normalised, format } = bulkLinks(urls, wanted, caller);
-      const archive = name ? archiveName(name) : "";
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
       const issued = now();
       const exp = Math.floor(issued / 1000) + config.limits.linkTtlSeconds;
+      // the link carries an unbranded default as its name, so the file it serves is named the same
+      const archive = name ? archiveName(name) : unbranded ? bulkFilename(new Date(issued), null, true).replace(/\.zip$/, "") : "";
       const token = signBulk(config.signingSecret, { id, urls: normalised, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp, ...(archive ? { name: archive } : {}) });
       if (token.length > MAX_BULK_TOKEN_CHARS) {
         throw new EngineError("bulk.too_many_links", { message: "These links are too long to download together. Send fewer links at once.", detail: `token ${token.length} chars` });
@@ -555,7 +567,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         // a consumer that stopped reading stops the links still to come
         if (!controller.signal.aborted) controller.abort(new Error("the archive's reader closed it"));
       });
-      return { stream: archive.output, filename: bulkFilename(new Date(now()), name), bytes: null, contentType: "application/zip", title: name || "Bulk download", urls, done: archive.done };
+      return { stream: archive.output, filename: bulkFilename(new Date(now()), name, input.unbranded), bytes: null, contentType: "application/zip", title: name || "Bulk download", urls, done: archive.done };
     },
 
     handleDownload(token, req, res, opts = {}) {

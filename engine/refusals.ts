@@ -16,6 +16,7 @@ const FEATURE_NAMES: Partial<Record<RightId, { name: string; plural: boolean }>>
   apiAccess: { name: "API access", plural: false },
   subtitleLanguages: { name: "Subtitles in every language", plural: true },
   downloadProfiles: { name: "Custom download profiles", plural: true },
+  whiteLabel: { name: "The white label", plural: false },
 };
 
 /** "Pro and Ultimate", "Ultimate": the plans of the table that hold a right. */

@@ -12,6 +12,7 @@ import type { Logger } from "pino";
 import type { Mailer } from "#app/modules/account/mailer.server.ts";
 import { getUserPlan } from "#app/modules/billing/user-plan.server.ts";
 import { callerOfOwner, JOB_FILE_TTL_MS, SCHEDULED_DOWNLOAD_QUEUE } from "#app/modules/jobs/scheduled-jobs.server.ts";
+import { whiteLabelSender } from "#app/modules/white-label/white-label.server.ts";
 import { holds } from "#common/plans.ts";
 import type { Database } from "#db/client.ts";
 import { users } from "#db/schema/account.ts";
@@ -96,7 +97,7 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
           });
           await deps.db.update(downloadJobs).set({ bytesTotal: opened.bytes, bytesDone: 0 }).where(eq(downloadJobs.id, jobId));
           const { bytes } = await deps.storage.put(fileKeyOf(jobId), withProgress(opened.stream, jobId, job.signal), { contentType: opened.contentType, filename: opened.filename });
-          await finishDone(row.userId, jobId, { filename: opened.filename, bytes, title: opened.title, items: [{ ...first, title: opened.title, status: "done", bytes, error: null }] });
+          await finishDone(row, { filename: opened.filename, bytes, title: opened.title, items: [{ ...first, title: opened.title, status: "done", bytes, error: null }] });
           return;
         }
         // a ZIP: the links in order (a playlist's are listed now), each file's state on the row as it goes
@@ -108,6 +109,7 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
           caller,
           ip: "job",
           name: row.name ?? undefined,
+          unbranded: row.whiteLabel,
           signal: job.signal,
           onFiles: (files) => void recordFiles(jobId, files, listed),
         });
@@ -124,7 +126,7 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
           return;
         }
         const title = row.name ?? (row.kind === "playlist" ? opened.title : `ZIP of ${items.length} links`);
-        await finishDone(row.userId, jobId, { filename: opened.filename, bytes, title, items });
+        await finishDone(row, { filename: opened.filename, bytes, title, items });
         return;
       } catch (err) {
         if (job.signal.aborted) throw err; // shutting down: the queue runs it again after the restart
@@ -139,14 +141,15 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
     await finishFailed(jobId, message, first && row.kind === "scheduled" ? [{ url: first.url, title: first.title, status: "failed", bytes: null, error: message }] : undefined);
   }
 
-  async function finishDone(userId: string, jobId: string, file: { filename: string; bytes: number; title: string; items: JobItem[] }) {
+  async function finishDone(row: { id: string; userId: string; whiteLabel: boolean }, file: { filename: string; bytes: number; title: string; items: JobItem[] }) {
+    const jobId = row.id;
     const finishedAt = now();
     const expiresAt = new Date(finishedAt.getTime() + JOB_FILE_TTL_MS);
     await deps.db
       .update(downloadJobs)
       .set({ status: "done", fileKey: fileKeyOf(jobId), filename: file.filename, fileBytes: file.bytes, bytesDone: file.bytes, bytesTotal: file.bytes, expiresAt, finishedAt, items: file.items })
       .where(eq(downloadJobs.id, jobId));
-    await mailReady(userId, { jobId, title: file.title, expiresAt }).catch((err: unknown) => log.warn({ err, jobId }, "could not mail the ready notice"));
+    await mailReady(row.userId, { jobId, title: file.title, expiresAt, whiteLabel: row.whiteLabel }).catch((err: unknown) => log.warn({ err, jobId }, "could not mail the ready notice"));
   }
 
   async function finishFailed(jobId: string, message: string, items?: JobItem[]) {
@@ -190,17 +193,25 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
     return counter;
   }
 
-  async function mailReady(userId: string, job: { jobId: string; title: string; expiresAt: Date }) {
+  async function mailReady(userId: string, job: { jobId: string; title: string; expiresAt: Date; whiteLabel: boolean }) {
     const [user] = await deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId)).limit(1);
     if (!user) return;
     const link = deps.fileLink({ jobId: job.jobId, userId, expiresAt: job.expiresAt });
+    const kept = `The file is kept until ${job.expiresAt.toUTCString()}, then deleted.`;
+    if (job.whiteLabel) {
+      // a job made through a white-labelled API call: no site name, no link to the site's pages
+      const sender = await whiteLabelSender(deps.db, userId);
+      const text = [`Hi ${user.name},`, "", `Your download "${job.title}" is ready:`, link, "", kept, ...(sender ? ["", `— ${sender}`] : [])].join("\n");
+      await deps.mailer.send({ to: user.email, subject: "Your download is ready", text, ...(sender ? { fromName: sender } : {}) });
+      return;
+    }
     const text = [
       `Hi ${user.name},`,
       "",
       `Your scheduled download "${job.title}" is ready:`,
       link,
       "",
-      `The file is kept until ${job.expiresAt.toUTCString()}, then deleted. You can also find it on your dashboard: ${new URL("/dashboard", deps.publicUrl).href}`,
+      `${kept} You can also find it on your dashboard: ${new URL("/dashboard", deps.publicUrl).href}`,
       "",
       `— ${deps.siteName}`,
     ].join("\n");

@@ -67,7 +67,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     scheduled,
     bulk: tab === "bulk" ? bulkViewOf({ userId: viewer.user.id, plan: viewer.plan.plan }) : null,
     // the keys' names and prefixes only: a key itself is in its create's answer, once
-    apiKeys: tab === "api" ? await apiKeysViewOf(context.db, { userId: viewer.user.id, plan: viewer.plan.plan }, context.publicConfig.publicUrl) : null,
+    apiKeys: tab === "api" ? await apiKeysViewOf(context.db, { userId: viewer.user.id, plan: viewer.plan.plan, accountName: viewer.user.name }, context.publicConfig.publicUrl) : null,
     // the download profiles (issue 31 §2), and the plan's formats for a new one
     profiles: tab === "profiles" ? await profilesViewOf(context.db, { userId: viewer.user.id, plan: viewer.plan.plan }) : null,
     confirmCancel: params.get("confirm") === "cancel",
@@ -80,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const fields = formFields(await request.formData());
   if (fields.intent === "delete-account") return deleteAccountAction(context, request, viewer.user, fields.password ?? "");
   if (fields.intent === "schedule" || fields.intent === "cancel-job" || fields.intent === "reschedule-job") return jobAction(context, { userId: viewer.user.id, plan: viewer.plan.plan }, fields);
-  if (fields.intent === "create-key" || fields.intent === "revoke-key") {
+  if (fields.intent === "create-key" || fields.intent === "revoke-key" || fields.intent === "white-label") {
     const { result, status } = await apiKeyFormAction(context.db, { userId: viewer.user.id, plan: viewer.plan.plan }, fields);
     return data<ApiKeyFormResult>(result, { status });
   }
@@ -212,7 +212,7 @@ export default function Dashboard() {
           </TabsContent>
           <TabsContent value="api">
             <h2 className="sr-only">API keys</h2>
-            {apiKeys ? <ApiKeysPanel view={apiKeys} actionResult={actionResult && "intent" in actionResult && (actionResult.intent === "create-key" || actionResult.intent === "revoke-key") ? (actionResult as ApiKeyFormResult) : undefined} /> : null}
+            {apiKeys ? <ApiKeysPanel view={apiKeys} actionResult={actionResult && "intent" in actionResult && (actionResult.intent === "create-key" || actionResult.intent === "revoke-key" || actionResult.intent === "white-label") ? (actionResult as ApiKeyFormResult) : undefined} /> : null}
           </TabsContent>
           <TabsContent value="profiles">
             <h2 className="sr-only">Download profiles</h2>

@@ -7,3 +7,4 @@ export * from "./jobs.ts";
 export * from "./api-keys.ts";
 export * from "./admin.ts";
 export * from "./profiles.ts";
+export * from "./white-label.ts";

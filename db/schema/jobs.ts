@@ -1,4 +1,4 @@
-import { bigint, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "./account.ts";
 
 /** A job's state as the API and the dashboard show it (DESIGN §5). */
@@ -40,6 +40,8 @@ export const downloadJobs = pgTable(
     /** a download profile's subtitle language and file-name template (a scheduled download's) */
     language: text("language"),
     filenameTemplate: text("filename_template"),
+    /** made through an API key of a plan with the white label: its ZIP name and mail carry no site name */
+    whiteLabel: boolean("white_label").notNull().default(false),
     items: jsonb("items").$type<JobItem[]>().notNull(),
     status: text("status").$type<JobStatus>().notNull(),
     runAt: timestamp("run_at", { withTimezone: true }).notNull(),

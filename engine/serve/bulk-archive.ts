@@ -17,10 +17,15 @@ import type { ServeContext } from "./serve-download.ts";
 /** the longest archive name we give (before ".zip") */
 const MAX_NAME_CHARS = 120;
 
-/** "VidFetch bulk 2026-11-26.zip": the archive's name, from the day the link was made (UTC). */
-export function bulkFilename(at: Date, name?: string | null): string {
+/**
+ * "VidFetch bulk 2026-11-26.zip": the archive's name, from the day the link was made (UTC);
+ * `unbranded` (a white-labelled API call) leaves the site's name out: "Bulk 2026-11-26.zip".
+ */
+export function bulkFilename(at: Date, name?: string | null, unbranded = false): string {
   const chosen = name ? archiveName(name) : "";
-  return chosen ? `${chosen}.zip` : `VidFetch bulk ${at.toISOString().slice(0, 10)}.zip`;
+  if (chosen) return `${chosen}.zip`;
+  const day = at.toISOString().slice(0, 10);
+  return unbranded ? `Bulk ${day}.zip` : `VidFetch bulk ${day}.zip`;
 }
 
 /**

@@ -37,6 +37,15 @@ export function keyHolderOf(req: Request): KeyHolder | null {
   return (req as Request & { apiKeyHolder?: KeyHolder }).apiKeyHolder ?? null;
 }
 
+/**
+ * A call made with the key of a plan that has the white label (issue 31 §1): what it gives back
+ * carries no site name. The same user on the site itself (a session) still sees the site's.
+ */
+export function whiteLabelled(req: Request): boolean {
+  const holder = keyHolderOf(req);
+  return holder !== null && holds(holder.plan, "whiteLabel");
+}
+
 /** the engine's caller for a key's owner */
 export function callerOfHolder(holder: KeyHolder): Caller {
   return holder.plan === "free" ? { kind: "free", userId: holder.userId } : { kind: "premium", plan: holder.plan, userId: holder.userId };

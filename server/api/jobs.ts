@@ -11,7 +11,7 @@ import type { Database } from "#db/client.ts";
 import { errorBody, isEngineError } from "#engine/errors.ts";
 import { contentDisposition } from "#engine/serve/stream-to-response.ts";
 import { hostErrorOf, refuse } from "../http-errors.ts";
-import { keyHolderOf } from "./api-key-auth.ts";
+import { keyHolderOf, whiteLabelled } from "./api-key-auth.ts";
 import { ProfileError } from "#app/modules/profiles/profile-messages.ts";
 import type { Profiles } from "#app/modules/profiles/profiles.server.ts";
 
@@ -96,7 +96,7 @@ export function createJobsRouter(deps: {
     const body = parse(createBody, req.body);
     const when = body.runAt ? new Date(body.runAt) : undefined;
     const saved = body.profile !== undefined ? await profileOf(who, body.profile) : {};
-    const chosen = { format: body.format ?? saved.format ?? "", runAt: when, language: saved.language, filenameTemplate: saved.filenameTemplate };
+    const chosen = { format: body.format ?? saved.format ?? "", runAt: when, language: saved.language, filenameTemplate: saved.filenameTemplate, whiteLabel: whiteLabelled(req) };
     const row = await deps.jobs.create(who, "urls" in body ? { urls: body.urls, name: body.name, ...chosen } : { url: body.url, ...chosen });
     const shown = view(row);
     res.status(201).set("cache-control", "no-store").json({ id: shown.id, status: shown.status, runAt: shown.runAt });

@@ -414,7 +414,7 @@ export function openApiDocument(serverUrl: string) {
           properties: {
             urls: { type: "array", minItems: 1, items: { type: "string", maxLength: 4096 }, description: "the links, at most the plan's links per bulk download" },
             format: { $ref: "#/components/schemas/FormatId" },
-            name: { type: "string", maxLength: 200, description: "the archive's name (unsafe characters become spaces, cut to 120 characters); default `VidFetch bulk <date>`" },
+            name: { type: "string", maxLength: 200, description: "the archive's name (unsafe characters become spaces, cut to 120 characters); default `VidFetch bulk <date>` (`Bulk <date>` with an Ultimate API key: the white label)" },
           },
         },
         FormatId: { type: "string", enum: FORMAT_IDS },

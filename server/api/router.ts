@@ -7,6 +7,7 @@ import { EngineError, errorBody, isEngineError } from "#engine/errors.ts";
 import { hostErrorOf, refuse } from "../http-errors.ts";
 import { loggableUrl } from "../loggable-url.ts";
 import { anonymousCaller, clientIp, type CallerResolver } from "./caller.ts";
+import { whiteLabelled } from "./api-key-auth.ts";
 import { openApiDocument } from "./openapi.ts";
 import { ProfileError } from "#app/modules/profiles/profile-messages.ts";
 
@@ -86,7 +87,7 @@ export function createApiRouter(deps: {
   router.post("/downloads", resolveLimit, async (req, res) => {
     if (typeof req.body === "object" && req.body !== null && "urls" in req.body) {
       const { urls, format, name } = parse(bulkDownloadBody, req.body);
-      const created = await engine.createBulkDownload({ urls, format, name, caller: await callerFromRequest(req), ip: clientIp(req) });
+      const created = await engine.createBulkDownload({ urls, format, name, unbranded: whiteLabelled(req), caller: await callerFromRequest(req), ip: clientIp(req) });
       res.set("cache-control", "no-store").json(created);
       return;
     }

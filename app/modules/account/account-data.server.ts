@@ -6,6 +6,7 @@ import { blogComments, contactMessages, downloadHistory, newsletterSubscribers, 
 import { downloadJobs } from "#db/schema/jobs.ts";
 import { apiKeyUsage, apiKeys } from "#db/schema/api-keys.ts";
 import { downloadProfiles } from "#db/schema/profiles.ts";
+import { whiteLabels } from "#db/schema/white-label.ts";
 import type { AccountServices } from "./account-services.server.ts";
 import { ACCOUNT_LIMIT_RULES } from "./account-limit-rules.ts";
 
@@ -19,7 +20,7 @@ export async function exportAccountData(db: Database, userId: string, now: Date 
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) return null;
   const byEmail = sql`lower(${user.email})`;
-  const [subs, history, jobs, userSessions, comments, messages, requests, newsletter, keys, keyUse, profiles] = await Promise.all([
+  const [subs, history, jobs, userSessions, comments, messages, requests, newsletter, keys, keyUse, profiles, label] = await Promise.all([
     db.select({ plan: subscriptions.plan, status: subscriptions.status, currentPeriodStart: subscriptions.currentPeriodStart, currentPeriodEnd: subscriptions.currentPeriodEnd, cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd, createdAt: subscriptions.createdAt }).from(subscriptions).where(eq(subscriptions.userId, userId)),
     db.select({ title: downloadHistory.title, format: downloadHistory.format, bytes: downloadHistory.bytes, status: downloadHistory.status, createdAt: downloadHistory.createdAt }).from(downloadHistory).where(eq(downloadHistory.userId, userId)),
     db
@@ -36,6 +37,7 @@ export async function exportAccountData(db: Database, userId: string, now: Date 
     db.select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(asc(apiKeys.createdAt)),
     db.select({ keyId: apiKeyUsage.keyId, day: apiKeyUsage.day, requests: apiKeyUsage.requests }).from(apiKeyUsage).innerJoin(apiKeys, eq(apiKeys.id, apiKeyUsage.keyId)).where(eq(apiKeys.userId, userId)).orderBy(asc(apiKeyUsage.day)),
     db.select({ name: downloadProfiles.name, format: downloadProfiles.format, language: downloadProfiles.language, filenameTemplate: downloadProfiles.filenameTemplate, createdAt: downloadProfiles.createdAt }).from(downloadProfiles).where(eq(downloadProfiles.userId, userId)).orderBy(asc(downloadProfiles.createdAt)),
+    db.select({ senderName: whiteLabels.senderName, updatedAt: whiteLabels.updatedAt }).from(whiteLabels).where(eq(whiteLabels.userId, userId)),
   ]);
   return {
     exportedAt: now.toISOString(),
@@ -47,6 +49,7 @@ export async function exportAccountData(db: Database, userId: string, now: Date 
     scheduledDownloads: jobs.map(({ id, items, playlist, ...job }) => ({ id, url: playlist ?? items[0]?.url ?? null, links: items.map((i) => i.url), ...job })),
     sessions: userSessions,
     downloadProfiles: profiles,
+    whiteLabel: label[0] ?? null,
     apiKeys: keys.map((k) => ({ ...k, requestsPerDay: keyUse.filter((u) => u.keyId === k.id).map(({ day, requests }) => ({ day, requests })) })),
     blogComments: comments,
     contactMessages: messages,

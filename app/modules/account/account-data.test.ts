@@ -13,6 +13,7 @@ import { deleteJobFilesOf } from "#app/modules/jobs/job-files.server.ts";
 import { blogComments, downloadHistory, newsletterSubscribers, sessions, subscriptions, users } from "#db/schema/index.ts";
 import { downloadJobs } from "#db/schema/jobs.ts";
 import { apiKeyUsage, apiKeys } from "#db/schema/api-keys.ts";
+import { whiteLabels } from "#db/schema/white-label.ts";
 import { createJobStorage, type JobStorage } from "#jobs/storage/job-storage.ts";
 import { cookieHeaderFrom, formPostFromSite, insertActiveSubscription, openConfirmationLink, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute, unwrap } from "#tests/support/route-context.ts";
@@ -124,6 +125,7 @@ describe.each(testDatabases)("your data on $name", (variant) => {
     // an API key with a day of use
     await handle.db.insert(apiKeys).values({ id: "key-1", userId: user!.id, name: "Build server", prefix: "vf_abcdefgh", hash: "f".repeat(64), createdAt: new Date("2026-11-22T08:00:00Z") });
     await handle.db.insert(apiKeyUsage).values({ keyId: "key-1", day: "2026-11-23", requests: 7 });
+    await handle.db.insert(whiteLabels).values({ userId: user!.id, senderName: "Ada Media", updatedAt: new Date("2026-11-24T08:00:00Z") });
     return { cookie, userId: user!.id };
   }
 
@@ -142,6 +144,7 @@ describe.each(testDatabases)("your data on $name", (variant) => {
       { id: "key-1", name: "Build server", prefix: "vf_abcdefgh", createdAt: "2026-11-22T08:00:00.000Z", lastUsedAt: null, revokedAt: null, requestsPerDay: [{ day: "2026-11-23", requests: 7 }] },
     ]);
     expect(JSON.stringify(data)).not.toContain("f".repeat(64));
+    expect(data.whiteLabel).toEqual({ senderName: "Ada Media", updatedAt: "2026-11-24T08:00:00.000Z" });
     expect(data.sessions.length).toBeGreaterThan(0);
     expect(data.newsletter).toEqual({ subscribed: true, enteredAt: "2026-10-01T00:00:00.000Z", confirmedAt: "2026-10-02T00:00:00.000Z" });
     // the scheduled downloads, oldest first, by their job id only (no queue job id, no storage key)

@@ -12,6 +12,18 @@ export interface MailMessage {
   replyTo?: string;
   /** extra header fields (the newsletter's List-Unsubscribe, RFC 8058); nodemailer folds and encodes them */
   headers?: Record<string, string>;
+  /** the sender's display name instead of the site's (a white-labelled mail); the address stays the site's */
+  fromName?: string;
+}
+
+/** the address of a From value ("VidFetch <no-reply@host>" or a bare address) */
+function addressOf(from: string): string {
+  return /<([^<>]+)>\s*$/.exec(from)?.[1]?.trim() ?? from.trim();
+}
+
+/** the message nodemailer sends: the site's From, or the same address under the message's sender name */
+function envelope(from: string, { fromName, ...message }: MailMessage) {
+  return { ...message, from: fromName ? { name: fromName, address: addressOf(from) } : from };
 }
 
 /** Outgoing mail, behind an interface so tests and the outbox can stand in for SMTP. */
@@ -30,7 +42,7 @@ export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: 
     const transport = createTransport(opts.smtpUrl);
     return {
       async send(message) {
-        await transport.sendMail({ from: opts.from, ...message });
+        await transport.sendMail(envelope(opts.from, message));
         log.info({ subject: message.subject }, "mail sent");
       },
     };
@@ -39,7 +51,7 @@ export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: 
   const composer = createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     async send(message) {
-      const info = await composer.sendMail({ from: opts.from, ...message });
+      const info = await composer.sendMail(envelope(opts.from, message));
       await mkdir(opts.outboxDir, { recursive: true, mode: 0o700 });
       const file = path.join(opts.outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });

@@ -30,6 +30,7 @@ const ultimateView: ApiKeysView = {
   maxKeys: 10,
   perMinute: 60,
   siteUrl: "https://vidfetch.example",
+  whiteLabel: { senderName: null, accountName: "Key Owner" },
 };
 
 describe("ApiKeysPanel", () => {
@@ -68,6 +69,23 @@ describe("ApiKeysPanel", () => {
     const revoked = render(ultimateView, { ok: false, intent: "revoke-key", title: "Error", message: "We couldn't find that API key.", fields: [] });
     expect(revoked).toMatch(/role="alert"[^>]*>We couldn&#x27;t find that API key\./);
     expect(revoked).not.toContain('aria-invalid="true"');
+  });
+
+  it("offers the white label's sender name, empty meaning the account's name, and shows the save's answer by it", () => {
+    const html = render(ultimateView);
+    expect(html).toMatch(/for="white-label-sender"[^>]*>Sender name/);
+    const field = /<input[^>]*id="white-label-sender"[^>]*>/.exec(html)?.[0] ?? "";
+    expect(field).toContain('name="senderName"');
+    expect(field).toContain('maxLength="60"');
+    expect(field).toContain('placeholder="Key Owner"');
+    expect(html).toContain("Leave it empty to use your account’s name (<!-- -->Key Owner<!-- -->).");
+    const saved = render({ ...ultimateView, whiteLabel: { senderName: "Acme Media", accountName: "Key Owner" } }, { ok: true, intent: "white-label", title: "Sender name saved", message: "Sent as Acme Media.", createdKey: null });
+    expect(/<input[^>]*id="white-label-sender"[^>]*>/.exec(saved)?.[0]).toContain('value="Acme Media"');
+    expect(saved).toMatch(/role="status"[^>]*>Sent as Acme Media\./);
+    const refused = render(ultimateView, { ok: false, intent: "white-label", title: "Error", message: "Give a sender name of 1 to 60 characters.", fields: [] });
+    expect(refused).toMatch(/role="alert"[^>]*>Give a sender name/);
+    // a plan without the white label is not offered it
+    expect(render({ ...ultimateView, whiteLabel: null })).not.toContain("senderName");
   });
 
   it("shows a plan without API access the reason and the plans page, with no form", () => {
@@ -141,6 +159,31 @@ describe.each(testDatabases)("the API tab on $name", (variant) => {
     const other = (await post(theirs, { intent: "create-key", name: "Theirs" })).body as Extract<ApiKeyFormResult, { ok: true }>;
     expect(await post(mine, { intent: "revoke-key", keyId: other.createdKey!.id })).toMatchObject({ status: 404, body: { ok: false } });
     expect((await apiTab(theirs)).apiKeys.keys).toHaveLength(1);
+  });
+
+  it.skipIf(skip)("Ultimate saves a sender name, clears it back to the account's name; a name that could pass for an address is refused; Pro cannot set one", async () => {
+    handle = await open();
+    accounts = testAccounts(handle.db);
+    const cookie = await signUp("brand@example.com", "ultimate");
+    expect((await apiTab(cookie)).apiKeys.whiteLabel).toEqual({ senderName: null, accountName: "Key Owner" });
+    expect(await post(cookie, { intent: "white-label", senderName: "  Acme   Media " })).toMatchObject({
+      status: 200,
+      body: { ok: true, intent: "white-label", message: "Mails about jobs made with your API keys are now sent as Acme Media." },
+    });
+    expect((await apiTab(cookie)).apiKeys.whiteLabel).toEqual({ senderName: "Acme Media", accountName: "Key Owner" });
+    for (const bad of ["Acme <x@evil.example>", "a@b.example", "Line\r\nBcc: x@y.example", "x".repeat(61)]) {
+      expect(await post(cookie, { intent: "white-label", senderName: bad })).toMatchObject({ status: 400, body: { ok: false, intent: "white-label", message: expect.stringContaining("Give a sender name") } });
+    }
+    expect((await apiTab(cookie)).apiKeys.whiteLabel?.senderName).toBe("Acme Media");
+    expect(await post(cookie, { intent: "white-label", senderName: "" })).toMatchObject({ status: 200, body: { ok: true, message: "Mails about jobs made with your API keys are now sent under your account's name." } });
+    expect((await apiTab(cookie)).apiKeys.whiteLabel?.senderName).toBeNull();
+
+    const pro = await signUp("pro-brand@example.com", "pro");
+    expect((await apiTab(pro)).apiKeys.whiteLabel).toBeNull();
+    expect(await post(pro, { intent: "white-label", senderName: "Mine" })).toMatchObject({
+      status: 403,
+      body: { ok: false, intent: "white-label", message: "The white label comes with the Ultimate plan. Change your plan to use it." },
+    });
   });
 
   it.skipIf(skip)("free and Pro are told which plan has API access, shown no keys, and their create is refused", async () => {

@@ -4,6 +4,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import { useHydrated } from "#app/lib/forms/use-hydrated.ts";
+import { SENDER_NAME_MAX } from "#app/modules/white-label/sender-name.ts";
 import { shortDate, type ApiKeyFormResult, type ApiKeysView } from "./dashboard-data.ts";
 
 /** a key's name, as the server takes it */
@@ -119,6 +120,8 @@ export function ApiKeysPanel({ view, actionResult }: { view: ApiKeysView; action
         )}
       </section>
 
+      {view.whiteLabel ? <WhiteLabelForm whiteLabel={view.whiteLabel} answer={actionResult?.intent === "white-label" ? actionResult : null} /> : null}
+
       {view.canUse ? (
         <section aria-labelledby="api-usage-heading" className="grid gap-2">
           <h3 id="api-usage-heading" className="text-lg font-semibold text-slate-900">
@@ -200,5 +203,53 @@ function NewKey({ name, apiKey }: { name: string; apiKey: string }) {
         </p>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * The white label (Ultimate): the sender name of the mails about jobs made with an API key. The
+ * files and mails of those calls carry no site name; empty goes back to the account's name.
+ */
+function WhiteLabelForm({ whiteLabel, answer }: { whiteLabel: NonNullable<ApiKeysView["whiteLabel"]>; answer: ApiKeyFormResult | null }) {
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "white-label";
+  const failed = answer && !answer.ok ? answer.message : null;
+  return (
+    <Form method="post" className="grid gap-4 rounded-lg border border-slate-200 p-4 sm:p-6" aria-labelledby="white-label-heading">
+      <h3 id="white-label-heading" className="text-lg font-semibold text-slate-900">
+        White label
+      </h3>
+      <p className="text-sm text-slate-700">
+        Files and mails from your API calls carry no name of ours: a ZIP you don&rsquo;t name is saved as &ldquo;Bulk&nbsp;<i>date</i>.zip&rdquo;, and the
+        mail saying a job you made with a key is ready comes from the sender name below.
+      </p>
+      <input type="hidden" name="intent" value="white-label" />
+      <div className="grid gap-2">
+        <Label htmlFor="white-label-sender">Sender name</Label>
+        <Input
+          id="white-label-sender"
+          name="senderName"
+          maxLength={SENDER_NAME_MAX}
+          autoComplete="organization"
+          defaultValue={whiteLabel.senderName ?? ""}
+          placeholder={whiteLabel.accountName}
+          aria-invalid={failed ? true : undefined}
+          aria-describedby={failed ? "white-label-sender-help white-label-sender-error" : "white-label-sender-help"}
+        />
+        <p id="white-label-sender-help" className="text-sm text-slate-600">
+          Leave it empty to use your account&rsquo;s name ({whiteLabel.accountName}).
+        </p>
+      </div>
+      {answer ? (
+        <p id={failed ? "white-label-sender-error" : undefined} role={failed ? "alert" : "status"} className={failed ? "text-sm text-red-700" : "text-sm text-slate-700"}>
+          {answer.message}
+        </p>
+      ) : null}
+      <div>
+        <Button type="submit" disabled={saving}>
+          {saving ? "Saving..." : "Save sender name"}
+        </Button>
+      </div>
+    </Form>
   );
 }

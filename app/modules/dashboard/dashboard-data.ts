@@ -84,6 +84,8 @@ export interface ApiKeysView {
   perMinute: number | null;
   /** the site's public address, for the example */
   siteUrl: string;
+  /** the white label (a plan that has it): the sender name mails about API jobs go under, and the account's name used until one is set */
+  whiteLabel: { senderName: string | null; accountName: string } | null;
 }
 
 /**
@@ -91,8 +93,8 @@ export interface ApiKeysView {
  * shown (it is never in the loader's data or a URL).
  */
 export type ApiKeyFormResult =
-  | { ok: true; title: string; message: string; intent: "create-key" | "revoke-key"; createdKey: { id: string; name: string; key: string } | null }
-  | { ok: false; title: string; message: string; fields: never[]; intent: "create-key" | "revoke-key" };
+  | { ok: true; title: string; message: string; intent: "create-key" | "revoke-key" | "white-label"; createdKey: { id: string; name: string; key: string } | null }
+  | { ok: false; title: string; message: string; fields: never[]; intent: "create-key" | "revoke-key" | "white-label" };
 
 /** The Profiles tab: the user's download profiles and the form's choices (issue 31 §2). */
 export interface ProfilesView {

@@ -111,7 +111,15 @@ function checkLink(url: string, position?: number): string {
 
 /** What a job is asked to make: one link, several links, or a playlist link. */
 /** `language` and `filenameTemplate`: a download profile's (issue 31 §2), for a scheduled download */
-export type JobInput = ({ url: string; urls?: undefined } | { urls: string[]; url?: undefined }) & { format: string; runAt?: Date; name?: string; language?: string; filenameTemplate?: string };
+/** `whiteLabel`: asked with the API key of a plan that has the white label (its ZIP name and mail carry no site name) */
+export type JobInput = ({ url: string; urls?: undefined } | { urls: string[]; url?: undefined }) & {
+  format: string;
+  runAt?: Date;
+  name?: string;
+  language?: string;
+  filenameTemplate?: string;
+  whiteLabel?: boolean;
+};
 
 /** a link that names a whole playlist (a watch link inside one stays a download of its video) */
 function wholePlaylist(url: string): string | null {
@@ -189,6 +197,7 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
           format: input.format,
           language: kind === "scheduled" ? (input.language ?? null) : null,
           filenameTemplate: kind === "scheduled" ? (input.filenameTemplate ?? null) : null,
+          whiteLabel: input.whiteLabel === true && holds(owner.plan, "whiteLabel"),
           items,
           status: "scheduled",
           runAt,

@@ -14,6 +14,7 @@ const base: Row = {
   format: "mp4-360",
   language: null,
   filenameTemplate: null,
+  whiteLabel: false,
   items: [],
   status: "scheduled",
   runAt: new Date("2026-11-26T13:00:00Z"),

@@ -172,6 +172,27 @@ describe.each(testDatabases)("bulk ZIP downloads through /api/v1 on $name", (var
     expect(((await again.json()) as { error: { code: string } }).error.code).toBe("download.link_used");
   }, 120_000);
 
+  it.skipIf(skip)("a ZIP asked for with an Ultimate API key and no name is not named after the site (white label); with a session it is", async () => {
+    const user = await fx.signUp("BulkKey", "ultimate");
+    const made = await fetch(`${fx.origin}/api/v1/keys`, { method: "POST", headers: { "content-type": "application/json", cookie: user.cookie }, body: JSON.stringify({ name: "Reseller" }) });
+    expect(made.status).toBe(201);
+    const { key } = (await made.json()) as { key: string };
+    const day = new Date().toISOString().slice(0, 10);
+    const res = await fetch(`${fx.origin}/api/v1/downloads`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({ urls: GOOD.slice(0, 2), format: "mp3-128" }),
+    });
+    expect(res.status).toBe(200);
+    const created = (await res.json()) as Created;
+    expect(created.filename).toBe(`Bulk ${day}.zip`);
+    const file = await fetch(created.downloadUrl);
+    expect(file.headers.get("content-disposition")).toContain(`filename="Bulk ${day}.zip"`);
+    await file.arrayBuffer();
+    const session = (await (await fx.post("/downloads", { urls: GOOD.slice(0, 2), format: "mp3-128" }, user.cookie)).json()) as Created;
+    expect(session.filename).toBe(`VidFetch bulk ${day}.zip`);
+  }, 60_000);
+
   it.skipIf(skip)("the SSRF guard applies to every link: a private address is a failed row, the other file arrives", async () => {
     const user = await fx.signUp("Guarded", "ultimate");
     const urls = ["http://10.0.0.1/video.mp4", GOOD[1]!];

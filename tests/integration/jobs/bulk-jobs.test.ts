@@ -16,10 +16,13 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MailMessage } from "#app/modules/account/mailer.server.ts";
+import { createApiKeys, type ApiKeys } from "#app/modules/api-keys/api-keys.server.ts";
 import { createScheduledJobs } from "#app/modules/jobs/scheduled-jobs.server.ts";
+import { saveSenderName } from "#app/modules/white-label/white-label.server.ts";
 import { scheduledDownloadJob } from "#jobs/scheduled-download.ts";
 import { signFileLink, verifyFileLink } from "#jobs/storage/file-links.ts";
 import { createJobStorage, type JobStorage } from "#jobs/storage/job-storage.ts";
+import { apiKeyAuth } from "#server/api/api-key-auth.ts";
 import { createJobsRouter } from "#server/api/jobs.ts";
 import { createProfiles, type Profiles } from "#app/modules/profiles/profiles.server.ts";
 import { MOCK_PLATFORM_PLAYLISTS } from "#tests/mocks/platform.ts";
@@ -79,6 +82,7 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
   const queued: Array<{ id: string; jobId: string }> = [];
   let runJob: (jobId: string) => Promise<void>;
   let profiles: Profiles;
+  let keys: ApiKeys;
   let runQueueJob: (queueJobId: string, jobId: string) => Promise<void>;
 
   beforeAll(async () => {
@@ -122,6 +126,9 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
     };
     const jobs = createScheduledJobs({ db: db.db, queue });
     profiles = createProfiles({ db: db.db });
+    keys = createApiKeys({ db: db.db });
+    // as the host mounts it: a request with a key is made as the key's owner
+    app.use("/api/v1", apiKeyAuth({ keys, db: db.db, logger: silentLogger }));
     app.use("/api/v1/jobs", createJobsRouter({ db: db.db, accounts: testAccounts(db.db), logger: silentLogger, jobs, files: storage, links, profiles }));
   }, 120_000);
 
@@ -230,6 +237,37 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
     expect(job).toMatchObject({ status: "done", name: null, filename: `VidFetch bulk ${new Date().toISOString().slice(0, 10)}.zip` });
     expect(mails.at(-1)?.text).toContain('"ZIP of 2 links"');
   }, 60_000);
+
+  it.skipIf(skip)("a job made with an Ultimate API key is white-labelled: its ZIP and its mail carry no site name, the mail comes from the sender name", async () => {
+    const user = await fx.signUp("WhiteLabel", "ultimate");
+    const { key } = await keys.create({ userId: user.userId, plan: "ultimate" }, "Reseller");
+    await saveSenderName(db.db, { userId: user.userId, plan: "ultimate" }, "Acme Media");
+    const created = await fetch(`${origin}/api/v1/jobs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ urls: GOOD, format: "mp3-128" }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as JobBody;
+    await runJob(id);
+    const job = await getJob(id, user.cookie);
+    expect(job).toMatchObject({ status: "done", filename: `Bulk ${new Date().toISOString().slice(0, 10)}.zip` });
+    const file = await fetch(job.downloadUrl!);
+    expect(file.headers.get("content-disposition")).toContain(`filename="Bulk ${new Date().toISOString().slice(0, 10)}.zip"`);
+    await file.arrayBuffer();
+    const mail = mails.at(-1)!;
+    expect(mail).toMatchObject({ fromName: "Acme Media", subject: "Your download is ready" });
+    expect(mail.text).toContain(`/api/v1/jobs/${id}/file?token=`);
+    expect(mail.text.trimEnd().endsWith("— Acme Media")).toBe(true);
+    expect(`${mail.subject}\n${mail.text}`).not.toMatch(/VidFetch|\/dashboard/);
+
+    // the same user on the site (a session) is not white-labelled
+    const { id: own } = (await (await call("POST", "/", user.cookie, { urls: GOOD, format: "mp3-128" })).json()) as JobBody;
+    await runJob(own);
+    expect((await getJob(own, user.cookie)).filename).toMatch(/^VidFetch bulk /);
+    expect(mails.at(-1)).toMatchObject({ subject: "Your VidFetch download is ready" });
+    expect(mails.at(-1)?.fromName).toBeUndefined();
+  }, 120_000);
 
   it.skipIf(skip)("a scheduled download made with a profile takes its format and names its file by the template", async () => {
     const user = await fx.signUp("ProfileJob", "ultimate");

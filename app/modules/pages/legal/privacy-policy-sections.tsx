@@ -86,6 +86,10 @@ export function privacyPolicySections(ctx: LegalContext): LegalSection[] {
               <strong>Download profiles</strong> (Ultimate): the name, format, subtitle language and file-name pattern you save, kept until you
               delete them or your account.
             </li>
+            <li>
+              <strong>White label</strong> (Ultimate): the sender name you set for the mails about jobs made with your API keys, kept until you
+              clear it or delete your account.
+            </li>
           </ul>
           <h3>Stored in your browser</h3>
           <p>
