@@ -7,6 +7,7 @@ import { testDatabases, withTestDatabase, type TestDatabase } from "#tests/suppo
 import { countComments, listComments } from "#app/modules/blog/comments/comments.server.ts";
 import { getArticleBySlug } from "#app/modules/blog/articles.server.ts";
 import type { AdminView } from "#app/modules/admin/admin-view.server.ts";
+import { createScheduledJobs, SCHEDULED_DOWNLOAD_QUEUE, type JobQueue } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import { action, headers, loader } from "./admin.tsx";
 
 const ADMIN_EMAIL = "ops@example.com";
@@ -21,7 +22,23 @@ describe.each(testDatabases)("/admin on $name", (variant) => {
     const accounts = testAccounts(db);
     // the pages whose cached copies an action dropped
     const forgotten: string[] = [];
-    const context = { ...routeContext(db), accounts, config: { ...routeContext(db).config, ...config }, forgetPage: (p: string) => void forgotten.push(p) };
+    // the job queue: what it was sent and cancelled; `refuse` makes the next send fail
+    const queue = { sent: [] as Array<{ queue: string; jobId: string; id: string; startAfter: Date }>, cancelled: [] as string[], refuse: false };
+    const jobQueue: JobQueue = {
+      send: async (name, data, opts) => {
+        if (queue.refuse) throw new Error("queue down");
+        queue.sent.push({ queue: name, jobId: data.jobId, ...opts });
+        return opts.id;
+      },
+      cancel: async (_name, id) => void queue.cancelled.push(id),
+    };
+    const context = {
+      ...routeContext(db),
+      accounts,
+      config: { ...routeContext(db).config, ...config },
+      forgetPage: (p: string) => void forgotten.push(p),
+      jobs: { scheduled: createScheduledJobs({ db, queue: jobQueue }) },
+    };
     /** a new account's cookie: unverified, or verified through its mailed link */
     const signUp = async (email: string, verified: boolean) => {
       const res = await accounts.auth.api.signUpEmail({ body: { name: email.split("@")[0]!, email, password: "correct horse battery" }, asResponse: true });
@@ -38,7 +55,7 @@ describe.each(testDatabases)("/admin on $name", (variant) => {
       if (cookie) request.headers.set("cookie", cookie);
       return unwrap(await action({ request, context, params: {} } as never));
     };
-    return { db, signUp, get, post, forgotten };
+    return { db, signUp, get, post, forgotten, queue };
   }
 
   const notFound = { admin: false, path: "/admin" };
@@ -170,7 +187,7 @@ describe.each(testDatabases)("/admin on $name", (variant) => {
   it.skipIf(skip)("counts jobs by status and lists the failed ones with their error", async () => {
     const { db, signUp, get } = await setup();
     const ops = await signUp(ADMIN_EMAIL, true);
-    const job = (id: string, status: "done" | "failed", error: string | null = null) => ({
+    const job = (id: string, status: "done" | "failed" | "running", error: string | null = null) => ({
       id,
       userId: ops.id,
       kind: "scheduled" as const,
@@ -181,12 +198,98 @@ describe.each(testDatabases)("/admin on $name", (variant) => {
       error,
       finishedAt: new Date("2026-11-01T00:05:00Z"),
     });
-    await db.insert(downloadJobs).values([job("j1", "done"), job("j2", "failed", "The video is private."), job("j3", "done")]);
+    await db.insert(downloadJobs).values([job("j1", "done"), job("j2", "failed", "The video is private."), job("j3", "done"), { ...job("j4", "running"), startedAt: new Date("2026-11-01T00:01:00Z"), finishedAt: null }]);
     const { view } = (await get(ops.cookie)).body as { view: AdminView };
     expect(view.jobs.counts).toEqual([
       { status: "done", jobs: 2 },
       { status: "failed", jobs: 1 },
+      { status: "running", jobs: 1 },
     ]);
+    expect(view.jobs.running).toEqual([{ id: "j4", kind: "scheduled", owner: ADMIN_EMAIL, startedAt: "2026-11-01T00:01:00.000Z" }]);
     expect(view.jobs.failed).toEqual([{ id: "j2", kind: "scheduled", owner: ADMIN_EMAIL, error: "The video is private.", finishedAt: "2026-11-01T00:05:00.000Z" }]);
+  });
+
+  it.skipIf(skip)("retries a failed job: back to scheduled, due now, with a fresh queue job the queue gets; logged; anything not failed is refused", async () => {
+    const { db, signUp, get, post, queue } = await setup();
+    const ops = await signUp(ADMIN_EMAIL, true);
+    const owner = await signUp("owner@example.com", true);
+    const failedAt = new Date("2026-11-01T00:05:00Z");
+    const links = ["https://www.youtube.com/watch?v=aaaaaaaaaaa", "https://www.youtube.com/watch?v=bbbbbbbbbbb"];
+    await db.insert(downloadJobs).values({
+      id: "bulk-1",
+      userId: owner.id,
+      kind: "bulk",
+      format: "mp4-720",
+      items: [
+        { url: links[0]!, title: "First", status: "done", bytes: 1200, error: null },
+        { url: links[1]!, title: null, status: "failed", bytes: null, error: "The video is private." },
+      ],
+      status: "failed",
+      runAt: new Date("2026-11-01T00:00:00Z"),
+      queueJobId: "old-queue-job",
+      bytesDone: 1200,
+      bytesTotal: 5000,
+      error: "None of the links could be downloaded.",
+      startedAt: new Date("2026-11-01T00:00:01Z"),
+      finishedAt: failedAt,
+    });
+
+    // the button's form, as the page renders it
+    const before = Date.now();
+    expect(await post({ intent: "retry-job", jobId: "bulk-1" }, ops.cookie)).toEqual({ status: 200, body: { ok: true, message: "The bulk job for owner@example.com will run again now." } });
+    const [row] = await db.select().from(downloadJobs).where(eq(downloadJobs.id, "bulk-1"));
+    expect(row).toMatchObject({ status: "scheduled", error: null, startedAt: null, finishedAt: null, bytesDone: 0, bytesTotal: null });
+    expect(row!.items).toEqual(links.map((url, i) => ({ url, title: i === 0 ? "First" : null, status: "pending", bytes: null, error: null })));
+    expect(row!.runAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(row!.runAt.getTime()).toBeLessThanOrEqual(Date.now());
+    // the queue got a new job, named on the row, due now; the old one is cancelled
+    expect(row!.queueJobId).not.toBe("old-queue-job");
+    expect(queue.sent).toEqual([{ queue: SCHEDULED_DOWNLOAD_QUEUE, jobId: "bulk-1", id: row!.queueJobId, startAfter: row!.runAt }]);
+    expect(queue.cancelled).toEqual(["old-queue-job"]);
+    expect((await db.select().from(adminActions)).map((l) => [l.adminUserId, l.adminEmail, l.action, l.target, l.detail])).toEqual([
+      [ops.id, ADMIN_EMAIL, "job.retry", "bulk-1", "bulk for owner@example.com, failed with: None of the links could be downloaded."],
+    ]);
+    const { view } = (await get(ops.cookie)).body as { view: AdminView };
+    expect(view.jobs.failed).toEqual([]);
+    expect(view.jobs.counts).toEqual([{ status: "scheduled", jobs: 1 }]);
+
+    // it is no longer failed: a second Retry (another tab) is refused, nothing sent or logged
+    expect(await post({ intent: "retry-job", jobId: "bulk-1" }, ops.cookie)).toEqual({ status: 409, body: { ok: false, message: "Only a failed job can be run again; this one is scheduled.", status: 409 } });
+    for (const status of ["done", "canceled", "running"] as const) {
+      await db.update(downloadJobs).set({ status }).where(eq(downloadJobs.id, "bulk-1"));
+      expect(await post({ intent: "retry-job", jobId: "bulk-1" }, ops.cookie)).toEqual({ status: 409, body: { ok: false, message: `Only a failed job can be run again; this one is ${status}.`, status: 409 } });
+    }
+    expect(await post({ intent: "retry-job", jobId: "no-such-job" }, ops.cookie)).toMatchObject({ status: 404, body: { ok: false } });
+    expect(queue.sent).toHaveLength(1);
+    expect(await db.select().from(adminActions)).toHaveLength(1);
+  });
+
+  it.skipIf(skip)("a retry the queue refuses leaves the job failed as it was, unlogged; only the admin may retry", async () => {
+    const { db, signUp, post, queue } = await setup();
+    const ops = await signUp(ADMIN_EMAIL, true);
+    const member = await signUp("member@example.com", true);
+    const failed = {
+      id: "one-1",
+      userId: member.id,
+      kind: "scheduled" as const,
+      format: "mp3-128",
+      items: [{ url: "https://www.youtube.com/watch?v=aaaaaaaaaaa", title: null, status: "failed" as const, bytes: null, error: "The video is private." }],
+      status: "failed" as const,
+      runAt: new Date("2026-11-01T00:00:00Z"),
+      queueJobId: "old-queue-job",
+      error: "The video is private.",
+      startedAt: new Date("2026-11-01T00:00:01Z"),
+      finishedAt: new Date("2026-11-01T00:00:09Z"),
+    };
+    await db.insert(downloadJobs).values(failed);
+    expect((await post({ intent: "retry-job", jobId: "one-1" })).status).toBe(404);
+    expect((await post({ intent: "retry-job", jobId: "one-1" }, member.cookie)).status).toBe(404);
+
+    queue.refuse = true;
+    await expect(post({ intent: "retry-job", jobId: "one-1" }, ops.cookie)).rejects.toThrow("queue down");
+    const [row] = await db.select().from(downloadJobs).where(eq(downloadJobs.id, "one-1"));
+    expect(row).toMatchObject(failed);
+    expect(queue.cancelled).toEqual([]);
+    expect(await db.select().from(adminActions)).toHaveLength(0);
   });
 });

@@ -3,7 +3,7 @@ import type { Route } from "./+types/admin";
 import { formFields } from "#app/lib/forms/form-problem.ts";
 import { seo } from "#app/lib/seo.ts";
 import { isAdmin } from "#app/modules/admin/admin-access.ts";
-import { deleteComment, hideComment, markMessageHandled, removeArticle, type AdminActor, type AdminFormResult } from "#app/modules/admin/admin-actions.server.ts";
+import { deleteComment, hideComment, markMessageHandled, removeArticle, retryJob, type AdminActor, type AdminFormResult } from "#app/modules/admin/admin-actions.server.ts";
 import { AdminPage } from "#app/modules/admin/admin-page.tsx";
 import { adminViewOf } from "#app/modules/admin/admin-view.server.ts";
 import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
@@ -56,14 +56,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await adminOf(context, request);
   if (!admin) return data<AdminFormResult>({ ok: false, message: "Not found", status: 404 }, { status: 404 });
   const fields = formFields(await request.formData());
-  const result = await runAction(context.db, admin, fields);
+  const result = await runAction(context, admin, fields);
   // a hidden comment or a removed article leaves the cached copies of its pages now, not in a minute
   if (!result.ok) return data<AdminFormResult>(result, { status: result.status, headers: PRIVATE });
   for (const page of result.pages ?? []) context.forgetPage?.(page);
   return data<AdminFormResult>({ ok: true, message: result.message }, { headers: PRIVATE });
 }
 
-function runAction(db: Route.ActionArgs["context"]["db"], admin: AdminActor, fields: Record<string, string>): Promise<AdminFormResult> | AdminFormResult {
+function runAction(context: Route.ActionArgs["context"], admin: AdminActor, fields: Record<string, string>): Promise<AdminFormResult> | AdminFormResult {
+  const { db } = context;
   switch (fields.intent) {
     case "mark-handled":
       return markMessageHandled(db, admin, fields.messageId ?? "");
@@ -73,6 +74,9 @@ function runAction(db: Route.ActionArgs["context"]["db"], admin: AdminActor, fie
       return deleteComment(db, admin, fields.commentId ?? "");
     case "remove-article":
       return removeArticle(db, admin, fields.slug ?? "", fields.reason ?? "");
+    case "retry-job":
+      if (!context.jobs) return { ok: false, message: "The job queue does not run on this server.", status: 503 };
+      return retryJob(db, context.jobs.scheduled, admin, fields.jobId ?? "");
     default:
       return { ok: false, message: "Unknown form", status: 400 };
   }

@@ -1,6 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { SAMPLE } from "./home-helpers.ts";
 import { submitSignupAndConfirm } from "./support/accounts.ts";
+import { queryE2eDatabase, requireE2eDatabase } from "./support/db.ts";
+import { signUp as signUpMember, subscribe } from "./support/plans.ts";
 
 /** scripts/e2e-server.mjs sets ADMIN_EMAIL to this unless the environment already did. */
 const ADMIN_EMAIL = process.env.ADMIN_EMAIL ?? "admin@example.com";
@@ -9,11 +12,30 @@ const SLUG = "save-audio-offline-listening-podcasts";
 
 const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
+const PASSWORD = "admin e2e password 1";
+
 async function signUp(page: Page, email: string) {
   await page.goto("/signup");
   await expect(page.locator("main form")).toHaveAttribute("novalidate", "");
-  await submitSignupAndConfirm(page, { name: email.split("@")[0]!, email, password: "admin e2e password 1" });
+  await submitSignupAndConfirm(page, { name: email.split("@")[0]!, email, password: PASSWORD });
   await expect(page).toHaveURL(/\/dashboard/);
+}
+
+/** The admin signed in on a new page: signed up the first time, logged in when another test did that (reads the database). */
+async function adminPage(browser: Browser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  const [known] = await queryE2eDatabase<{ id: string }>("SELECT id FROM users WHERE lower(email) = lower($1)", [ADMIN_EMAIL]);
+  if (!known) {
+    await signUp(page, ADMIN_EMAIL);
+    return page;
+  }
+  await page.goto("/login");
+  await page.waitForFunction(() => "__reactRouterContext" in window);
+  await page.getByLabel("Email").fill(ADMIN_EMAIL);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log In" }).click();
+  await expect(page).toHaveURL(/\/dashboard/);
+  return page;
 }
 
 async function expectOrdinary404(page: Page) {
@@ -80,4 +102,41 @@ test("the admin hides a comment a visitor reported, and the article no longer sh
   await expect(visitor.getByTestId("comments")).not.toContainText(text);
   // and from the page cache's copy at once: a stranger no longer gets the comment
   expect(await strangerView()).not.toContain(text);
+});
+
+test("the admin retries a failed scheduled download: it leaves the failed list, runs again and is done", async ({ browser }) => {
+  // the failed job is made in the database (a platform outage cannot be staged from outside)
+  requireE2eDatabase();
+  test.setTimeout(120_000);
+  const stamp = Date.now();
+  const name = `Retry Owner ${stamp}`;
+  const owner = await (await browser.newContext()).newPage();
+  await signUpMember(owner, name, "retry");
+  await subscribe(owner, "Pro");
+  const [user] = await queryE2eDatabase<{ id: string; email: string }>("SELECT id, email FROM users WHERE name = $1", [name]);
+  const jobId = `retry-e2e-${stamp}`;
+  const error = `The platform did not answer (${stamp}).`;
+  await queryE2eDatabase(
+    `INSERT INTO download_jobs (id, user_id, kind, format, items, status, run_at, queue_job_id, error, started_at, finished_at)
+     VALUES ($1, $2, 'scheduled', 'mp3-128', $3::jsonb, 'failed', now() - interval '1 hour', gen_random_uuid()::text, $4, now() - interval '59 minutes', now() - interval '58 minutes')`,
+    [jobId, user!.id, JSON.stringify([{ url: SAMPLE.all, title: null, status: "failed", bytes: null, error }]), error],
+  );
+
+  const admin = await adminPage(browser);
+  await admin.goto("/admin");
+  const failed = admin.getByTestId("admin-failed-job").filter({ hasText: error });
+  await expect(failed).toContainText(`scheduled for ${user!.email}`);
+  await failed.getByRole("button", { name: /^Retry/ }).click();
+  await expect(admin.getByTestId("admin-result")).toHaveText(`The scheduled job for ${user!.email} will run again now.`);
+  await expect(failed).toHaveCount(0);
+  await expect(admin.getByTestId("admin-log")).toContainText(`${ADMIN_EMAIL} · Retried a failed job: ${jobId}`);
+
+  // the queue runs it through the engine to the end, and its owner's dashboard offers the file
+  await expect.poll(async () => (await queryE2eDatabase<{ status: string }>("SELECT status FROM download_jobs WHERE id = $1", [jobId]))[0]?.status, { timeout: 60_000 }).toBe("done");
+  await owner.goto("/dashboard");
+  await owner.getByRole("tablist", { name: "Dashboard sections" }).getByRole("tab", { name: "Scheduled" }).click();
+  await expect(owner.getByTestId("job-row").first()).toContainText("Ready");
+  // a second Retry of the same job (a stale page) is refused
+  const stale = await admin.context().request.post("/admin", { form: { intent: "retry-job", jobId } });
+  expect(stale.status()).toBe(409);
 });

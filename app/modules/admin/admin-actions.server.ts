@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { Database } from "#db/client.ts";
 import { getArticleBySlug } from "#app/modules/blog/articles.server.ts";
 import { articlePath } from "#app/modules/blog/types.ts";
-import { adminActions, blogArticleRemovals, blogComments, contactMessages } from "#db/schema/index.ts";
+import type { ScheduledJobs } from "#app/modules/jobs/scheduled-jobs.server.ts";
+import { adminActions, blogArticleRemovals, blogComments, contactMessages, downloadJobs, users } from "#db/schema/index.ts";
 
 /** The operator doing something: their id and email go into the log. */
 export interface AdminActor {
@@ -11,11 +12,14 @@ export interface AdminActor {
   email: string;
 }
 
-export type AdminAction = "contact.handled" | "comment.hide" | "comment.delete" | "article.remove";
+export type AdminAction = "contact.handled" | "comment.hide" | "comment.delete" | "article.remove" | "job.retry";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-/** The one place every admin action is logged from: call it inside the action's transaction. */
+/**
+ * The one place every admin action is logged from: call it inside the action's transaction, or
+ * once the action's outside effect (the job queue) has happened.
+ */
 export async function logAdminAction(tx: Database | Tx, actor: AdminActor, entry: { action: AdminAction; target: string; detail?: string }): Promise<void> {
   await tx.insert(adminActions).values({ adminUserId: actor.id, adminEmail: actor.email, action: entry.action, target: entry.target, detail: (entry.detail ?? "").slice(0, 200) });
 }
@@ -81,4 +85,22 @@ export async function removeArticle(db: Database, actor: AdminActor, slug: strin
     await logAdminAction(tx, actor, { action: "article.remove", target: clean, detail: why });
     return { ok: true, message: `Article ${clean} removed.`, pages: [articlePath(clean), "/blog", "/"] };
   });
+}
+
+/**
+ * Run a failed download job again from the start, now (issue 31 §5 "retry"). Logged once the
+ * queue has the job: a retry the queue refused changed nothing, so it is not in the log.
+ */
+export async function retryJob(db: Database, jobs: ScheduledJobs, actor: AdminActor, jobId: string): Promise<AdminFormResult> {
+  const [job] = await db
+    .select({ id: downloadJobs.id, kind: downloadJobs.kind, error: downloadJobs.error, owner: users.email })
+    .from(downloadJobs)
+    .innerJoin(users, eq(users.id, downloadJobs.userId))
+    .where(eq(downloadJobs.id, jobId))
+    .limit(1);
+  if (!job) return notFound("The job");
+  const rerun = await jobs.rerun(job.id);
+  if (!rerun.ok) return rerun.code === "job.not_found" ? notFound("The job") : { ok: false, message: rerun.message, status: 409 };
+  await logAdminAction(db, actor, { action: "job.retry", target: job.id, detail: `${job.kind} for ${job.owner}, failed with: ${job.error ?? "no error recorded"}` });
+  return { ok: true, message: `The ${job.kind} job for ${job.owner} will run again now.` };
 }

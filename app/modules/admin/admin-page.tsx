@@ -19,6 +19,7 @@ const ACTION_NAMES: Record<string, string> = {
   "comment.hide": "Hid a comment",
   "comment.delete": "Deleted a comment",
   "article.remove": "Removed an article",
+  "job.retry": "Retried a failed job",
 };
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
@@ -213,14 +214,31 @@ export function AdminPage({ email, view, result }: { email: string; view: AdminV
             </tbody>
           </table>
         )}
+        {view.jobs.running.length > 0 ? (
+          <>
+            <h3 id="admin-running-jobs" className="mt-6 font-semibold text-slate-900">Running jobs</h3>
+            <ul aria-labelledby="admin-running-jobs" className="mt-2 grid gap-2 text-sm">
+              {view.jobs.running.map((j) => (
+                <li key={j.id} data-testid="admin-running-job" className="rounded-md border border-slate-200 p-3 break-words">
+                  <span className="font-medium">{j.kind}</span> for {j.owner}
+                  {j.startedAt ? `, started ${adminDate(j.startedAt)}` : ""}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
         {view.jobs.failed.length > 0 ? (
           <>
             <h3 id="admin-failed-jobs" className="mt-6 font-semibold text-slate-900">Failed jobs</h3>
+            <p className="mt-1 text-sm text-slate-600">Retry runs a job again from the start, now; the owner&apos;s plan is checked again when it runs.</p>
             <ul aria-labelledby="admin-failed-jobs" className="mt-2 grid gap-2 text-sm">
               {view.jobs.failed.map((j) => (
-                <li key={j.id} className="rounded-md border border-slate-200 p-3 break-words">
-                  <span className="font-medium">{j.kind}</span> for {j.owner}
-                  {j.finishedAt ? `, ${adminDate(j.finishedAt)}` : ""}: {j.error || "no error recorded"}
+                <li key={j.id} data-testid="admin-failed-job" className="flex flex-wrap items-start justify-between gap-2 rounded-md border border-slate-200 p-3">
+                  <p className="min-w-0 break-words">
+                    <span className="font-medium">{j.kind}</span> for {j.owner}
+                    {j.finishedAt ? `, ${adminDate(j.finishedAt)}` : ""}: {j.error || "no error recorded"}
+                  </p>
+                  <IntentButton intent="retry-job" name="jobId" value={j.id} label="Retry" context={`${j.kind} job for ${j.owner}`} />
                 </li>
               ))}
             </ul>

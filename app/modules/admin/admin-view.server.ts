@@ -37,7 +37,11 @@ export interface AdminView {
   comments: AdminComment[];
   platforms: Array<{ platform: string; requests: number; latest: string }>;
   users: { total: number; plans: Array<{ plan: PlanId; users: number }> };
-  jobs: { counts: Array<{ status: string; jobs: number }>; failed: Array<{ id: string; kind: string; owner: string; error: string; finishedAt: string | null }> };
+  jobs: {
+    counts: Array<{ status: string; jobs: number }>;
+    running: Array<{ id: string; kind: string; owner: string; startedAt: string | null }>;
+    failed: Array<{ id: string; kind: string; owner: string; error: string; finishedAt: string | null }>;
+  };
   actions: Array<{ id: string; admin: string; action: string; target: string; detail: string; createdAt: string }>;
 }
 
@@ -145,12 +149,20 @@ export async function userPlanCounts(db: Database, now: Date): Promise<AdminView
   return { total, plans: PLAN_IDS.map((plan) => ({ plan, users: counts.get(plan) ?? 0 })) };
 }
 
-/** download_jobs by status, and the newest failed ones with their error. */
+/** download_jobs by status, the running ones, and the newest failed ones with their error (each can be retried). */
 export async function jobCounts(db: Database): Promise<AdminView["jobs"]> {
-  const [counts, failed] = await Promise.all([
+  const listed = { id: downloadJobs.id, kind: downloadJobs.kind, owner: users.email };
+  const [counts, running, failed] = await Promise.all([
     db.select({ status: downloadJobs.status, jobs: count() }).from(downloadJobs).groupBy(downloadJobs.status).orderBy(downloadJobs.status),
     db
-      .select({ id: downloadJobs.id, kind: downloadJobs.kind, owner: users.email, error: downloadJobs.error, finishedAt: downloadJobs.finishedAt })
+      .select({ ...listed, startedAt: downloadJobs.startedAt })
+      .from(downloadJobs)
+      .innerJoin(users, eq(users.id, downloadJobs.userId))
+      .where(eq(downloadJobs.status, "running"))
+      .orderBy(desc(downloadJobs.startedAt))
+      .limit(20),
+    db
+      .select({ ...listed, error: downloadJobs.error, finishedAt: downloadJobs.finishedAt })
       .from(downloadJobs)
       .innerJoin(users, eq(users.id, downloadJobs.userId))
       .where(eq(downloadJobs.status, "failed"))
@@ -159,6 +171,7 @@ export async function jobCounts(db: Database): Promise<AdminView["jobs"]> {
   ]);
   return {
     counts: counts.map((c) => ({ status: c.status, jobs: Number(c.jobs) })),
+    running: running.map((r) => ({ id: r.id, kind: r.kind, owner: r.owner, startedAt: iso(r.startedAt) })),
     failed: failed.map((f) => ({ id: f.id, kind: f.kind, owner: f.owner, error: f.error ?? "", finishedAt: iso(f.finishedAt) })),
   };
 }

@@ -7,7 +7,7 @@ import { downloadJobs, type JobItem, type JobKind, type JobStatus } from "#db/sc
 import { FORMAT_IDS } from "#engine/formats.ts";
 import { planRequired, premiumRefusal } from "#engine/refusals.ts";
 import type { Caller } from "#engine/types.ts";
-import { JobError } from "./job-messages.ts";
+import { JOB_ERRORS, JobError } from "./job-messages.ts";
 import { jobRecordCutoff } from "./job-retention.ts";
 
 /** The queue a scheduled download runs on (jobs/scheduled-download.ts works it). */
@@ -165,6 +165,36 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
     return row;
   }
 
+  /**
+   * The row names a new queue job due at `runAt` (with `changes`) while its status is still
+   * `from`, then the queue gets it: the row names it first (as at creation), so a worker that takes
+   * it at once finds it claimed. A queue that refuses leaves the row as it was. Null when the row's
+   * status had moved on.
+   */
+  async function requeue(row: JobRow, from: JobStatus, runAt: Date, changes: Partial<JobRow> = {}): Promise<JobRow | null> {
+    const queueJobId = randomUUID();
+    const [moved] = await db
+      .update(downloadJobs)
+      .set({ ...changes, runAt, queueJobId })
+      .where(and(eq(downloadJobs.id, row.id), eq(downloadJobs.status, from)))
+      .returning();
+    if (!moved) return null;
+    try {
+      await queue.send(SCHEDULED_DOWNLOAD_QUEUE, { jobId: row.id }, { startAfter: runAt, id: queueJobId });
+    } catch (err) {
+      // the queue did not take it: the job keeps what it had, its time and queue job too
+      const before = Object.fromEntries(Object.keys(changes).map((key) => [key, row[key as keyof JobRow]])) as Partial<JobRow>;
+      await db
+        .update(downloadJobs)
+        .set({ ...before, runAt: row.runAt, queueJobId: row.queueJobId })
+        .where(and(eq(downloadJobs.id, row.id), eq(downloadJobs.queueJobId, queueJobId)));
+      throw err;
+    }
+    // the old queue job would find the job moved on and stop; cancelling it keeps the queue tidy
+    if (row.queueJobId) await queue.cancel(SCHEDULED_DOWNLOAD_QUEUE, row.queueJobId).catch(() => undefined);
+    return moved;
+  }
+
   return {
     /** Schedules one download, or one ZIP of links or of a playlist, for `runAt` (now when absent). */
     async create(owner: JobOwner, input: JobInput): Promise<JobRow> {
@@ -242,24 +272,38 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
       checkRight(owner, row.kind);
       checkRunAt(runAt, now());
       if (row.status !== "scheduled") throw new JobError("job.not_changeable");
-      // the row names the new queue job first (as at creation), then the queue gets it
-      const queueJobId = randomUUID();
-      const [moved] = await db
-        .update(downloadJobs)
-        .set({ runAt, queueJobId })
-        .where(and(eq(downloadJobs.id, row.id), eq(downloadJobs.status, "scheduled")))
-        .returning();
+      const moved = await requeue(row, "scheduled", runAt);
       if (!moved) throw new JobError("job.not_changeable");
-      try {
-        await queue.send(SCHEDULED_DOWNLOAD_QUEUE, { jobId: row.id }, { startAfter: runAt, id: queueJobId });
-      } catch (err) {
-        // the queue did not take the move: the job keeps its old time and queue job
-        await db.update(downloadJobs).set({ runAt: row.runAt, queueJobId: row.queueJobId }).where(and(eq(downloadJobs.id, row.id), eq(downloadJobs.queueJobId, queueJobId)));
-        throw err;
-      }
-      // the old queue job would find the job moved and stop; cancelling it keeps the queue tidy
-      if (row.queueJobId) await queue.cancel(SCHEDULED_DOWNLOAD_QUEUE, row.queueJobId).catch(() => undefined);
       return moved;
+    },
+
+    /**
+     * Runs a failed job again from the start, due now (an operator's Retry on /admin): its error,
+     * progress and each link's outcome are cleared as for a new job. The owner's plan is checked
+     * when it runs, as for any job. Any other status is refused. A refusal is returned, not thrown:
+     * the caller is the app's server build, whose JobError is not the host bundle's class.
+     */
+    async rerun(id: string): Promise<{ ok: true; job: JobRow } | { ok: false; code: "job.not_found" | "job.not_changeable"; message: string }> {
+      const refused = (status: JobStatus | undefined) =>
+        status === undefined
+          ? { ok: false as const, code: "job.not_found" as const, message: JOB_ERRORS["job.not_found"].message }
+          : { ok: false as const, code: "job.not_changeable" as const, message: `Only a failed job can be run again; this one is ${status}.` };
+      const [row] = await db.select().from(downloadJobs).where(eq(downloadJobs.id, id)).limit(1);
+      if (row?.status !== "failed") return refused(row?.status);
+      const fresh: Partial<JobRow> = {
+        status: "scheduled",
+        error: null,
+        startedAt: null,
+        finishedAt: null,
+        bytesDone: 0,
+        bytesTotal: null,
+        // a playlist's videos are listed again when it runs
+        items: row.kind === "playlist" ? [] : row.items.map((item) => ({ ...item, status: "pending", bytes: null, error: null })),
+      };
+      const again = await requeue(row, "failed", now(), fresh);
+      if (again) return { ok: true, job: again };
+      const [current] = await db.select({ status: downloadJobs.status }).from(downloadJobs).where(eq(downloadJobs.id, id));
+      return refused(current?.status);
     },
   };
 }

@@ -14,12 +14,10 @@ import path from "node:path";
 import { mkdtemp, rm } from "node:fs/promises";
 import express from "express";
 import { eq } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import type { MailMessage } from "#app/modules/account/mailer.server.ts";
 import { createScheduledJobs, deleteExpiredJobFiles } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import { downloadJobs } from "#db/schema/jobs.ts";
-import { createJobRunner, jobDefinitions, type JobRunner } from "#jobs/index.ts";
 import { scheduledDownloadJob } from "#jobs/scheduled-download.ts";
 import { MOCK_GENERIC_HOST, SLOW_FILE_PATH } from "#tests/mocks/platform.ts";
 import { signFileLink, verifyFileLink } from "#jobs/storage/file-links.ts";
@@ -30,6 +28,7 @@ import { testDatabases, withTestDatabase } from "#tests/support/test-db.ts";
 import { ffprobeFile } from "../media/helpers.ts";
 import { ALL_FORMATS_URL, closePlatform, startPlanFixture } from "../plans/plan-fixture.ts";
 import { silentLogger } from "../youtube/helpers.ts";
+import { startJobQueue } from "./job-queue-fixture.ts";
 
 afterAll(() => closePlatform());
 
@@ -51,9 +50,6 @@ describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
   it.skipIf(skip)("run at their time through the engine, reach their owner only, and can be canceled or moved before they start", async () => {
     const db = await open();
     const fixture = await startPlanFixture(db);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-jobs-"));
-    const mails: MailMessage[] = [];
-    const storage = createJobStorage({ dataDir, maxBytes: 512 * 1024 * 1024, logger: silentLogger });
     const secret = randomBytes(32).toString("hex");
     const app = express();
     const server = http.createServer(app);
@@ -63,31 +59,9 @@ describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
       fileLink: (job: { jobId: string; userId: string; expiresAt: Date }) => `${origin}/api/v1/jobs/${job.jobId}/file?token=${encodeURIComponent(signFileLink(job, secret))}`,
       verifyFileLink: (token: string) => verifyFileLink(token, secret),
     };
-    const schema = `pgboss_test_${randomBytes(4).toString("hex")}`;
-    let runner: JobRunner | null = null;
+    const queue = await startJobQueue(db, fixture, { publicUrl: origin, fileLink: links.fileLink });
+    const { runner, storage, dataDir, mails } = queue;
     try {
-      runner = createJobRunner({
-        database: db,
-        databaseUrl: db.url,
-        schema,
-        logger: silentLogger,
-        definitions: jobDefinitions({
-          logger: silentLogger,
-          scheduledDownload: {
-            db: db.db,
-            logger: silentLogger,
-            mailer: { send: async (m: MailMessage) => void mails.push(m) } as never,
-            siteName: "VidFetch",
-            publicUrl: origin,
-            openDownload: (input) => fixture.engine.openDownload(input),
-            openBulkDownload: (input) => fixture.engine.openBulkDownload(input),
-            storage,
-            fileLink: links.fileLink,
-            progressEveryMs: 50,
-          },
-        }),
-      });
-      await runner.start();
       const jobs = createScheduledJobs({ db: db.db, queue: runner });
       app.use("/api/v1/jobs", createJobsRouter({ db: db.db, accounts: testAccounts(db.db), logger: silentLogger, jobs, files: storage, links }));
       const call = (method: string, p: string, cookie: string, body?: unknown) =>
@@ -180,17 +154,10 @@ describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
       await db.db.update(downloadJobs).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(downloadJobs.id, id));
       expect((await fetch(job!.downloadUrl!)).status).toBe(410);
     } finally {
-      await runner?.stop({ timeoutMs: 2000 });
+      await queue.close();
       await fixture.close();
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
-      await rm(dataDir, { recursive: true, force: true });
-      if (db.url) {
-        const client = new pg.Client({ connectionString: db.url });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
-      }
     }
   }, 90_000);
 
