@@ -38,7 +38,7 @@ test("the plan cards list every right each plan adds as included, and nothing as
   // no SUPPORT_ULTIMATE_EMAIL on this server: the account manager line is not shown at all
   await expect(ultimate.getByText("Dedicated account manager")).toHaveCount(0);
   await expect(page.locator('[data-feature="soon"]')).toHaveCount(0);
-  await expect(page.getByText("Coming soon")).toHaveCount(0);
+  await expect(page.getByText("Coming soon", { exact: true })).toHaveCount(0);
 });
 
 test("sign up, choose Pro, pay at the fake Stripe Checkout: Payment Successful! and Pro is the current plan", async ({ page }) => {
