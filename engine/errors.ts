@@ -1,4 +1,4 @@
-import { defineErrors, TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
+import { CatalogueError, defineErrors, TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
 
 /**
  * The engine's error catalogue: every failure is one of these codes, with an HTTP status and the
@@ -83,19 +83,16 @@ export const ERRORS = defineErrors({
 
 export type EngineErrorCode = keyof typeof ERRORS;
 
-export class EngineError extends Error {
-  readonly code: EngineErrorCode;
-  readonly status: number;
+export class EngineError extends CatalogueError<EngineErrorCode> {
+  static override readonly kind = "engine";
   /** extra detail for logs (never shown verbatim unless `publicDetail`) */
   readonly detail?: string;
   /** seconds a client should wait (busy / rate limits) */
   readonly retryAfter?: number;
 
   constructor(code: EngineErrorCode, opts: { detail?: string; cause?: unknown; message?: string; retryAfter?: number } = {}) {
-    super(opts.message ?? ERRORS[code].message, { cause: opts.cause });
+    super(EngineError.kind, code, ERRORS[code].status, opts.message ?? ERRORS[code].message, { cause: opts.cause });
     this.name = "EngineError";
-    this.code = code;
-    this.status = ERRORS[code].status;
     this.detail = opts.detail;
     this.retryAfter = opts.retryAfter;
   }

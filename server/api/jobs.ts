@@ -8,11 +8,9 @@ import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
 import { JobError } from "#app/modules/jobs/job-messages.ts";
 import { jobView, type JobOwner, type ScheduledJobs } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import type { Database } from "#db/client.ts";
-import { errorBody, isEngineError } from "#engine/errors.ts";
+import { catalogueRefusals } from "./api-errors.ts";
 import { contentDisposition } from "#engine/serve/stream-to-response.ts";
-import { hostErrorOf, refuse } from "../http-errors.ts";
 import { keyHolderOf, whiteLabelled } from "./api-key-auth.ts";
-import { ProfileError } from "#app/modules/profiles/profile-messages.ts";
 import type { Profiles } from "#app/modules/profiles/profiles.server.ts";
 
 /**
@@ -169,23 +167,9 @@ export function createJobsRouter(deps: {
     res.set("cache-control", "no-store").json(view(await deps.jobs.cancel(who, String(req.params.id))));
   });
 
+  // job.* and profile.* refusals, the engine's (plan.required naming the plans, a premium format), body-parser's
+  router.use(catalogueRefusals());
   router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(err);
-    if (err instanceof JobError || err instanceof ProfileError) {
-      res.status(err.status).set("cache-control", "no-store").json({ error: { code: err.code, message: err.message } });
-      return;
-    }
-    // the engine's refusals (plan.required naming the plans, a premium format)
-    if (isEngineError(err) && err.status < 500) {
-      res.status(err.status).set("cache-control", "no-store").json(errorBody(err));
-      return;
-    }
-    // body-parser's refusals (bad JSON, too large, charset)
-    const refusal = hostErrorOf(err);
-    if (refusal) {
-      refuse(req, res, refusal, { discardUpload: refusal === "request.too_large" || refusal === "request.unsupported_type" });
-      return;
-    }
     const invalid = (err as { requestInvalid?: string } | null)?.requestInvalid;
     if (invalid) {
       deps.logger.debug({ detail: invalid }, "jobs: invalid body");

@@ -1,4 +1,4 @@
-import express, { type Express, type NextFunction, type Request, type Response, type Router } from "express";
+import express, { type Express, type Request, type Router } from "express";
 import type { Store } from "express-rate-limit";
 import type { Logger } from "pino";
 import { z } from "zod";
@@ -7,8 +7,7 @@ import { KeyError } from "#app/modules/api-keys/api-key-messages.ts";
 import { createApiKeys, type ApiKeys, type KeyOwner } from "#app/modules/api-keys/api-keys.server.ts";
 import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
 import type { Database } from "#db/client.ts";
-import { errorBody, isEngineError } from "#engine/errors.ts";
-import { hostErrorOf, refuse } from "../http-errors.ts";
+import { catalogueRefusals } from "./api-errors.ts";
 import { apiKeyAuth, refuseKeys } from "./api-key-auth.ts";
 
 /**
@@ -48,24 +47,8 @@ export function createKeysRouter(deps: { db: Database; accounts: AccountServices
     res.status(204).set("cache-control", "no-store").end();
   });
 
-  router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(err);
-    if (err instanceof KeyError) {
-      res.status(err.status).set("cache-control", "no-store").json({ error: { code: err.code, message: err.message } });
-      return;
-    }
-    // plan.required naming the plan with API access
-    if (isEngineError(err) && err.status < 500) {
-      res.status(err.status).set("cache-control", "no-store").json(errorBody(err));
-      return;
-    }
-    const refusal = hostErrorOf(err);
-    if (refusal) {
-      refuse(req, res, refusal, { discardUpload: refusal === "request.too_large" || refusal === "request.unsupported_type" });
-      return;
-    }
-    next(err);
-  });
+  // key.* and plan.required (naming the plan with API access)
+  router.use(catalogueRefusals());
 
   return router;
 }

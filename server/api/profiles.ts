@@ -1,10 +1,9 @@
-import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import express, { type Request, type Router } from "express";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { ProfileError } from "#app/modules/profiles/profile-messages.ts";
 import type { ProfileOwner, Profiles } from "#app/modules/profiles/profiles.server.ts";
-import { errorBody, isEngineError } from "#engine/errors.ts";
-import { hostErrorOf, refuse } from "../http-errors.ts";
+import { catalogueRefusals } from "./api-errors.ts";
 import type { Caller } from "#engine/types.ts";
 import type { CallerResolver } from "./caller.ts";
 
@@ -58,22 +57,6 @@ export function createProfilesRouter(deps: { profiles: Profiles; identify: Calle
     res.status(204).set("cache-control", "no-store").end();
   });
 
-  router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(err);
-    if (err instanceof ProfileError) {
-      res.status(err.status).set("cache-control", "no-store").json({ error: { code: err.code, message: err.message } });
-      return;
-    }
-    if (isEngineError(err) && err.status < 500) {
-      res.status(err.status).set("cache-control", "no-store").json(errorBody(err));
-      return;
-    }
-    const refusal = hostErrorOf(err);
-    if (refusal) {
-      refuse(req, res, refusal, { discardUpload: refusal === "request.too_large" || refusal === "request.unsupported_type" });
-      return;
-    }
-    next(err);
-  });
+  router.use(catalogueRefusals());
   return router;
 }

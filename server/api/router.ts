@@ -9,7 +9,7 @@ import { loggableUrl } from "../loggable-url.ts";
 import { anonymousCaller, clientIp, type CallerResolver } from "./caller.ts";
 import { whiteLabelled } from "./api-key-auth.ts";
 import { openApiDocument } from "./openapi.ts";
-import { ProfileError } from "#app/modules/profiles/profile-messages.ts";
+import { CatalogueError } from "#common/error-catalogue.ts";
 
 /**
  * The public HTTP API v1 (DESIGN §5), mounted by the host at /api/v1. Thin routes: parse with
@@ -178,7 +178,7 @@ export function createApiRouter(deps: {
       return;
     }
     // a catalogue refusal of another domain (a profile that is not the caller's): its own code and words
-    if (err instanceof ProfileError) {
+    if (err instanceof CatalogueError && !isEngineError(err) && err.status < 500) {
       res.status(err.status).set("cache-control", "no-store").json({ error: { code: err.code, message: err.message } });
       return;
     }

@@ -62,6 +62,14 @@ test("a Pro user schedules a download for now; it becomes Ready in the list and 
   expect(probe.format.format_name).toContain("mp4");
   expect(probe.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", height: 360 });
   expect(probe.streams.some((s) => s.codec_type === "audio")).toBe(true);
+
+  // a job that ran cannot be canceled: the dashboard's form answers the refusal in words (409),
+  // though the job queue that refused lives in the host's build and the form in the app's
+  const { jobs } = (await (await page.request.get("/api/v1/jobs")).json()) as { jobs: Array<{ id: string; status: string }> };
+  const done = jobs.find((j) => j.status === "done")!;
+  const refused = await page.request.post("/dashboard?tab=scheduled", { form: { intent: "cancel-job", jobId: done.id }, headers: { origin: new URL(page.url()).origin } });
+  expect(refused.status()).toBe(409);
+  expect(await refused.text()).toContain("This job has already started or ended, so it can no longer be changed or canceled.");
 });
 
 test("an Ultimate user downloads 3 links and a broken one as one ZIP from the Bulk tab; the manifest lists each and the files play", async ({ page }, testInfo) => {

@@ -1,4 +1,4 @@
-import { defineErrors, TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
+import { CatalogueError, defineErrors, TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
 
 /** What the API key routes and a request made with a key answer (issue 31 §1). Browser-safe. */
 export const KEY_ERRORS = defineErrors({
@@ -13,11 +13,9 @@ export const KEY_ERRORS = defineErrors({
 
 export type KeyErrorCode = keyof typeof KEY_ERRORS;
 
-export class KeyError extends Error {
-  constructor(readonly code: KeyErrorCode) {
-    super(KEY_ERRORS[code].message);
-  }
-  get status(): number {
-    return KEY_ERRORS[this.code].status;
+export class KeyError extends CatalogueError<KeyErrorCode> {
+  static override readonly kind = "key";
+  constructor(code: KeyErrorCode) {
+    super(KeyError.kind, code, KEY_ERRORS[code].status, KEY_ERRORS[code].message);
   }
 }

@@ -1,11 +1,10 @@
+import { CatalogueError } from "#common/error-catalogue.ts";
 import { holds, limitOf, type PlanId } from "#common/plans.ts";
 import type { ApiKeyFormResult, ApiKeysView } from "#app/modules/dashboard/dashboard-data.ts";
 import type { Database } from "#db/client.ts";
-import { isEngineError } from "#engine/errors.ts";
 import { planRequired } from "#engine/refusals.ts";
 import { callerOfOwner } from "#app/modules/jobs/scheduled-jobs.server.ts";
-import { saveSenderName, senderNameOf, WhiteLabelError } from "#app/modules/white-label/white-label.server.ts";
-import { KeyError } from "./api-key-messages.ts";
+import { saveSenderName, senderNameOf } from "#app/modules/white-label/white-label.server.ts";
 import { createApiKeys, MAX_KEYS_PER_USER, type KeyOwner } from "./api-keys.server.ts";
 
 /** What the dashboard's API tab shows a user: their keys, or which plan has API access. */
@@ -47,7 +46,7 @@ export async function apiKeyFormAction(db: Database, owner: KeyOwner, fields: Re
     await keys.revoke(owner.userId, fields.keyId ?? "");
     return { result: { ok: true, intent, title: "Key revoked", message: "The key was revoked: requests made with it are refused from now on.", createdKey: null }, status: 200 };
   } catch (err) {
-    if (err instanceof KeyError || err instanceof WhiteLabelError || (isEngineError(err) && err.status < 500)) {
+    if (err instanceof CatalogueError && err.status < 500) {
       return { result: { ok: false, intent, title: "Error", message: err.message, fields: [] }, status: err.status };
     }
     throw err;

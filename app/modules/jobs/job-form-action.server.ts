@@ -1,5 +1,5 @@
+import { CatalogueError } from "#common/error-catalogue.ts";
 import type { PlanId } from "#common/plans.ts";
-import { isEngineError } from "#engine/errors.ts";
 import { JobError } from "./job-messages.ts";
 import type { ScheduledJobs } from "./scheduled-jobs.server.ts";
 import { zonedLocalToUtc } from "./time-zone.ts";
@@ -29,7 +29,7 @@ export async function jobFormAction(jobs: ScheduledJobs | null, owner: { userId:
     await jobs.reschedule(owner, fields.jobId ?? "", runAt());
     return { ok: true, title: "Rescheduled", message: "The download will run at its new time." };
   } catch (err) {
-    if (err instanceof JobError || isEngineError(err)) return { ok: false, message: err.message, status: err.status };
+    if (err instanceof CatalogueError) return { ok: false, message: err.message, status: err.status };
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-import { defineErrors } from "#common/error-catalogue.ts";
+import { CatalogueError, defineErrors } from "#common/error-catalogue.ts";
 
 /** What the scheduled-download API and the dashboard's jobs panel answer (issue 30). Browser-safe. */
 export const JOB_ERRORS = defineErrors({
@@ -16,14 +16,9 @@ export const JOB_ERRORS = defineErrors({
 
 export type JobErrorCode = keyof typeof JOB_ERRORS;
 
-export class JobError extends Error {
-  constructor(
-    readonly code: JobErrorCode,
-    message?: string,
-  ) {
-    super(message ?? JOB_ERRORS[code].message);
-  }
-  get status(): number {
-    return JOB_ERRORS[this.code].status;
+export class JobError extends CatalogueError<JobErrorCode> {
+  static override readonly kind = "job";
+  constructor(code: JobErrorCode, message?: string) {
+    super(JobError.kind, code, JOB_ERRORS[code].status, message ?? JOB_ERRORS[code].message);
   }
 }

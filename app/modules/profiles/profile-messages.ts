@@ -1,4 +1,4 @@
-import { defineErrors } from "#common/error-catalogue.ts";
+import { CatalogueError, defineErrors } from "#common/error-catalogue.ts";
 
 /** What the profile routes answer (issue 31 §2). Browser-safe. */
 export const PROFILE_ERRORS = defineErrors({
@@ -10,14 +10,9 @@ export const PROFILE_ERRORS = defineErrors({
 
 export type ProfileErrorCode = keyof typeof PROFILE_ERRORS;
 
-export class ProfileError extends Error {
-  constructor(
-    readonly code: ProfileErrorCode,
-    message?: string,
-  ) {
-    super(message ?? PROFILE_ERRORS[code].message);
-  }
-  get status(): number {
-    return PROFILE_ERRORS[this.code].status;
+export class ProfileError extends CatalogueError<ProfileErrorCode> {
+  static override readonly kind = "profile";
+  constructor(code: ProfileErrorCode, message?: string) {
+    super(ProfileError.kind, code, PROFILE_ERRORS[code].status, message ?? PROFILE_ERRORS[code].message);
   }
 }

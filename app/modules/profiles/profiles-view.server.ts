@@ -1,12 +1,11 @@
+import { CatalogueError } from "#common/error-catalogue.ts";
 import { holds, type PlanId } from "#common/plans.ts";
 import type { ProfileFormResult, ProfilesView } from "#app/modules/dashboard/dashboard-data.ts";
 import { formatsOfPlan } from "#app/modules/dashboard/plan-formats.server.ts";
 import { callerOfOwner } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import type { Database } from "#db/client.ts";
-import { isEngineError } from "#engine/errors.ts";
 import { FORMAT_CATALOG, isFormatId } from "#engine/formats.ts";
 import { planRequired } from "#engine/refusals.ts";
-import { ProfileError } from "./profile-messages.ts";
 import { createProfiles, MAX_PROFILES_PER_USER } from "./profiles.server.ts";
 
 type Owner = { userId: string; plan: PlanId };
@@ -60,7 +59,7 @@ export async function profileFormAction(db: Database, owner: Owner, fields: Reco
     await profiles.remove(owner.userId, fields.profileId ?? "");
     return { result: { ok: true, intent, title: "Profile deleted", message: "The profile was deleted." }, status: 200 };
   } catch (err) {
-    if (err instanceof ProfileError || (isEngineError(err) && err.status < 500)) {
+    if (err instanceof CatalogueError && err.status < 500) {
       return { result: { ok: false, intent, title: "Error", message: err.message, fields: [], typed: intent === "create-profile" ? values : null }, status: err.status };
     }
     throw err;

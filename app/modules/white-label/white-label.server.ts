@@ -5,6 +5,7 @@
  * with no site name in its subject or text. The site's own pages keep the site's name.
  */
 import { eq } from "drizzle-orm";
+import { CatalogueError } from "#common/error-catalogue.ts";
 import { holds, type PlanId } from "#common/plans.ts";
 import type { Database } from "#db/client.ts";
 import { users } from "#db/schema/account.ts";
@@ -13,11 +14,10 @@ import { planRequired } from "#engine/refusals.ts";
 import { callerOfOwner } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import { SENDER_NAME_MAX, SENDER_NAME_RULE } from "./sender-name.ts";
 
-export class WhiteLabelError extends Error {
-  readonly status = 400;
-  readonly code = "white_label.invalid_name";
+export class WhiteLabelError extends CatalogueError<"white_label.invalid_name"> {
+  static override readonly kind = "white_label";
   constructor() {
-    super(SENDER_NAME_RULE);
+    super(WhiteLabelError.kind, "white_label.invalid_name", 400, SENDER_NAME_RULE);
   }
 }
 
