@@ -65,7 +65,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tab,
     history,
     scheduled,
-    bulk: tab === "bulk" ? bulkViewOf({ userId: viewer.user.id, plan: viewer.plan.plan }) : null,
+    // with the download profiles offered beside its format (Ultimate)
+    bulk: tab === "bulk" ? bulkViewOf({ userId: viewer.user.id, plan: viewer.plan.plan }, await downloaderProfilesOf(context.db, { userId: viewer.user.id, plan: viewer.plan.plan })) : null,
     // the keys' names and prefixes only: a key itself is in its create's answer, once
     apiKeys: tab === "api" ? await apiKeysViewOf(context.db, { userId: viewer.user.id, plan: viewer.plan.plan, accountName: viewer.user.name }, context.publicConfig.publicUrl) : null,
     // the download profiles (issue 31 §2), and the plan's formats for a new one

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
+import { Check } from "#app/components/icons.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Label } from "#app/components/ui/label.tsx";
-import { defaultFormatOf, FormatSelect } from "#app/modules/downloader/components/format-select.tsx";
+import { defaultFormatOf, FormatSelect, type FormatChoice } from "#app/modules/downloader/components/format-select.tsx";
 import { ZipFileList } from "#app/modules/downloader/components/zip-progress.tsx";
 import { useZipDownload } from "#app/modules/downloader/hooks/use-zip-download.ts";
 import { ApiError, FRIENDLY_MESSAGES, requestBulkJob } from "#app/modules/downloader/api-client.ts";
@@ -24,15 +25,71 @@ export function bulkInputProblem(links: string[], maxLinks: number): string | nu
 }
 
 /**
+ * The user's download profiles beside the ZIP's format (issue 31 §2): one pressed button at a
+ * time, None to pick the format by hand. Nothing is shown without profiles.
+ */
+export function BulkProfileChoice({
+  profiles,
+  formats,
+  chosen,
+  onChoose,
+}: {
+  profiles: BulkView["profiles"];
+  formats: FormatChoice[];
+  /** the chosen profile's id; null: None */
+  chosen: string | null;
+  onChoose: (id: string | null) => void;
+}) {
+  if (profiles.length === 0) return null;
+  const labelOf = (format: string) => formats.find((f) => f.id === format)?.label ?? format;
+  const picked = profiles.find((p) => p.id === chosen) ?? null;
+  const choices = [{ id: null, name: "None", format: null }, ...profiles];
+  return (
+    <div role="group" aria-labelledby="bulk-profile-label" aria-describedby="bulk-profile-note" className="grid min-w-0 gap-2" data-testid="bulk-profiles">
+      <span id="bulk-profile-label" className="text-sm font-medium text-slate-800">
+        Profile
+      </span>
+      <div className="flex flex-wrap gap-2">
+        {choices.map((choice) => {
+          const pressed = choice.id === (picked?.id ?? null);
+          return (
+            <Button
+              key={choice.id ?? "none"}
+              type="button"
+              size="sm"
+              variant={pressed ? "default" : "outline"}
+              aria-pressed={pressed}
+              onClick={() => onChoose(choice.id)}
+              data-testid={`bulk-profile-${choice.id ?? "none"}`}
+              className="max-w-full"
+            >
+              {pressed ? <Check aria-hidden /> : null}
+              <span className="truncate">{choice.name}</span>
+              {choice.format ? <span className="font-normal opacity-80">{labelOf(choice.format)}</span> : null}
+            </Button>
+          );
+        })}
+      </div>
+      <p id="bulk-profile-note" className="text-sm text-slate-600">
+        {picked
+          ? `Every file is downloaded with ${picked.name}: its format, subtitle language and file-name template.`
+          : "Choose one of your profiles to use its format, subtitle language and file-name template for every file."}
+      </p>
+    </div>
+  );
+}
+
+/**
  * The Bulk tab (issue 30 §3): up to the plan's number of links, one format, one ZIP. The
  * browser asks POST /api/v1/downloads for a signed link, then follows it, so the archive is
  * saved by the browser's download manager while the server builds it, and each link's state
  * follows from the download's progress events. Plans without bulk downloads see which plan has
- * them. Needs JavaScript: the button waits for it.
+ * them. A chosen download profile is sent instead of the format. Needs JavaScript: the button waits for it.
  */
 export function BulkPanel({ view }: { view: BulkView }) {
   const [text, setText] = useState("");
   const [format, setFormat] = useState(() => defaultFormatOf(view.formats));
+  const [profileId, setProfileId] = useState<string | null>(null);
   const [hydrated, setHydrated] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   // the links of the running or last ZIP, as they were sent
@@ -61,6 +118,9 @@ export function BulkPanel({ view }: { view: BulkView }) {
 
   const links = linesOf(text);
   const over = links.length > view.maxLinks;
+  const profile = view.profiles.find((p) => p.id === profileId) ?? null;
+  // a profile gives the format: the select shows it and waits
+  const shownFormat = profile?.format ?? format;
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -69,7 +129,7 @@ export function BulkPanel({ view }: { view: BulkView }) {
     if (refusal || busy) return;
     setJob({ phase: "idle", error: null });
     setSent(links);
-    void start(links, format);
+    void start(links, shownFormat, undefined, profile?.id);
   }
 
   async function onPrepareOnServer() {
@@ -78,7 +138,7 @@ export function BulkPanel({ view }: { view: BulkView }) {
     if (refusal || busy) return;
     setJob({ phase: "sending", error: null });
     try {
-      await requestBulkJob(links, format);
+      await requestBulkJob(links, shownFormat, { profile: profile?.id });
       setJob({ phase: "created", error: null });
     } catch (err) {
       setJob({ phase: "failed", error: err instanceof ApiError && err.message ? err.message : FRIENDLY_MESSAGES.unexpected });
@@ -110,7 +170,10 @@ export function BulkPanel({ view }: { view: BulkView }) {
           {links.length} of {view.maxLinks} links
         </p>
       </div>
-      <FormatSelect id="bulk-format" value={format} onChange={setFormat} formats={view.formats} />
+      <div className="flex flex-wrap items-start gap-4">
+        <FormatSelect id="bulk-format" value={shownFormat} onChange={setFormat} formats={view.formats} disabled={profile !== null} />
+        <BulkProfileChoice profiles={view.profiles} formats={view.formats} chosen={profileId} onChoose={setProfileId} />
+      </div>
       {error ? (
         <p ref={alertRef} tabIndex={-1} role="alert" className="text-sm text-red-700 focus:outline-none">
           {error}

@@ -69,6 +69,8 @@ export interface BulkView {
   /** links one ZIP may hold on this plan */
   maxLinks: number;
   formats: Array<{ id: string; label: string }>;
+  /** the user's download profiles (Ultimate), offered beside the format; none: no choice shown */
+  profiles: Array<{ id: string; name: string; format: string }>;
 }
 
 /** The API tab: the user's API keys (never a key itself) and how to call the API (issue 31 §1). */

@@ -130,11 +130,12 @@ export function requestDownload(url: string, format: string, opts?: { signal?: A
 
 /**
  * Several links in one format as one ZIP (Ultimate); the ticket's downloadUrl streams the archive.
- * `name` (a playlist's title) names the ZIP instead of the dated default.
+ * `name` (a playlist's title) names the ZIP instead of the dated default. `profile`: a download
+ * profile's id, sent instead of the format (the server applies its format, language and file name to every file).
  */
-export function requestBulkDownload(urls: string[], format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn; name?: string }): Promise<DownloadTicket> {
-  const { name, ...rest } = opts ?? {};
-  return postJson<DownloadTicket>("/api/v1/downloads", name ? { urls, format, name } : { urls, format }, rest);
+export function requestBulkDownload(urls: string[], format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn; name?: string; profile?: string }): Promise<DownloadTicket> {
+  const { name, profile, ...rest } = opts ?? {};
+  return postJson<DownloadTicket>("/api/v1/downloads", { urls, ...(profile ? { profile } : { format }), ...(name ? { name } : {}) }, rest);
 }
 
 /** What POST /api/v1/jobs answers when a job is created. */
@@ -144,9 +145,13 @@ export interface CreatedJob {
   runAt: string;
 }
 
-/** One ZIP of `urls` made on the server as a job (Ultimate): kept 24 hours, its link mailed when ready. */
-export function requestBulkJob(urls: string[], format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn }): Promise<CreatedJob> {
-  return postJson<CreatedJob>("/api/v1/jobs", { urls, format }, opts);
+/**
+ * One ZIP of `urls` made on the server as a job (Ultimate): kept 24 hours, its link mailed when
+ * ready. `profile`: a download profile's id, sent instead of the format.
+ */
+export function requestBulkJob(urls: string[], format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn; profile?: string }): Promise<CreatedJob> {
+  const { profile, ...rest } = opts ?? {};
+  return postJson<CreatedJob>("/api/v1/jobs", profile ? { urls, profile } : { urls, format }, rest);
 }
 
 export function progressUrl(id: string): string {

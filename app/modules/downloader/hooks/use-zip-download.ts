@@ -28,7 +28,8 @@ function messageOf(err: unknown): string {
 /**
  * Ask POST /api/v1/downloads for one ZIP of `urls`, let the browser save it, and follow its
  * progress events file by file (the dashboard's Bulk tab and the playlist card). No retries: the
- * ZIP is built as it streams, so a second attempt would be a second download.
+ * ZIP is built as it streams, so a second attempt would be a second download. `profile`: a
+ * download profile's id, asked for instead of the format.
  */
 export function useZipDownload() {
   const [zip, setZip] = useState<ZipDownload>(IDLE_ZIP);
@@ -36,13 +37,13 @@ export function useZipDownload() {
 
   useEffect(() => () => controller.current?.abort(), []);
 
-  const start = useCallback(async (urls: string[], format: string, name?: string) => {
+  const start = useCallback(async (urls: string[], format: string, name?: string, profile?: string) => {
     controller.current?.abort();
     const ctrl = new AbortController();
     controller.current = ctrl;
     setZip({ ...IDLE_ZIP, phase: "preparing" });
     try {
-      const ticket = await requestBulkDownload(urls, format, { signal: ctrl.signal, name });
+      const ticket = await requestBulkDownload(urls, format, { signal: ctrl.signal, name, profile });
       if (ctrl.signal.aborted) return;
       setZip({ ...IDLE_ZIP, phase: "saving", filename: ticket.filename });
       const outcome = await followDownload(ticket, { signal: ctrl.signal, onProgress: (p) => setZip((z) => ({ ...z, bytes: p.bytes, files: p.files ?? z.files })) });
