@@ -97,6 +97,20 @@ export interface OpenedDownload {
   title: string;
 }
 
+/** What a ZIP of several links is asked for with, as a link or for a job. */
+export interface BulkRequest {
+  format: string;
+  caller: Caller;
+  ip: string;
+  /** the archive's name (a playlist's title) */
+  name?: string;
+  /** a white-labelled call: a ZIP without a name is not named after the site */
+  unbranded?: boolean;
+  /** a download profile's subtitle language and file-name template, for every file */
+  language?: string;
+  filenameTemplate?: string;
+}
+
 /** A bulk ZIP opened for a job: see Engine.openBulkDownload. */
 export interface OpenedBulkDownload extends OpenedDownload {
   /** the links in the archive's order (a playlist's, once listed) */
@@ -128,25 +142,14 @@ export interface Engine {
    * has bulk downloads: 403 `plan.required` otherwise, 400 `bulk.too_many_links` over the plan's
    * `linksPerBulkJob`. Links are checked for form here and fetched when the link is opened.
    */
-  createBulkDownload(input: { urls: string[]; format: string; caller: Caller; ip: string; name?: string; unbranded?: boolean }): Promise<CreatedDownload>;
+  createBulkDownload(input: BulkRequest & { urls: string[] }): Promise<CreatedDownload>;
   /**
    * One ZIP of several links (`urls`) or of a playlist link's entries (`url`) as a Readable, with
    * the same rights, caps and manifest as a bulk link (a bulk job uses it). It holds one of the
    * server's streaming slots until the stream closes; `onFiles` hears each file start and end;
    * `done` gives the manifest's rows once the archive's end is written.
    */
-  openBulkDownload(input: {
-    urls?: string[];
-    url?: string;
-    format: string;
-    caller: Caller;
-    ip: string;
-    name?: string;
-    /** a white-labelled call: a ZIP without a name is not named after the site */
-    unbranded?: boolean;
-    signal?: AbortSignal;
-    onFiles?: (files: FilesProgress) => void;
-  }): Promise<OpenedBulkDownload>;
+  openBulkDownload(input: BulkRequest & { urls?: string[]; url?: string; signal?: AbortSignal; onFiles?: (files: FilesProgress) => void }): Promise<OpenedBulkDownload>;
   /**
    * The same resolve, plan and stream a download link runs, as a Readable (the scheduled-download
    * job uses it). Entitlement as for a link (canDownload); it holds one of the server's streaming
@@ -463,20 +466,22 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       };
     },
 
-    async createBulkDownload({ urls, format: wanted, caller, ip, name, unbranded }) {
+    async createBulkDownload(input) {
+      const { urls, format: wanted, caller, ip, name, unbranded, language, filenameTemplate } = input;
       // one playlist link pasted as the list: the playlist's videos
       const list = urls.length === 1 ? wholePlaylist(urls[0]!) : null;
       if (list) {
         const playlist = await playlistLinks(list, { format: wanted, caller, ip });
-        return engine.createBulkDownload({ urls: playlist.urls, format: wanted, caller, ip, name: name ?? playlist.title, unbranded });
+        return engine.createBulkDownload({ ...input, urls: playlist.urls, name: name ?? playlist.title });
       }
       const { urls: normalised, format } = bulkLinks(urls, wanted, caller);
+      if (language !== undefined) checkLanguage(language, format, caller);
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
       const issued = now();
       const exp = Math.floor(issued / 1000) + config.limits.linkTtlSeconds;
       // the link carries an unbranded default as its name, so the file it serves is named the same
       const archive = name ? archiveName(name) : unbranded ? bulkFilename(new Date(issued), null, true).replace(/\.zip$/, "") : "";
-      const token = signBulk(config.signingSecret, { id, urls: normalised, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp, ...(archive ? { name: archive } : {}) });
+      const token = signBulk(config.signingSecret, { id, urls: normalised, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp, ...(archive ? { name: archive } : {}), ...(language !== undefined ? { language } : {}), ...(filenameTemplate !== undefined ? { template: filenameTemplate } : {}) });
       if (token.length > MAX_BULK_TOKEN_CHARS) {
         throw new EngineError("bulk.too_many_links", { message: "These links are too long to download together. Send fewer links at once.", detail: `token ${token.length} chars` });
       }
@@ -546,6 +551,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       if (input.url !== undefined && !list) throw new EngineError("link.invalid", { message: "This link is not a playlist link." });
       const playlist = list ? await playlistLinks(list, { format: input.format, caller, ip, signal }) : null;
       const { urls, format } = bulkLinks(playlist?.urls ?? input.urls ?? [], input.format, caller);
+      if (input.language !== undefined) checkLanguage(input.language, format, caller);
       const name = archiveName(input.name ?? playlist?.title ?? "");
       if (signal?.aborted) throw new EngineError("download.failed", { detail: "aborted before it opened" });
       // a full server answers download.busy (Retry-After) rather than queueing the caller
@@ -557,7 +563,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       active.add(controller);
       const archive = buildBulkArchive(
         { ...serving, resolve: (l, fresh) => resolveCached(l, fresh, undefined, { ip }) },
-        { id, urls, format, caller, signal: controller.signal, now: () => new Date(now()), onFiles: input.onFiles },
+        { id, urls, format, language: input.language, filenameTemplate: input.filenameTemplate, caller, signal: controller.signal, now: () => new Date(now()), onFiles: input.onFiles },
       );
       archive.done.catch(() => undefined);
       archive.output.once("close", () => {

@@ -110,6 +110,8 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
           ip: "job",
           name: row.name ?? undefined,
           unbranded: row.whiteLabel,
+          ...(row.language ? { language: row.language } : {}),
+          ...(row.filenameTemplate ? { filenameTemplate: row.filenameTemplate } : {}),
           signal: job.signal,
           onFiles: (files) => void recordFiles(jobId, files, listed),
         });

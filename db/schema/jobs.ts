@@ -37,7 +37,7 @@ export const downloadJobs = pgTable(
     /** the archive's name a bulk job was given, or a playlist's title once it ran */
     name: text("name"),
     format: text("format").notNull(),
-    /** a download profile's subtitle language and file-name template (a scheduled download's) */
+    /** a download profile's subtitle language and file-name template (the file's, or every file's of a ZIP) */
     language: text("language"),
     filenameTemplate: text("filename_template"),
     /** made through an API key of a plan with the white label: its ZIP name and mail carry no site name */

@@ -62,6 +62,9 @@ export interface BulkArchiveInput {
   id: string;
   urls: readonly string[];
   format: FormatId;
+  /** a download profile's subtitle language and file-name template, for every file */
+  language?: string;
+  filenameTemplate?: string;
   caller: Caller;
   /** aborting stops the archive where it is (the client left, the engine closes, a job is stopped) */
   signal: AbortSignal;
@@ -102,7 +105,7 @@ export function buildBulkArchive(ctx: ArchiveContext, input: BulkArchiveInput): 
       let entryName: string | null = null;
       let opened: Awaited<ReturnType<typeof openMedia>> | null = null;
       try {
-        opened = await openMedia(ctx, ctx.parse(url), format, { id: itemId, signal });
+        opened = await openMedia(ctx, ctx.parse(url), format, { id: itemId, signal, language: input.language, filenameTemplate: input.filenameTemplate });
         item.title = opened.media.details.title;
         tell();
         const entry = await zip.addEntry(opened.filename, opened.out.body);

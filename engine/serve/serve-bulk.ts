@@ -106,6 +106,8 @@ export async function serveBulk(ctx: ServeContext, token: string, req: IncomingM
     id: downloadId,
     urls: bulk.urls,
     format,
+    language: bulk.language,
+    filenameTemplate: bulk.template,
     caller,
     signal: controller.signal,
     now: () => new Date(ctx.now()),

@@ -84,6 +84,15 @@ describe("signed bulk links", () => {
     expect(verifyBulk(secret, token, 1_000_000_000_000)).toEqual(bulk);
   });
 
+  it("carry a profile's subtitle language and file-name template for every file, signed with the rest", () => {
+    const profiled: BulkClaims = { ...bulk, format: "srt", language: "de", template: "{channel} - {title}" };
+    expect(verifyBulk(secret, signBulk(secret, profiled), 1_000_000_000_000)).toEqual(profiled);
+    const token = signBulk(secret, profiled);
+    const sig = token.split(".").at(-1);
+    const retitled = deflateRawSync(JSON.stringify({ d: "dl_2", u: bulk.urls, f: "srt", c: "premium", p: "ultimate", a: "u1", e: bulk.exp, l: "de", t: "{id}" })).toString("base64url");
+    expect(() => verifyBulk(secret, `zip.${retitled}.${sig}`, 0)).toThrow(expect.objectContaining({ code: "download.link_invalid" }));
+  });
+
   it("refuse an edited list, a single link's token, a token of the other kind's signature and an expired one", () => {
     const token = signBulk(secret, bulk);
     const sig = token.split(".").at(-1);

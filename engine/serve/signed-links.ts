@@ -108,7 +108,7 @@ export function isBulkToken(token: string): boolean {
 
 export function signBulk(secret: string, claims: BulkClaims): string {
   if (!secret) throw new EngineError("internal", { detail: "signing secret is empty" });
-  const json = JSON.stringify({ d: claims.id, u: claims.urls, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp, n: claims.name });
+  const json = JSON.stringify({ d: claims.id, u: claims.urls, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp, n: claims.name, l: claims.language, t: claims.template });
   const body = b64url(deflateRawSync(json));
   return `${BULK_TOKEN_PREFIX}${body}.${b64url(bulkMac(secret, body))}`;
 }
@@ -122,7 +122,7 @@ export function verifyBulk(secret: string, token: string, now: number = Date.now
   const given = Buffer.from(rest.slice(dot + 1), "utf8");
   const expected = Buffer.from(b64url(bulkMac(secret, body)), "utf8");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new EngineError("download.link_invalid");
-  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown; n?: unknown };
+  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown; n?: unknown; l?: unknown; t?: unknown };
   try {
     raw = JSON.parse(inflateRawSync(Buffer.from(body, "base64url"), { maxOutputLength: MAX_BULK_PAYLOAD_BYTES }).toString("utf8")) as typeof raw;
   } catch (cause) {
@@ -138,7 +138,9 @@ export function verifyBulk(secret: string, token: string, now: number = Date.now
     !["anonymous", "free", "premium"].includes(raw.c) ||
     typeof raw.e !== "number" ||
     (raw.a !== undefined && typeof raw.a !== "string") ||
-    (raw.n !== undefined && typeof raw.n !== "string")
+    (raw.n !== undefined && typeof raw.n !== "string") ||
+    (raw.l !== undefined && typeof raw.l !== "string") ||
+    (raw.t !== undefined && typeof raw.t !== "string")
   ) {
     throw new EngineError("download.link_invalid", { detail: "payload fields" });
   }
@@ -147,5 +149,7 @@ export function verifyBulk(secret: string, token: string, now: number = Date.now
   const claims: BulkClaims = { id: raw.d, urls: raw.u as string[], format: raw.f, caller: raw.c as Caller["kind"], plan, exp: raw.e };
   if (typeof raw.a === "string") claims.userId = raw.a;
   if (typeof raw.n === "string") claims.name = raw.n;
+  if (typeof raw.l === "string") claims.language = raw.l;
+  if (typeof raw.t === "string") claims.template = raw.t;
   return claims;
 }

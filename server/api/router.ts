@@ -24,7 +24,10 @@ const downloadBody = z
   .refine((b) => b.format !== undefined || b.profile !== undefined, { message: "format or profile" });
 /** a bulk download (issue 30 §3): the plan's limit on the number of links is the engine's to check */
 /** `name`: the archive's name (a playlist's title); made safe for a file name by the engine */
-const bulkDownloadBody = z.object({ urls: z.array(z.string().max(4096)).max(1000), format: z.string().max(64), name: z.string().max(200).optional() }).strict();
+const bulkDownloadBody = z
+  .object({ urls: z.array(z.string().max(4096)).max(1000), format: z.string().max(64).optional(), name: z.string().max(200).optional(), profile: z.string().min(1).max(64).optional() })
+  .strict()
+  .refine((b) => b.format !== undefined || b.profile !== undefined, { message: "format or profile" });
 const downloadQuery = z.object({ url: z.string().max(4096), format: z.string().max(64), language: z.string().min(1).max(35).optional() });
 
 const JSON_LIMIT_BYTES = 16 * 1024;
@@ -86,8 +89,20 @@ export function createApiRouter(deps: {
 
   router.post("/downloads", resolveLimit, async (req, res) => {
     if (typeof req.body === "object" && req.body !== null && "urls" in req.body) {
-      const { urls, format, name } = parse(bulkDownloadBody, req.body);
-      const created = await engine.createBulkDownload({ urls, format, name, unbranded: whiteLabelled(req), caller: await callerFromRequest(req), ip: clientIp(req) });
+      const { urls, format, name, profile } = parse(bulkDownloadBody, req.body);
+      const caller = await callerFromRequest(req);
+      // a profile gives every file its format (unless given), subtitle language and file name
+      const saved = profile !== undefined ? await profileOf(caller, profile) : {};
+      const created = await engine.createBulkDownload({
+        urls,
+        format: format ?? saved.format ?? "",
+        name,
+        language: saved.language,
+        filenameTemplate: saved.filenameTemplate,
+        unbranded: whiteLabelled(req),
+        caller,
+        ip: clientIp(req),
+      });
       res.set("cache-control", "no-store").json(created);
       return;
     }

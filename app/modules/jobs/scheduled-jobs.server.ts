@@ -110,7 +110,7 @@ function checkLink(url: string, position?: number): string {
 }
 
 /** What a job is asked to make: one link, several links, or a playlist link. */
-/** `language` and `filenameTemplate`: a download profile's (issue 31 §2), for a scheduled download */
+/** `language` and `filenameTemplate`: a download profile's (issue 31 §2), for the file or every file of a ZIP */
 /** `whiteLabel`: asked with the API key of a plan that has the white label (its ZIP name and mail carry no site name) */
 export type JobInput = ({ url: string; urls?: undefined } | { urls: string[]; url?: undefined }) & {
   format: string;
@@ -225,8 +225,8 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
           source,
           name: input.name?.trim().slice(0, 200) || null,
           format: input.format,
-          language: kind === "scheduled" ? (input.language ?? null) : null,
-          filenameTemplate: kind === "scheduled" ? (input.filenameTemplate ?? null) : null,
+          language: input.language ?? null,
+          filenameTemplate: input.filenameTemplate ?? null,
           whiteLabel: input.whiteLabel === true && holds(owner.plan, "whiteLabel"),
           items,
           status: "scheduled",

@@ -193,6 +193,36 @@ describe.each(testDatabases)("bulk ZIP downloads through /api/v1 on $name", (var
     expect(session.filename).toBe(`VidFetch bulk ${day}.zip`);
   }, 60_000);
 
+  it.skipIf(skip)("a ZIP made with a download profile takes its format and names every file by its template; neither format nor profile is a 400", async () => {
+    const user = await fx.signUp("BulkProfile", "ultimate");
+    const made = await fetch(`${fx.origin}/api/v1/profiles`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: user.cookie },
+      body: JSON.stringify({ name: "Music", format: "mp3-128", filenameTemplate: "{channel} - {id}" }),
+    });
+    expect(made.status).toBe(201);
+    const profile = (await made.json()) as { id: string };
+    const res = await fx.post("/downloads", { urls: GOOD.slice(0, 2), profile: profile.id }, user.cookie);
+    expect(res.status).toBe(200);
+    const created = (await res.json()) as Created;
+    const dir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-bulk-profile-"));
+    try {
+      const zipPath = path.join(dir, "bulk.zip");
+      await writeFile(zipPath, Buffer.from(await (await fetch(created.downloadUrl)).arrayBuffer()));
+      expect((await run("zipinfo", ["-1", zipPath])).trim().split("\n")).toEqual(["VidFetch Samples - vidfetchAll.mp3", "Tiny Channel - vidfetch720.mp3", "manifest.csv"]);
+      await run("unzip", ["-q", zipPath, "-d", dir]);
+      expect((await ffprobeFile(path.join(dir, "VidFetch Samples - vidfetchAll.mp3"))).formatName).toBe("mp3");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const neither = await fx.post("/downloads", { urls: GOOD.slice(0, 2) }, user.cookie);
+    expect(neither.status).toBe(400);
+    // another account's profile is not theirs to use
+    const other = await fx.signUp("BulkProfileThief", "ultimate");
+    const stolen = await fx.post("/downloads", { urls: GOOD.slice(0, 2), profile: profile.id }, other.cookie);
+    expect(stolen.status).toBe(404);
+  }, 60_000);
+
   it.skipIf(skip)("the SSRF guard applies to every link: a private address is a failed row, the other file arrives", async () => {
     const user = await fx.signUp("Guarded", "ultimate");
     const urls = ["http://10.0.0.1/video.mp4", GOOD[1]!];

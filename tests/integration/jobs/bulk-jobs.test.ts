@@ -285,6 +285,24 @@ describe.each(testDatabases)("bulk and playlist jobs on $name", (variant) => {
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("profile.not_found");
   }, 60_000);
 
+  it.skipIf(skip)("a ZIP job made with a profile names every file in the archive by its template", async () => {
+    const user = await fx.signUp("ProfileZip", "ultimate");
+    const profile = await profiles.create({ userId: user.userId, plan: "ultimate" }, { name: "Ids", format: "mp3-128", filenameTemplate: "{id} ({platform})" });
+    const created = await call("POST", "/", user.cookie, { urls: GOOD, profile: profile.id });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as JobBody;
+    await runJob(id);
+    const job = await getJob(id, user.cookie);
+    expect(job.status).toBe("done");
+    const dir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-profile-zip-"));
+    try {
+      const { names } = await unzipJobFile(job.downloadUrl!, dir);
+      expect(names).toEqual(["vidfetchAll (youtube).mp3", "vidfetch720 (youtube).mp3", "manifest.csv"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it.skipIf(skip)("a job due at once that the queue runs before its send has even returned is still claimed and done", async () => {
     const user = await fx.signUp("EagerQueue", "ultimate");
     // a queue whose worker takes the job the instant it is sent (a busy PostgreSQL poll can)
