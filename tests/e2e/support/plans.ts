@@ -1,3 +1,6 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { submitSignupAndConfirm } from "./accounts.ts";
 
@@ -57,4 +60,11 @@ export function parseCsv(text: string): string[][] {
     rows.push(row);
   }
   return rows;
+}
+
+/** Unzip a saved ZIP into `dir` and read its manifest.csv (the byte-order mark left out): the header, then one row a link. */
+export function unzipManifest(zipFile: string, dir: string): string[][] {
+  mkdirSync(dir, { recursive: true });
+  execFileSync("unzip", ["-q", "-o", zipFile, "-d", dir]);
+  return parseCsv(readFileSync(path.join(dir, "manifest.csv"), "utf8").slice(1));
 }
