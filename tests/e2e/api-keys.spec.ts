@@ -8,7 +8,8 @@ import { signUp, subscribe } from "./support/plans.ts";
  * Issue 31 §1 in the browser, on the embedded defaults (MOCKS=true, the fake Stripe): an
  * Ultimate user makes a key in the dashboard's API tab, calls the API with it from a client with
  * no cookies (a 4K file their plan has, the rate limit's headers), sees its use counted, and
- * revokes it; a key cannot make keys; a free account is told which plan has API access.
+ * revokes it; a key cannot make keys; the white label's sender name is saved, and a ZIP asked
+ * for with a key is not named after the site; a free account is told which plan has API access.
  */
 
 async function openApiTab(page: Page) {
@@ -122,6 +123,17 @@ test("without JavaScript, the API tab creates a key, shows it once, and revokes 
     // nothing to press without JavaScript: the key is selected and copied by hand
     await expect(plain.getByRole("button", { name: "Copy" })).toHaveCount(0);
     await expect(plain.getByText("You have 1 of 10 keys.")).toBeVisible();
+
+    // the white label: a sender name for the mails of jobs made with a key, and a ZIP asked for
+    // with the key carries no site name
+    await plain.getByLabel("Sender name").fill("Acme Media");
+    await plain.getByRole("button", { name: "Save sender name" }).click();
+    await expect(plain.getByRole("status").filter({ hasText: "Mails about jobs made with your API keys are now sent as Acme Media." })).toBeVisible();
+    await plain.goto("/dashboard?tab=api");
+    await expect(plain.getByLabel("Sender name")).toHaveValue("Acme Media");
+    const zip = await page.request.post("/api/v1/downloads", { headers: { authorization: `Bearer ${key}` }, data: { urls: [SAMPLE.all, SAMPLE.upTo720], format: "mp3-128" } });
+    expect(zip.status()).toBe(200);
+    expect(((await zip.json()) as { filename: string }).filename).toMatch(/^Bulk \d{4}-\d{2}-\d{2}\.zip$/);
 
     await plain.getByRole("button", { name: "Revoke key Laptop" }).click();
     await expect(plain.getByText("The key was revoked: requests made with it are refused from now on.")).toBeVisible();
