@@ -19,7 +19,7 @@ const QUESTIONS: FaqEntry[] = [
     id: "basic",
     question: "What is the difference between Fully Supported and Basic Support?",
     answer:
-      "Fully Supported platforms get every format and quality we offer: MP4 up to 1080p, MP3, AAC, M4A and WEBM audio, thumbnails and transcripts. Basic Support means we can save the video as MP4 at the quality listed on the card, without audio-only formats or extras.",
+      "Fully Supported platforms get every format and quality we offer: MP4 up to 1080p, MP3, AAC, M4A and WEBM audio, thumbnails and transcripts. Basic Support means we read the platform's public videos with yt-dlp: MP4 at the qualities the platform serves (up to the one on the card) and its audio as MP3, AAC or M4A, with the transcript when the video has captions.",
   },
   {
     id: "coming-soon",

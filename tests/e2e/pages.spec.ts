@@ -121,7 +121,7 @@ test("supported sites: eight platform cards with the statuses this server can ho
   }
   await expect(cards.nth(0)).toContainText("MP4, MP3, WEBM");
   await expect(cards.nth(0)).toContainText("1080p");
-  await expect(cards.nth(0)).toContainText("Playlist support coming soon");
+  await expect(cards.nth(0)).toContainText("Playlists: pick the videos to save (Ultimate saves them as one ZIP)");
   await expect(cards.nth(1)).toContainText("720p");
   await expect(cards.nth(2)).toContainText("Reels");
   await expect(page.getByText("needs yt-dlp")).toHaveCount(0);

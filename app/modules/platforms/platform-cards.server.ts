@@ -43,9 +43,14 @@ export function platformsFor(caps: PlatformCapabilities): PlatformEntry[] {
       return {
         ...p,
         status: "basic-support",
-        formats: ["MP4"],
+        formats: ["MP4", "MP3"],
         maxQuality: "As the platform serves it",
-        features: ["Public videos, resolved with yt-dlp", "MP4 in the qualities the platform offers", "Private, login-only and DRM-protected videos are not supported"],
+        features: [
+          "Public videos, resolved with yt-dlp",
+          "MP4 in the qualities the platform offers, audio as MP3, AAC or M4A",
+          "Transcript as TXT when the video has captions",
+          "Private, login-only and DRM-protected videos are not supported",
+        ],
       };
     }
     return p;
@@ -64,7 +69,7 @@ export const CARD_TEXT: Partial<Record<PlatformId, CardText>> = {
       "MP4 from 360p up to 1080p Full HD (1440p, 4K and 8K with Premium)",
       "Audio as MP3 (128, 256 or 320 kbps), AAC or M4A",
       "HD thumbnail as JPG and transcript as TXT",
-      "Playlist support coming soon",
+      "Playlists: pick the videos to save (Ultimate saves them as one ZIP)",
     ],
   },
   facebook: {
@@ -73,7 +78,7 @@ export const CARD_TEXT: Partial<Record<PlatformId, CardText>> = {
     formats: ["MP4"],
     maxQuality: "720p",
     status: "basic-support",
-    features: ["Public page and profile videos", "MP4 up to 720p HD", "Audio extraction is not available yet"],
+    features: ["Public page and profile videos", "MP4 up to 720p HD", "Audio as MP3, AAC or M4A"],
   },
   instagram: {
     logo: { letter: "I", background: "#a4246b" },
@@ -81,7 +86,7 @@ export const CARD_TEXT: Partial<Record<PlatformId, CardText>> = {
     formats: ["MP4"],
     maxQuality: "Standard quality",
     status: "basic-support",
-    features: ["Reels from public accounts", "MP4 in the quality Instagram serves for playback", "No login needed"],
+    features: ["Reels from public accounts", "MP4 in the quality Instagram serves for playback", "Audio as MP3, AAC or M4A", "No login needed"],
   },
   tiktok: {
     logo: { letter: "T", background: "#111827" },
