@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { SAMPLE, ffprobe } from "./home-helpers.ts";
-import { parseCsv, signUp, subscribe } from "./support/plans.ts";
+import { parseCsv, signUp, subscribe, unzipManifest } from "./support/plans.ts";
 
 /**
  * Issue 30 §5 in the browser, on the embedded defaults (MOCKS=true, the fake Stripe): a Pro
@@ -198,9 +198,7 @@ test("an Ultimate user has the server prepare a ZIP from the Bulk tab; it arrive
   const zipFile = testInfo.outputPath("job.zip");
   await download.saveAs(zipFile);
   const dir = testInfo.outputPath("job");
-  mkdirSync(dir, { recursive: true });
-  execFileSync("unzip", ["-q", "-o", zipFile, "-d", dir]);
-  const [, ...rows] = parseCsv(readFileSync(path.join(dir, "manifest.csv"), "utf8").slice(1));
+  const [, ...rows] = unzipManifest(zipFile, dir);
   expect(rows.map((r) => [r[0], r[7]])).toEqual([
     ["1", "ok"],
     ["2", "ok"],

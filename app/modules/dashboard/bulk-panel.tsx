@@ -1,3 +1,4 @@
+import { PlanUpgrade } from "./plan-upgrade.tsx";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { Check } from "#app/components/icons.ts";
@@ -106,14 +107,7 @@ export function BulkPanel({ view }: { view: BulkView }) {
   }, [error]);
 
   if (!view.canBulk) {
-    return (
-      <div className="rounded-lg border border-dashed border-slate-300 p-6">
-        <p className="font-medium text-slate-900">{view.upgradeText}</p>
-        <Link to="/premium" className="mt-2 inline-block text-sm font-medium text-brand-700 underline">
-          See the plans
-        </Link>
-      </div>
-    );
+    return <PlanUpgrade text={view.upgradeText} />;
   }
 
   const links = linesOf(text);

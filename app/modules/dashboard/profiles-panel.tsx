@@ -1,5 +1,6 @@
+import { PlanUpgrade } from "./plan-upgrade.tsx";
 import { useEffect, useRef } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
@@ -32,11 +33,11 @@ export function ProfilesPanel({ view, actionResult }: { view: ProfilesView; acti
     if (createAnswer?.ok) formRef.current?.reset();
   }, [createAnswer]);
 
-  if (!view.canUse && view.profiles.length === 0) return <Upgrade text={view.upgradeText} />;
+  if (!view.canUse && view.profiles.length === 0) return <PlanUpgrade text={view.upgradeText} />;
 
   return (
     <div className="grid gap-8">
-      {view.canUse ? null : <Upgrade text={view.upgradeText} />}
+      {view.canUse ? null : <PlanUpgrade text={view.upgradeText} />}
       {view.canUse ? (
         <Form ref={formRef} method="post" className="grid gap-4 rounded-lg border border-slate-200 p-4 sm:p-6" aria-labelledby="new-profile-heading">
           <h3 id="new-profile-heading" className="text-lg font-semibold text-slate-900">
@@ -171,14 +172,3 @@ export function ProfilesPanel({ view, actionResult }: { view: ProfilesView; acti
   );
 }
 
-/** A plan without profiles: which plan has them, and the plans page. */
-function Upgrade({ text }: { text: string }) {
-  return (
-    <div className="rounded-lg border border-dashed border-slate-300 p-6">
-      <p className="font-medium text-slate-900">{text}</p>
-      <Link to="/premium" className="mt-2 inline-block text-sm font-medium text-brand-700 underline">
-        See the plans
-      </Link>
-    </div>
-  );
-}

@@ -1,5 +1,6 @@
+import { PlanUpgrade } from "./plan-upgrade.tsx";
 import { useEffect, useState } from "react";
-import { Form, Link, useNavigation, useRevalidator } from "react-router";
+import { Form, useNavigation, useRevalidator } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
@@ -94,12 +95,7 @@ export function ScheduledPanel({ view, actionResult }: { view: ScheduledView; ac
           </div>
         </Form>
       ) : (
-        <div className="rounded-lg border border-dashed border-slate-300 p-6">
-          <p className="font-medium text-slate-900">{view.upgradeText}</p>
-          <Link to="/premium" className="mt-2 inline-block text-sm font-medium text-brand-700 underline">
-            See the plans
-          </Link>
-        </div>
+        <PlanUpgrade text={view.upgradeText} />
       )}
 
       <section aria-labelledby="jobs-heading">
