@@ -1,23 +1,32 @@
 /**
- * Tries the configured InnerTube clients in order and returns the first player response with
- * streams we can fetch directly. A response whose adaptive formats carry no URL (SABR-only) moves
- * on to the next client. One whose formats carry only a signature cipher (WEB family) is
- * deciphered with the player script in a sandbox (decipher.ts); if that fails it also moves on.
- * If every client answers without usable adaptive formats, the best response that still has a
- * direct progressive stream (itag 18, 360p) is used rather than failing the video outright.
+ * The client ladder: asks the configured InnerTube clients in order and moves on by failure type
+ * (issue 32 §1), stopping at the first complete answer so a healthy video costs one request.
+ *
+ * - SABR-only answer (adaptive formats without a URL): next client; its direct streams (itag 18)
+ *   are kept as fill.
+ * - Cipher-only answer (WEB family): deciphered with the player script in a sandbox (decipher.ts);
+ *   if that fails, next client.
+ * - Token-gated client (client-policy.ts): its formats need a PO token we do not send, so its answer
+ *   is never complete; next client, its streams kept as a last resort.
+ * - Bot wall, age gate, login wall, and "not found" (VISIONOS says ERROR for made-for-kids videos):
+ *   next client. An age gate adds the embedded client when the video may be embedded.
+ * - A refusal about the video itself (private, removed, region, members, live…): ends the ladder at
+ *   once with its message.
+ *
+ * Streams of every answer are merged, best URL per itag: clients without a token gate first, in
+ * the configured order. When no client plays the video, the error is the first refusal that is not
+ * "not found"; "not found" only when every client said so.
  */
 import type { Innertube, YT } from "youtubei.js";
 import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../../errors.ts";
 import type { OutboundFetch } from "../../outbound/outbound-fetch.ts";
 import type { UpstreamStream } from "../../types.ts";
+import { EMBEDDED_CLIENT, isTokenGated } from "./client-policy.ts";
 import { decipherFormats, getPlayer, needsDecipher } from "./decipher.ts";
 import { fetchPlayer, parseVideoInfo } from "./innertube.ts";
-import { classifyPlayability } from "./playability.ts";
+import { classifyPlayability, type PlayabilityVerdict } from "./playability.ts";
 import { hasDirectUrl, toUpstreamStream, type InnertubeFormat } from "./streams.ts";
-
-/** Verdicts that another client (or a second request) may not repeat. */
-const RETRYABLE = new Set(["video.bot_check", "video.age_restricted", "video.unavailable"]);
 
 export interface PlayerCandidate {
   client: string;
@@ -26,6 +35,23 @@ export interface PlayerCandidate {
   streams: UpstreamStream[];
   /** true when the URLs came out of the sandboxed player script */
   deciphered?: boolean;
+}
+
+/** The ladder's answer: the details come from `client`'s answer, the streams from every answer. */
+export interface PickedPlayer extends PlayerCandidate {
+  /** the clients asked, in order (a client asked twice for deciphering appears once) */
+  asked: string[];
+}
+
+/** A client's refusal: final ones end the ladder; the others let the next client try. */
+class Refusal {
+  constructor(
+    readonly error: EngineError,
+    readonly verdict?: PlayabilityVerdict,
+  ) {}
+  get final(): boolean {
+    return this.verdict !== undefined && !this.verdict.retryable;
+  }
 }
 
 function formatsOf(info: YT.VideoInfo) {
@@ -38,17 +64,85 @@ function streamsOf(formats: InnertubeFormat[]): UpstreamStream[] {
   return formats.map(toUpstreamStream).filter((s): s is UpstreamStream => s !== null);
 }
 
+/** Both halves of a download at any height: separate video and audio with URLs. */
+function hasAdaptivePair(streams: UpstreamStream[]): boolean {
+  return streams.some((s) => s.kind === "video") && streams.some((s) => s.kind === "audio");
+}
+
+/** An answer that makes asking further clients pointless. */
+function isComplete(candidate: PlayerCandidate): boolean {
+  return !isTokenGated(candidate.client) && hasAdaptivePair(candidate.streams);
+}
+
+function refusalOf(body: unknown, client: string, what = client): Refusal | undefined {
+  const verdict = classifyPlayability(body);
+  if (!verdict) return undefined;
+  return new Refusal(new EngineError(verdict.code, { detail: `${what}: ${verdict.reason}` }), verdict);
+}
+
 /** Player script → request again with its signature timestamp → decipher every URL. */
-async function decipherCandidate(opts: { yt: Innertube; fetch: OutboundFetch; id: string; client: string }): Promise<PlayerCandidate> {
+async function decipherCandidate(opts: { yt: Innertube; fetch: OutboundFetch; id: string; client: string }): Promise<PlayerCandidate | Refusal> {
   const { yt, fetch, id, client } = opts;
   const script = await getPlayer(fetch);
   const body = await fetchPlayer(yt, id, client, script.signature_timestamp);
-  const verdict = classifyPlayability(body);
-  if (verdict) throw new EngineError(verdict.code, { detail: `${client} (with player script): ${verdict.reason}` });
+  const refusal = refusalOf(body, client, `${client} (with player script)`);
+  if (refusal) return refusal;
   const info = parseVideoInfo(yt, body);
   const { all } = formatsOf(info);
   await decipherFormats(all as Parameters<typeof decipherFormats>[0], script);
   return { client, player: body, info, streams: streamsOf(all), deciphered: true };
+}
+
+/** One rung: the client's answer (possibly without adaptive streams), or its refusal. */
+async function askClient(opts: { yt: Innertube; fetch: OutboundFetch; id: string; client: string; logger: Logger }): Promise<PlayerCandidate | Refusal> {
+  const { yt, fetch, id, client, logger } = opts;
+  let body: unknown;
+  try {
+    body = await fetchPlayer(yt, id, client);
+  } catch (err) {
+    if (!isEngineError(err)) throw err;
+    return new Refusal(err);
+  }
+  const refusal = refusalOf(body, client);
+  if (refusal) return refusal;
+  const info = parseVideoInfo(yt, body);
+  const { adaptive, all } = formatsOf(info);
+  const candidate: PlayerCandidate = { client, player: body, info, streams: streamsOf(all) };
+  if (adaptive.length === 0 || adaptive.some(hasDirectUrl)) return candidate;
+  if (!adaptive.some(needsDecipher)) {
+    logger.info({ client, videoId: id, directStreams: candidate.streams.length }, "youtube: adaptive formats have no URL (SABR-only); trying the next client");
+    return candidate;
+  }
+  try {
+    const deciphered = await decipherCandidate({ yt, fetch, id, client });
+    if (deciphered instanceof Refusal || deciphered.streams.some((s) => s.kind !== "progressive")) return deciphered;
+    logger.info({ client, videoId: id }, "youtube: deciphered formats gave no adaptive streams; trying the next client");
+  } catch (err) {
+    // Script not found or changed, sandbox timeout, refused request: this client did not work;
+    // what it gave directly (if anything) still counts.
+    if (!isEngineError(err)) throw err;
+    logger.warn({ err, client, videoId: id }, "youtube: deciphering failed; trying the next client");
+  }
+  return candidate;
+}
+
+/** Best URL per itag: the first answer that has it wins (answers come ordered best first). */
+function mergeStreams(answers: PlayerCandidate[]): UpstreamStream[] {
+  const byId = new Map<string, UpstreamStream>();
+  for (const answer of answers) for (const s of answer.streams) if (!byId.has(s.id)) byId.set(s.id, s);
+  return [...byId.values()];
+}
+
+/**
+ * The error to show when no client gave a stream: the first refusal that is not "not found"; else
+ * "no formats" when a client did play the video (without a URL we can fetch); "not found" only
+ * when every client said so.
+ */
+function verdictOf(refusals: Refusal[], answered: boolean, asked: readonly string[]): EngineError {
+  const told = refusals.find((r) => r.error.code !== "video.not_found");
+  if (told) return told.error;
+  if (answered || refusals.length === 0) return new EngineError("video.no_formats", { detail: `no direct streams from ${asked.join(", ")}` });
+  return refusals[0]!.error;
 }
 
 export async function pickPlayer(opts: {
@@ -57,60 +151,36 @@ export async function pickPlayer(opts: {
   id: string;
   clients: readonly string[];
   logger: Logger;
-}): Promise<PlayerCandidate> {
+}): Promise<PickedPlayer> {
   const { yt, fetch, id, clients, logger } = opts;
-  let fallback: PlayerCandidate | undefined;
-  let firstError: EngineError | undefined;
-  for (const client of clients) {
-    let body: unknown;
-    try {
-      body = await fetchPlayer(yt, id, client);
-    } catch (err) {
-      if (!isEngineError(err)) throw err;
-      logger.warn({ err, client, videoId: id }, "youtube: player request failed; trying the next client");
-      firstError ??= err;
+  const ladder = [...clients];
+  const answers: PlayerCandidate[] = [];
+  const refusals: Refusal[] = [];
+  for (let i = 0; i < ladder.length; i++) {
+    const client = ladder[i]!;
+    const outcome = await askClient({ yt, fetch, id, client, logger });
+    if (outcome instanceof Refusal) {
+      if (outcome.final) throw outcome.error;
+      logger.warn({ client, videoId: id, code: outcome.error.code, detail: outcome.error.detail }, "youtube: client refused; trying the next client");
+      refusals.push(outcome);
+      if (outcome.error.code === "video.age_restricted" && outcome.verdict?.embeddable && !ladder.includes(EMBEDDED_CLIENT)) ladder.push(EMBEDDED_CLIENT);
       continue;
     }
-    const verdict = classifyPlayability(body);
-    if (verdict) {
-      const error = new EngineError(verdict.code, { detail: `${client}: ${verdict.reason}` });
-      if (!verdict.retryable) throw error;
-      logger.warn({ client, videoId: id, reason: verdict.reason }, "youtube: client refused; trying the next client");
-      firstError ??= error;
-      continue;
+    answers.push(outcome);
+    if (isComplete(outcome)) break;
+    if (isTokenGated(client) && outcome.streams.length > 0) {
+      logger.info({ client, videoId: id }, "youtube: formats need a proof-of-origin token; trying the next client");
     }
-    const info = parseVideoInfo(yt, body);
-    const { adaptive, all } = formatsOf(info);
-    const candidate: PlayerCandidate = { client, player: body, info, streams: streamsOf(all) };
-    if (adaptive.length > 0 && !adaptive.some(hasDirectUrl)) {
-      if (adaptive.some(needsDecipher)) {
-        try {
-          const deciphered = await decipherCandidate({ yt, fetch, id, client });
-          if (deciphered.streams.some((s) => s.kind !== "progressive")) return deciphered;
-          logger.info({ client, videoId: id }, "youtube: deciphered formats gave no adaptive streams; trying the next client");
-        } catch (err) {
-          // A final verdict about the video ends the resolve as on the first request.
-          if (isEngineError(err) && err.code.startsWith("video.") && !RETRYABLE.has(err.code)) throw err;
-          // Anything else (script not found or changed, sandbox timeout, refused request) means
-          // this client did not work; it is logged and the next client gets its turn.
-          if (isEngineError(err)) firstError ??= err;
-          logger.warn({ err, client, videoId: id }, "youtube: deciphering failed; trying the next client");
-        }
-      } else {
-        logger.info({ client, videoId: id, directStreams: candidate.streams.length }, "youtube: adaptive formats have no URL (SABR-only); trying the next client");
-      }
-      if (candidate.streams.length > (fallback?.streams.length ?? 0)) fallback = candidate;
-      continue;
-    }
-    if (candidate.streams.length === 0) {
-      logger.info({ client, videoId: id }, "youtube: no direct streams; trying the next client");
-      continue;
-    }
-    return candidate;
   }
-  if (fallback) {
-    logger.warn({ client: fallback.client, videoId: id }, "youtube: no client gave adaptive URLs; using the progressive streams");
-    return fallback;
-  }
-  throw firstError ?? new EngineError("video.no_formats", { detail: `no direct streams from ${clients.join(", ")}` });
+  const asked = ladder.slice(0, answers.length + refusals.length);
+
+  // Token-gated answers only count when the others lack video or audio.
+  const open = answers.filter((a) => !isTokenGated(a.client));
+  const pool = hasAdaptivePair(mergeStreams(open)) ? open : [...open, ...answers.filter((a) => isTokenGated(a.client))];
+  const streams = mergeStreams(pool);
+  const primary = pool.find((a) => a.streams.length > 0);
+  if (!primary) throw verdictOf(refusals, answers.length > 0, asked);
+  if (!hasAdaptivePair(streams)) logger.warn({ clients: asked, videoId: id }, "youtube: no client gave adaptive URLs; using the progressive streams");
+  else if (pool.length > 1) logger.info({ clients: pool.map((a) => a.client), videoId: id }, "youtube: formats merged from several clients");
+  return { ...primary, streams, asked };
 }

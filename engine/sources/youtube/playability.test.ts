@@ -14,10 +14,11 @@ describe("classifyPlayability", () => {
     });
   });
   it("treats an empty body as not found", () => {
-    expect(classifyPlayability({})).toMatchObject({ code: "video.not_found" });
+    expect(classifyPlayability({})).toMatchObject({ code: "video.not_found", retryable: true });
   });
   it.each([
-    [{ status: "ERROR", reason: "This video is unavailable" }, "video.not_found", false],
+    // another client may still play it (made-for-kids on VISIONOS): not found only when all agree
+    [{ status: "ERROR", reason: "This video is unavailable" }, "video.not_found", true],
     [{ status: "ERROR", reason: "This video has been removed by the uploader" }, "video.unavailable", false],
     [{ status: "UNPLAYABLE", reason: "The uploader has not made this video available in your country" }, "video.region_blocked", false],
     [{ status: "UNPLAYABLE", reason: "This video is only available to Music Premium members" }, "video.music_premium", false],
@@ -30,6 +31,13 @@ describe("classifyPlayability", () => {
     [{ status: "UNPLAYABLE", reason: "Something new" }, "video.unavailable", true],
   ])("maps %j", (s, code, retryable) => {
     expect(classifyPlayability(status(s))).toMatchObject({ code, retryable });
+  });
+  it("says whether the embedded player may play it", () => {
+    expect(classifyPlayability(status({ status: "LOGIN_REQUIRED", reason: "Sign in to confirm your age", playableInEmbed: false }))).toMatchObject({
+      code: "video.age_restricted",
+      embeddable: false,
+    });
+    expect(classifyPlayability(status({ status: "LOGIN_REQUIRED", reason: "Sign in to confirm your age" }))?.embeddable).toBe(true);
   });
   it("does not read 'current' or 'parent' as a rental", () => {
     expect(classifyPlayability(status({ status: "UNPLAYABLE", reason: "Not playable on the current parent device" }))?.code).toBe("video.unavailable");

@@ -5,7 +5,8 @@
  *
  * The decision is split in two: `final` errors describe the video itself (private, removed,
  * region, members…) and end the resolve; `retryable` ones (bot wall, age gate, unknown login
- * wall) may pass with another InnerTube client, so the adapter tries the next one first.
+ * wall, and "not found": VISIONOS answers ERROR for made-for-kids videos that exist) may pass
+ * with another InnerTube client, so the adapter tries the next one first.
  */
 import type { EngineErrorCode } from "../../errors.ts";
 
@@ -15,6 +16,8 @@ export interface PlayabilityVerdict {
   retryable: boolean;
   /** YouTube's own reason, for logs */
   reason: string;
+  /** false when YouTube says the embedded player may not play it either (`playableInEmbed: false`) */
+  embeddable: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -62,13 +65,15 @@ function reasonText(status: Json): string {
 export function classifyPlayability(body: unknown): PlayabilityVerdict | null {
   const player = unwrapPlayerResponse(body);
   const status = obj(player.playabilityStatus);
-  if (!status) return { code: "video.not_found", retryable: false, reason: "empty player response" };
+  // retryable: one client's empty answer is not yet every client's
+  if (!status) return { code: "video.not_found", retryable: true, reason: "empty player response", embeddable: true };
   const kind = typeof status.status === "string" ? status.status : "";
   const reason = reasonText(status);
   const lower = reason.toLowerCase();
   const details = obj(player.videoDetails);
 
-  const verdict = (code: EngineErrorCode, retryable = false): PlayabilityVerdict => ({ code, retryable, reason: reason || kind });
+  const embeddable = status.playableInEmbed !== false;
+  const verdict = (code: EngineErrorCode, retryable = false): PlayabilityVerdict => ({ code, retryable, reason: reason || kind, embeddable });
 
   if (kind === "OK") {
     if (details?.isUpcoming === true) return verdict("video.upcoming");
@@ -101,9 +106,10 @@ export function classifyPlayability(body: unknown): PlayabilityVerdict | null {
   }
   if (kind === "ERROR") {
     // YouTube answers ERROR "This video is unavailable" for ids that do not exist, and names
-    // removals ("removed", "terminated", "no longer available") explicitly.
+    // removals ("removed", "terminated", "no longer available") explicitly. VISIONOS answers the
+    // same ERROR for made-for-kids videos it cannot play, so "not found" waits for the others.
     if (/removed|terminated|no longer available|copyright claim|violat/.test(lower)) return verdict("video.unavailable");
-    return verdict("video.not_found");
+    return verdict("video.not_found", true);
   }
   return verdict("video.unavailable", true);
 }

@@ -1,0 +1,19 @@
+/**
+ * What the ladder knows about each InnerTube client beyond what youtubei.js builds for it. From
+ * yt-dlp's per-client policy table as of 2026-08 (../shared/reviews/youtube-2026-11.md §1.1):
+ * these clients' media URLs need a GVS proof-of-origin token, without which googlevideo serves
+ * about the first megabyte and then refuses. We send no token yet (issue 32 §2), so their formats
+ * are a last resort: they fill what no other client gave, and never end the ladder early.
+ */
+const TOKEN_GATED = new Set(["WEB", "MWEB", "WEB_CREATOR", "YTMUSIC", "TV_SIMPLY", "ANDROID", "ANDROID_VR", "IOS"]);
+
+/** true when the client's formats would need a PO token we do not have */
+export function isTokenGated(client: string): boolean {
+  return TOKEN_GATED.has(client);
+}
+
+/**
+ * The client asked after an age gate when the video may be embedded: YouTube lets the embedded
+ * player through age gates that stop the apps (yt-dlp appends it the same way).
+ */
+export const EMBEDDED_CLIENT = "WEB_EMBEDDED";
