@@ -31,7 +31,7 @@ import { SettingsPanel } from "#app/modules/dashboard/settings-panel.tsx";
 import { jobFormAction } from "#app/modules/jobs/job-form-action.server.ts";
 import { scheduledViewOf } from "#app/modules/jobs/scheduled-view.server.ts";
 import { Downloader } from "#app/modules/downloader/components/downloader.tsx";
-import { playlistPlanOf } from "#app/modules/downloader/playlist-plan.server.ts";
+import { playlistPlanOf } from "#app/modules/downloader/downloader-offer.server.ts";
 import { listHistory } from "#app/modules/history/list-history.server.ts";
 import { formFields, type FormResult } from "#app/lib/forms/form-problem.ts";
 

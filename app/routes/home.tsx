@@ -6,7 +6,7 @@ import { FeaturedArticles } from "#app/modules/blog/featured-articles.tsx";
 import { Downloader } from "#app/modules/downloader/components/downloader.tsx";
 import { FaqTeaser, HowToSteps, PremiumBlock, WhyChoose } from "#app/modules/downloader/components/home-sections.tsx";
 import { exampleLinks } from "#app/modules/downloader/example-links.ts";
-import { downloaderOfferFor } from "#app/modules/downloader/playlist-plan.server.ts";
+import { downloaderOfferFor } from "#app/modules/downloader/downloader-offer.server.ts";
 import { readSharedUrl } from "#app/modules/downloader/shared-url.ts";
 import { findSitePage } from "#app/modules/site/pages.ts";
 import type { Route } from "./+types/home";

@@ -8,7 +8,7 @@ import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { action as dashboardAction, loader as dashboardLoader } from "#app/routes/dashboard.tsx";
-import { downloaderOfferFor } from "#app/modules/downloader/playlist-plan.server.ts";
+import { downloaderOfferFor } from "#app/modules/downloader/downloader-offer.server.ts";
 import { loadConfig, publicConfig } from "#server/config.ts";
 import { cookieHeaderFrom, insertActiveSubscription, testAccounts, TEST_PUBLIC_URL } from "#tests/support/accounts.ts";
 import { callRoute, unwrap } from "#tests/support/route-context.ts";

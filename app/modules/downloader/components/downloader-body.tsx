@@ -8,7 +8,7 @@ import { useOfflineQueue } from "../hooks/use-offline-queue.ts";
 import type { LookupState } from "../hooks/use-video-lookup.ts";
 import { FormatPicker } from "./format-picker.tsx";
 import { LookupError } from "./lookup-error.tsx";
-import type { DownloadProfileChoice, PlaylistPlan } from "../playlist-plan.ts";
+import type { DownloadProfileChoice, PlaylistPlan } from "../downloader-offer.ts";
 import { OfflineQueuePanel } from "./offline-queue-panel.tsx";
 import { PlaylistPicker } from "./playlist-picker.tsx";
 import { PreviewCardShell, PreviewLoading } from "./preview-skeleton.tsx";

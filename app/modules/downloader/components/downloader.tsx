@@ -2,7 +2,7 @@ import { Component, lazy, Suspense, useCallback, useEffect, useRef, useState, ty
 import type { ExampleLink } from "../example-links.ts";
 import type { FormatTab } from "../format-groups.ts";
 import { useVideoLookup, type LookupState } from "../hooks/use-video-lookup.ts";
-import type { DownloadProfileChoice, PlaylistPlan } from "../playlist-plan.ts";
+import type { DownloadProfileChoice, PlaylistPlan } from "../downloader-offer.ts";
 import type { DownloaderBodyProps } from "./downloader-body.tsx";
 import { ExampleLinks } from "./example-links.tsx";
 import { OfflinePanelPlaceholder, PreviewLoading } from "./preview-skeleton.tsx";

@@ -11,7 +11,7 @@ import { DownloadAnnouncer, DownloadProgressBar } from "./download-progress.tsx"
 import { FormatButton, type FormatButtonState } from "./format-button.tsx";
 import { SubtitleLanguageSelect } from "./subtitle-language-select.tsx";
 import { ProfileButtons } from "./profile-buttons.tsx";
-import type { DownloadProfileChoice } from "../playlist-plan.ts";
+import type { DownloadProfileChoice } from "../downloader-offer.ts";
 import { isOffered, LANGUAGE_FORMATS, languageFor, subtitleLanguageChoices } from "../subtitle-languages.ts";
 
 const ICONS = { video: Film, audio: Music, image: ImageIcon, text: FileText } as const;

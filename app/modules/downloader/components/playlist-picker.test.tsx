@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { PlaylistAnswer } from "../api-client.ts";
 import { IDLE_ZIP, type ZipDownload } from "../hooks/use-zip-download.ts";
-import { playlistPlanOf } from "../playlist-plan.server.ts";
+import { playlistPlanOf } from "../downloader-offer.server.ts";
 import { parseProgress } from "../run-download.ts";
 import { clockOf, PlaylistPicker, playlistCountText, selectionText, zipRequestOf } from "./playlist-picker.tsx";
 import { fileStateText, ZipFileList } from "./zip-progress.tsx";

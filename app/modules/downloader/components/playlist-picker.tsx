@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import type { PlaylistAnswer, PlaylistEntryAnswer } from "../api-client.ts";
 import { useZipDownload, type ZipDownload } from "../hooks/use-zip-download.ts";
-import type { PlaylistPlan } from "../playlist-plan.ts";
+import type { PlaylistPlan } from "../downloader-offer.ts";
 import { defaultFormatOf, FormatSelect } from "./format-select.tsx";
 import { FileState, ZipProgressSummary } from "./zip-progress.tsx";
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { FormatOption } from "#engine/types.ts";
 import { requestDownload, type DownloadTicket } from "../api-client.ts";
 import { profileKey, type ActiveDownload } from "../hooks/use-format-downloads.ts";
-import type { DownloadProfileChoice } from "../playlist-plan.ts";
+import type { DownloadProfileChoice } from "../downloader-offer.ts";
 import { runDownload, type ProgressSubscribe } from "../run-download.ts";
 import { FormatPicker } from "./format-picker.tsx";
 import { ProfileButtons } from "./profile-buttons.tsx";

@@ -2,7 +2,7 @@ import { Check, CircleX, Download, LoaderCircle } from "#app/components/icons.ts
 import { Button } from "#app/components/ui/button.tsx";
 import { cn } from "#app/lib/cn.ts";
 import { profileKey, type ActiveDownload, type FinalFailure } from "../hooks/use-format-downloads.ts";
-import type { DownloadProfileChoice } from "../playlist-plan.ts";
+import type { DownloadProfileChoice } from "../downloader-offer.ts";
 import { MAX_ATTEMPTS } from "../retry.ts";
 import { DownloadProgressBar } from "./download-progress.tsx";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { playlistPlanOf } from "./playlist-plan.server.ts";
+import { playlistPlanOf } from "./downloader-offer.server.ts";
 
 describe("playlistPlanOf", () => {
   it("gives Ultimate the ZIP with its link limit and the premium formats", () => {

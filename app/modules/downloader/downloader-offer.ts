@@ -1,6 +1,6 @@
 /**
  * What the playlist card may offer the viewer, decided on the server from their plan
- * (playlist-plan.server.ts): one ZIP of the picked videos for plans with bulk downloads, and
+ * (downloader-offer.server.ts): one ZIP of the picked videos for plans with bulk downloads, and
  * the formats the plan may download.
  */
 export interface PlaylistPlan {

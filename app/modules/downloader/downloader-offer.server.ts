@@ -2,7 +2,7 @@ import { holds, limitOf, type PlanId } from "#common/plans.ts";
 import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
 import { formatsOfPlan } from "#app/modules/dashboard/plan-formats.server.ts";
 import { downloaderProfilesOf } from "#app/modules/profiles/profiles-view.server.ts";
-import type { DownloadProfileChoice, PlaylistPlan } from "./playlist-plan.ts";
+import type { DownloadProfileChoice, PlaylistPlan } from "./downloader-offer.ts";
 
 /** The playlist card's offer for a plan; a visitor without an account has the free plan's formats. */
 export function playlistPlanOf(plan: PlanId | null): PlaylistPlan {
