@@ -77,6 +77,32 @@ export interface SegmentRef {
   durationSeconds?: number;
 }
 
+/**
+ * A cookie a platform's media needs, sent only to the URLs its scope matches (RFC 6265 domain and
+ * path match, Secure, expiry: engine/outbound/upstream-request.ts), redirects included.
+ */
+export interface ScopedCookie {
+  name: string;
+  value: string;
+  /** lower-case host name, without a leading dot */
+  domain: string;
+  /** true: that host only; false: the domain and every host under it */
+  hostOnly: boolean;
+  /** the path the cookie applies to and below ("/" for the whole host) */
+  path: string;
+  /** only over https */
+  secure: boolean;
+  /** epoch seconds after which the cookie is not sent; null = no expiry */
+  expires: number | null;
+}
+
+/** What every request of one upstream stream carries besides its URL. */
+export interface UpstreamRequest {
+  /** request headers (lower-case names): a Referer, a User-Agent the platform checks */
+  headers?: Record<string, string>;
+  cookies?: ScopedCookie[];
+}
+
 /** One stream the platform offers. */
 export interface UpstreamStream {
   /** stable within one resolve (e.g. itag for YouTube) */
@@ -107,6 +133,12 @@ export interface UpstreamStream {
    * at the end of the file): only passthrough can deliver it. Unset = pipe-safe.
    */
   pipeSafe?: boolean;
+  /**
+   * headers and scoped cookies every request of this stream needs (yt-dlp's `http_headers` and
+   * `cookies`): kept with the stream wherever it goes (the resolve cache, a refresh), never shown
+   * to a client
+   */
+  request?: UpstreamRequest;
 }
 
 export interface Thumbnail {

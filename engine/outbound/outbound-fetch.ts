@@ -9,6 +9,7 @@ import { createHttpExchange, type ExchangeAttempt, type ExchangeHop, type Exchan
 import { bodyToBuffer, decoderFor, sizeCap, toHeaders } from "./outbound-body.ts";
 import { isRetryableOutbound, retryBackoff, sleepUnlessAborted } from "./outbound-errors.ts";
 import { followRedirects, type RedirectPolicy } from "./redirects.ts";
+import type { ScopedCookie } from "./upstream-request.ts";
 
 /**
  * The one door for every byte leaving the server (DESIGN §6): host map, SSRF guard after DNS and
@@ -33,6 +34,8 @@ export interface OutboundInit extends RequestInit {
    * speculative requests when the host's connection cap is reached
    */
   urgent?: boolean;
+  /** cookies sent to each hop their scope matches, redirects included (upstream-request.ts) */
+  cookies?: readonly ScopedCookie[];
 }
 
 export type OutboundFetch = (url: string | URL | Request, init?: OutboundInit) => Promise<Response>;

@@ -46,6 +46,30 @@ describe("followRedirects", () => {
     expect(calls.every((c) => c.hop.guarded)).toBe(true);
   });
 
+  it("gives every hop the scoped cookies its URL matches, replacing the caller's, and none to another host", async () => {
+    const { p, calls } = policy(
+      {
+        "https://v16.tiktok.example/v.mp4": answer(302, { location: "https://v19.tiktok.example/v.mp4" }),
+        "https://v19.tiktok.example/v.mp4": answer(302, { location: "https://media.elsewhere.example/v.mp4" }),
+        "https://media.elsewhere.example/v.mp4": answer(302, { location: "https://v16.tiktok.example/back.mp4" }),
+        "https://v16.tiktok.example/back.mp4": answer(200),
+      },
+      { maxRedirects: 5 },
+    );
+    const cookies = [{ name: "tt", value: "1", domain: "tiktok.example", hostOnly: false, path: "/", secure: true, expires: null }];
+    await followRedirects(p, new URL("https://v16.tiktok.example/v.mp4"), get({ cookie: "caller=1", referer: "https://www.tiktok.example/" }), { cookies });
+    expect(calls.map((c) => c.attempt.headers.get("cookie"))).toEqual(["tt=1", "tt=1", null, "tt=1"]);
+    // the other headers follow a redirect as a browser's do
+    expect(calls[2]!.attempt.headers.get("referer")).toBe("https://www.tiktok.example/");
+  });
+
+  it("still refuses a private address on a hop that carries cookies", async () => {
+    const { p, calls } = policy({ "https://v16.tiktok.example/v": answer(302, { location: "http://10.0.0.5/v" }) });
+    const cookies = [{ name: "tt", value: "1", domain: "tiktok.example", hostOnly: false, path: "/", secure: false, expires: null }];
+    await expect(followRedirects(p, new URL("https://v16.tiktok.example/v"), get(), { cookies })).rejects.toMatchObject({ code: "link.blocked_address" });
+    expect(calls).toHaveLength(1);
+  });
+
   it("turns a POST into a GET on 303 and keeps it on 307", async () => {
     const post: ExchangeAttempt = { method: "POST", headers: new Headers({ "content-type": "application/json" }), body: Buffer.from("{}"), capped: false };
     const seeOther = policy({ "https://a.example/p": answer(303, { location: "/r" }), "https://a.example/r": answer(200) });

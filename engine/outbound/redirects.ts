@@ -1,7 +1,7 @@
 /**
  * Redirects followed by hand, so every hop is host-mapped and checked like the first: a literal
  * private address is refused before connecting, a name is connected through the guarded lookup,
- * credentials never follow to another origin, and 303 (or 301/302 after a POST) becomes a GET.
+ * credentials never follow to another origin (scoped cookies go to the hops their scope matches), and 303 (or 301/302 after a POST) becomes a GET.
  */
 import { isIP } from "node:net";
 import { EngineError } from "../errors.ts";
@@ -9,6 +9,7 @@ import { isBlockedAddress, unbracket } from "./address-guard.ts";
 import { applyHostMap, type HostMap } from "./host-map.ts";
 import type { ExchangeAttempt, ExchangeHop, ExchangeResponse } from "./http-exchange.ts";
 import { classifyOutboundError } from "./outbound-errors.ts";
+import { cookieHeaderFor, type ScopedCookie } from "./upstream-request.ts";
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -25,6 +26,11 @@ export interface RedirectRequest {
   redirect?: RequestRedirect;
   /** operator-configured destination: the first hop skips the address check */
   trusted?: boolean;
+  /**
+   * cookies a platform's media needs: each hop's Cookie header is made from those whose scope
+   * matches that hop's URL (as the link names it, before host mapping), replacing any other
+   */
+  cookies?: readonly ScopedCookie[];
 }
 
 export async function followRedirects(
@@ -55,6 +61,13 @@ export async function followRedirects(
           guarded = true;
         }
       }
+    }
+    if (init.cookies) {
+      const headers = new Headers(attempt.headers);
+      const cookie = cookieHeaderFor(init.cookies, url, Date.now());
+      if (cookie) headers.set("cookie", cookie);
+      else headers.delete("cookie");
+      attempt = { ...attempt, headers };
     }
     let res: ExchangeResponse;
     try {

@@ -25,7 +25,7 @@ export function createDownloadPrefetch(prefetch: Pick<SegmentPrefetch, "start">,
       // what the segment reader holds once it opens (init included): as many parts in flight as
       // it keeps, and as many again fetched ahead; fetched here as it would, the next as one is in
       const inFlight = segmentsInFlight(segmentConcurrency, segments);
-      prefetch.start((init ? [init, ...segments] : segments).slice(0, inFlight + segmentsAhead(inFlight)), id, inFlight);
+      prefetch.start((init ? [init, ...segments] : segments).slice(0, inFlight + segmentsAhead(inFlight)), id, inFlight, s.request);
     }
   }
 

@@ -8,6 +8,7 @@ import type { MediaPlan, UpstreamStream } from "../types.ts";
 import { isAbortError } from "./abort-error.ts";
 import type { Outbound } from "../outbound/outbound-fetch.ts";
 import { readAll } from "../outbound/outbound-fetch.ts";
+import { openWithRequest } from "../outbound/upstream-request.ts";
 import { GROWN_CHUNK_CEILING } from "./chunk-growth.ts";
 import { DEFAULT_RANGE_CONCURRENCY, openRangedSource } from "./ranged-reader.ts";
 import type { SegmentPrefetch } from "./segment-prefetch.ts";
@@ -90,10 +91,12 @@ export function requestCeiling(stream: UpstreamStream, configured: number | unde
 }
 
 async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { start: number; end: number }): Promise<{ body: Readable; length: number | null; contentType: string | null }> {
+  let current = stream;
+  // the stream's own headers and cookies on every request, the refreshed stream's once it is refreshed
+  const open = openWithRequest(ctx.outbound.open, () => current.request);
   if (stream.transport.type === "segments") {
-    let current = stream;
     const body = openSegmentSource({
-      open: ctx.outbound.open,
+      open,
       init: stream.transport.init,
       segments: stream.transport.segments,
       concurrency: segmentsInFlight(ctx.limits.segmentConcurrency, stream.transport.segments),
@@ -110,9 +113,8 @@ async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { star
     });
     return { body, length: null, contentType: null };
   }
-  let current = stream;
   const src = await openRangedSource({
-    open: ctx.outbound.open,
+    open,
     url: stream.url,
     chunkBytes: ctx.limits.chunkBytes,
     maxChunkBytes: requestCeiling(stream, ctx.limits.maxChunkBytes),

@@ -1,9 +1,10 @@
 import { setMaxListeners } from "node:events";
 import type { Logger } from "pino";
 import { EngineError } from "../errors.ts";
-import type { SegmentRef } from "../types.ts";
+import type { SegmentRef, UpstreamRequest } from "../types.ts";
 import { fetchPart, type PartBody } from "./fetch-part.ts";
 import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
+import { openWithRequest } from "../outbound/upstream-request.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
@@ -17,8 +18,9 @@ export interface SegmentPrefetch {
    * Starts fetching these parts (those not already held, while the budget allows) for `owner`
    * (a download id): `release(owner)` drops what that download did not take. With `inFlight`,
    * at most that many of them are fetched at once, the next as soon as one is in, in order.
+   * `request`: the headers and cookies of the stream the parts belong to.
    */
-  start(refs: readonly SegmentRef[], owner?: string, inFlight?: number): void;
+  start(refs: readonly SegmentRef[], owner?: string, inFlight?: number, request?: UpstreamRequest): void;
   /**
    * The fetch of this part, when one was started and not taken yet: the caller owns it from now
    * on (`signal` aborts it). Null when nothing was prefetched for it.
@@ -57,6 +59,7 @@ interface Batch {
   queue: SegmentRef[];
   running: number;
   inFlight: number;
+  request?: UpstreamRequest;
 }
 
 export const prefetchKey = (ref: SegmentRef): string => (ref.range ? `${ref.url}#${ref.range.start}-${ref.range.end}` : ref.url);
@@ -96,7 +99,7 @@ export function createSegmentPrefetch(opts: SegmentPrefetchOptions): SegmentPref
         batch.running--;
         next(batch);
       };
-      launch(ref, key, batch.owner).result.then(freed, freed);
+      launch(ref, key, batch.owner, batch.request).result.then(freed, freed);
     }
   }
 
@@ -105,13 +108,13 @@ export function createSegmentPrefetch(opts: SegmentPrefetchOptions): SegmentPref
     for (const ref of batch.queue.splice(0)) waiting.delete(prefetchKey(ref));
   }
 
-  function launch(ref: SegmentRef, key: string, owner: string | undefined): Entry {
+  function launch(ref: SegmentRef, key: string, owner: string | undefined, request: UpstreamRequest | undefined): Entry {
     const controller = new AbortController();
     setMaxListeners(8, controller.signal);
     const entry: Entry = { controller, result: Promise.resolve([]), bytes: 0, timer: setTimeout(() => drop(key, entry), ttlMs), owner };
     entry.timer.unref();
     entry.result = fetchPart({
-      open: opts.open,
+      open: request ? openWithRequest(opts.open, () => request) : opts.open,
       signal: controller.signal,
       ref: () => ref,
       label: "prefetched segment",
@@ -135,9 +138,9 @@ export function createSegmentPrefetch(opts: SegmentPrefetchOptions): SegmentPref
   }
 
   return {
-    start(refs, owner, inFlight) {
+    start(refs, owner, inFlight, request) {
       const queue = refs.filter((ref) => !entries.has(prefetchKey(ref)) && !waiting.has(prefetchKey(ref)));
-      const batch: Batch = { owner, queue, running: 0, inFlight: Math.max(1, inFlight ?? queue.length) };
+      const batch: Batch = { owner, queue, running: 0, inFlight: Math.max(1, inFlight ?? queue.length), request };
       for (const ref of queue) waiting.set(prefetchKey(ref), batch);
       next(batch);
     },

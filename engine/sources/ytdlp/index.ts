@@ -5,7 +5,8 @@
  * every byte: probes, manifests and media through the outbound fetch and its SSRF guard.
  */
 import { ERRORS, EngineError, isEngineError } from "../../errors.ts";
-import type { ResolvedMedia, SourceResult, UpstreamStream } from "../../types.ts";
+import type { ResolvedMedia, SourceResult, UpstreamRequest, UpstreamStream } from "../../types.ts";
+import { fetchWithRequest } from "../../outbound/upstream-request.ts";
 import type { PlaylistListing } from "../types.ts";
 import { fetchHead } from "../generic/fetch-bytes.ts";
 import { mapLimit } from "../generic/hls.ts";
@@ -46,24 +47,43 @@ const DEFAULT_PLAYLIST_END = 200;
 
 type Link = Extract<ParsedLink, { kind: "site" | "generic" }>;
 
+/** The stream with the request its format needs (yt-dlp's headers and cookies), when it needs one. */
+function withRequest(stream: UpstreamStream, request: UpstreamRequest | undefined): UpstreamStream {
+  return request ? { ...stream, request } : stream;
+}
+
+/**
+ * The context for reading one format while its link resolves: every probe and manifest request
+ * carries the format's headers and cookies, and the streams it announces early keep them.
+ */
+function contextFor(ctx: SourceContext, request: UpstreamRequest | undefined): SourceContext {
+  if (!request) return ctx;
+  const known = ctx.streamsKnown;
+  return { ...ctx, fetch: fetchWithRequest(ctx.fetch, request), ...(known ? { streamsKnown: (streams) => known(streams.map((s) => withRequest(s, request))) } : {}) };
+}
+
 /** The streams yt-dlp's formats lead to, each reached, probed and sized through our fetch. */
 async function streamsOf(info: YtdlpInfo, ctx: SourceContext): Promise<{ streams: UpstreamStream[]; durationSeconds: number }> {
   const routes = formatsOf(info).map(routeFormat);
-  const manifests = [...new Set(routes.flatMap((r) => (r.type === "manifest" ? [r.manifestUrl] : [])))];
+  // one read per manifest, with the request of the first format that names it
+  const manifestRequests = new Map<string, UpstreamRequest | undefined>();
+  for (const r of routes) if (r.type === "manifest" && !manifestRequests.has(r.manifestUrl)) manifestRequests.set(r.manifestUrl, r.request);
+  const manifests = [...manifestRequests.keys()];
   const direct = routes.flatMap((r) => (r.type === "direct" ? [r] : []));
   let durationSeconds = info.duration ?? 0;
 
   const directStreams = await mapLimit(direct, LOOKUP_CONCURRENCY, async ({ stream, codecsKnown }) => {
+    const formatCtx = contextFor(ctx, stream.request);
     try {
       if (!codecsKnown) {
         // the site did not say what the file holds: probe its first bytes like any media link
-        const probed = await resolveGenericMedia(stream.url, ctx);
+        const probed = await resolveGenericMedia(stream.url, formatCtx);
         durationSeconds ||= probed.details.durationSeconds;
-        return probed.streams.map((s) => ({ ...s, id: stream.id, width: s.width ?? stream.width, height: s.height ?? stream.height }));
+        return probed.streams.map((s) => withRequest({ ...s, id: stream.id, width: s.width ?? stream.width, height: s.height ?? stream.height }, stream.request));
       }
       if (stream.contentLength == null) {
         // a real size for the format list: one byte is enough for the server to say the length
-        const head = await fetchHead(ctx, stream.url, 1);
+        const head = await fetchHead(formatCtx, stream.url, 1);
         return [{ ...stream, contentLength: head.total }];
       }
       return [stream];
@@ -75,10 +95,12 @@ async function streamsOf(info: YtdlpInfo, ctx: SourceContext): Promise<{ streams
   });
 
   const manifestStreams = await mapLimit(manifests, LOOKUP_CONCURRENCY, async (url, i) => {
+    const request = manifestRequests.get(url);
     try {
-      const resolved = await resolveGenericMedia(url, ctx);
+      const resolved = await resolveGenericMedia(url, contextFor(ctx, request));
       durationSeconds ||= resolved.details.durationSeconds;
-      return resolved.streams.map((s) => ({ ...s, id: `ytdlp-m${i}-${s.id}` }));
+      // the segments come from where the manifest sent us: the format's request goes with them
+      return resolved.streams.map((s) => withRequest({ ...s, id: `ytdlp-m${i}-${s.id}` }, request));
     } catch (err) {
       if (!isEngineError(err) || err.code === "link.blocked_address" || manifests.length === 1) throw err;
       ctx.logger.debug({ code: err.code }, "yt-dlp manifest left out: our fetch could not read it");

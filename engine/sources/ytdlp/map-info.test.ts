@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { TIKTOK_CHAIN_TOKEN, tiktokDocument } from "#tests/mocks/ytdlp-tiktok.ts";
+import { cookieHeaderFor } from "../../outbound/upstream-request.ts";
 import { classifyFailure, errorLine } from "./classify.ts";
 import { capToPlatform, captionsOf, formatsOf, MAX_CAPTION_TRACKS, parseInfo, routeFormat, type YtdlpFormat } from "./map-info.ts";
 
@@ -43,6 +45,47 @@ describe("yt-dlp formats onto our streams", () => {
     [{ protocol: "m3u8_native", url: "https://cdn.example/x.m3u8" }, "m3u8_native without a manifest URL"],
   ])("leaves out %o (%s)", (f, reason) => {
     expect(routeFormat(format(f))).toEqual({ type: "skip", reason });
+  });
+});
+
+describe("what a format's requests need (yt-dlp's http_headers and cookies)", () => {
+  const MEDIA = "https://v16-webapp-prime.tiktok.com/video/tos/useast2a/tos-useast2a-ve-0068c001/oQx/?a=1988&expire=1764300000&signature=abc";
+  const streamOf = (doc: Record<string, unknown>) => {
+    const route = routeFormat(formatsOf(parseInfo(JSON.stringify(doc)))[0]!);
+    if (route.type !== "direct") throw new Error(`expected a direct format, got ${route.type}`);
+    return route.stream;
+  };
+  const NOW = Date.UTC(2026, 10, 27);
+
+  it("current yt-dlp: the Referer and yt-dlp's headers are kept, the cookies scoped to the Domain yt-dlp names", () => {
+    const stream = streamOf(tiktokDocument({ mediaUrl: MEDIA, style: "current" }));
+    expect(stream.request?.headers).toEqual({
+      "user-agent": expect.stringContaining("Chrome/"),
+      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+      "accept-language": "en-us,en;q=0.5",
+      "sec-fetch-mode": "navigate",
+      referer: "https://www.tiktok.com/@someone/video/7301234567890123456",
+    });
+    expect(stream.request?.cookies).toContainEqual({ name: "tt_chain_token", value: TIKTOK_CHAIN_TOKEN, domain: "tiktok.com", hostOnly: false, path: "/", secure: true, expires: 1900000000 });
+    // the CDN gets TikTok's domain cookies and not the page host's own; another host gets none
+    expect(cookieHeaderFor(stream.request!.cookies!, new URL(MEDIA), NOW)).toBe(`tt_chain_token=${TIKTOK_CHAIN_TOKEN}; ttwid=1%7Cq0x8`);
+    expect(cookieHeaderFor(stream.request!.cookies!, new URL("https://media.elsewhere.example/v.mp4"), NOW)).toBeNull();
+  });
+
+  it("yt-dlp 2023.03: the Cookie inside http_headers goes to the format's host only, and is no header of ours", () => {
+    const stream = streamOf(tiktokDocument({ mediaUrl: MEDIA, style: "2023.03" }));
+    expect(stream.request?.headers?.cookie).toBeUndefined();
+    expect(stream.request?.headers?.referer).toBe("https://www.tiktok.com/@someone/video/7301234567890123456");
+    expect(cookieHeaderFor(stream.request!.cookies!, new URL(MEDIA), NOW)).toBe(`tt_chain_token=${TIKTOK_CHAIN_TOKEN}; ttwid=1%7Cq0x8`);
+    expect(cookieHeaderFor(stream.request!.cookies!, new URL("https://v19-webapp.tiktok.com/v.mp4"), NOW)).toBeNull();
+  });
+
+  it("a manifest keeps the request of its format; a single-file document its own; a format that needs nothing has none", () => {
+    const hls = { format_id: "hls", url: "https://cdn.example/720.m3u8", manifest_url: "https://cdn.example/master.m3u8", protocol: "m3u8_native", http_headers: { Referer: "https://site.example/" }, cookies: "k=v; Domain=.cdn.example; Path=/" };
+    expect(routeFormat(format(hls))).toMatchObject({ type: "manifest", request: { headers: { referer: "https://site.example/" }, cookies: [{ name: "k", domain: "cdn.example" }] } });
+    const single = parseInfo(JSON.stringify({ url: "https://cdn.example/v.mp4", ext: "mp4", vcodec: "avc1", acodec: "mp4a.40.2", http_headers: { Referer: "https://page.example/" } }));
+    expect(routeFormat(formatsOf(single)[0]!)).toMatchObject({ stream: { request: { headers: { referer: "https://page.example/" } } } });
+    expect(streamOf({ formats: [{ format_id: "p", url: "https://cdn.example/p.mp4", ext: "mp4", vcodec: "avc1", acodec: "mp4a.40.2" }] })).not.toHaveProperty("request");
   });
 });
 

@@ -19,6 +19,8 @@ import { isLanguageTag } from "../../captions/languages.ts";
 import { EngineError } from "../../errors.ts";
 import type { CaptionTrack, Platform, Thumbnail, UpstreamStream, VideoDetails } from "../../types.ts";
 import { normaliseProbeCodec, parseCodecs } from "../generic/codecs.ts";
+import type { UpstreamRequest } from "../../types.ts";
+import { requestOf } from "./format-request.ts";
 
 const num = z.number().finite().nullish().catch(null);
 const str = z.string().nullish().catch(null);
@@ -45,6 +47,10 @@ const formatSchema = z.object({
   format_note: str,
   /** yt-dlp's own request size for the site (http_chunk_size: 10 MiB for YouTube, which throttles longer requests) */
   downloader_options: z.object({ http_chunk_size: num }).nullish().catch(null),
+  /** the headers yt-dlp would send for this format (before 2023.07, its cookies among them as `Cookie`) */
+  http_headers: z.record(z.string(), z.unknown()).nullish().catch(null),
+  /** yt-dlp 2023.07 on: the cookies this format's URL needs, with their Domain/Path/Secure/Expires */
+  cookies: str,
 });
 export type YtdlpFormat = z.infer<typeof formatSchema>;
 
@@ -86,6 +92,9 @@ const infoSchema = z.object({
   height: num,
   filesize: num,
   manifest_url: str,
+  /** a single-format document's request needs (a direct file a page embeds) */
+  http_headers: z.record(z.string(), z.unknown()).nullish().catch(null),
+  cookies: str,
   formats: z.array(z.unknown()).nullish().catch(null),
   entries: z.array(z.unknown()).nullish().catch(null),
   /** {language: [one entry per file format]}: the uploader's tracks, and speech recognition's */
@@ -144,14 +153,20 @@ const CONTAINERS: Record<string, UpstreamStream["container"]> = { mp4: "mp4", m4
 /** How our engine can reach one format: as a direct file, through its manifest, or not at all. */
 export type FormatRoute =
   | { type: "direct"; stream: UpstreamStream; codecsKnown: boolean }
-  | { type: "manifest"; manifestUrl: string }
+  | { type: "manifest"; manifestUrl: string; request?: UpstreamRequest }
   | { type: "skip"; reason: string };
+
+function urlOrNull(text: string): URL | null {
+  return URL.canParse(text) ? new URL(text) : null;
+}
 
 export function routeFormat(f: YtdlpFormat): FormatRoute {
   if (f.has_drm) return { type: "skip", reason: "DRM" };
   const protocol = (f.protocol ?? "https").split("+")[0]!;
   if (MANIFEST_PROTOCOLS.has(protocol)) {
-    return f.manifest_url ? { type: "manifest", manifestUrl: f.manifest_url } : { type: "skip", reason: `${protocol} without a manifest URL` };
+    if (!f.manifest_url) return { type: "skip", reason: `${protocol} without a manifest URL` };
+    const request = requestOf(f, urlOrNull(f.url ?? f.manifest_url));
+    return { type: "manifest", manifestUrl: f.manifest_url, ...(request ? { request } : {}) };
   }
   if (!DIRECT_PROTOCOLS.has(protocol) || !f.url) return { type: "skip", reason: `protocol ${protocol}` };
   if (/^(mhtml|jpg|jpeg|png|webp|gif|vtt|srt|json)$/i.test(f.ext ?? "")) return { type: "skip", reason: `${f.ext} is not media` };
@@ -187,6 +202,9 @@ export function routeFormat(f: YtdlpFormat): FormatRoute {
     ...(f.language ? { language: f.language } : {}),
     contentLength: f.filesize && f.filesize > 0 ? f.filesize : null,
   };
+  // what the platform checks on every request of the file (a Referer, its cookie), never shown to a client
+  const request = requestOf(f, url);
+  if (request) stream.request = request;
   // yt-dlp leaves codecs out when the site does not say (Facebook's progressive files, generic
   // pages): such a stream is probed through our fetch before it is offered
   const codecsKnown = vcodec !== undefined && acodec !== undefined && container !== "unknown";
