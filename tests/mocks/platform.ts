@@ -19,6 +19,12 @@
  *   PLvidfetchSamples01  "VidFetch sample playlist": vidfetchAll, vidfetch720, vidfetchCap
  * Generic: an HLS master, a DASH manifest and a direct MP4 on media.example.test (and the same MP4
  * from a slow host, SLOW_FILE_PATH, for watching a download's progress).
+ *
+ * YouTube's 2026 failure types, per InnerTube client, are switched on per test with
+ * `setYouTubeModes` (issue 32 §7): SABR-only answers, a bot wall, the made-for-kids ERROR. Each
+ * answer's stream URLs name the client that got them (`c=`, as googlevideo's do), and the player
+ * and media requests are recorded, so a test sees which client a download went through and how
+ * many player requests it cost.
  */
 import { existsSync, statSync } from "node:fs";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
@@ -185,11 +191,12 @@ const FPS = 24;
 const text = (s: string) => ({ simpleText: s });
 const runs = (s: string) => ({ runs: [{ text: s }] });
 
-function streamUrl(video: SyntheticVideo, itag: number, spec: ItagSpec, media: MockMediaSet, expire: number): string {
+function streamUrl(video: SyntheticVideo, itag: number, spec: ItagSpec, media: MockMediaSet, expire: number, client?: string): string {
   const url = new URL("https://rr1---sn-vidfetch-mock.googlevideo.com/videoplayback");
   url.searchParams.set("expire", String(expire));
   url.searchParams.set("id", `o-${video.id}`);
   url.searchParams.set("itag", String(itag));
+  if (client) url.searchParams.set("c", client);
   url.searchParams.set("source", "youtube");
   url.searchParams.set("mime", spec.mimeType.split(";")[0]!);
   url.searchParams.set("clen", String(statSync(spec.file(media)).size));
@@ -197,13 +204,13 @@ function streamUrl(video: SyntheticVideo, itag: number, spec: ItagSpec, media: M
   return url.href;
 }
 
-function formatEntry(video: SyntheticVideo, itag: number, media: MockMediaSet, expire: number): Record<string, unknown> {
+function formatEntry(video: SyntheticVideo, itag: number, media: MockMediaSet, expire: number, client?: string): Record<string, unknown> {
   const spec = ITAGS[itag]!;
   const size = statSync(spec.file(media)).size;
   const bitrate = Math.round((size * 8) / media.durationSeconds);
   const entry: Record<string, unknown> = {
     itag,
-    url: streamUrl(video, itag, spec, media, expire),
+    url: streamUrl(video, itag, spec, media, expire, client),
     mimeType: spec.mimeType,
     bitrate: Math.round(bitrate * 1.2),
     averageBitrate: bitrate,
@@ -228,8 +235,8 @@ function thumbnailList(video: SyntheticVideo) {
   ];
 }
 
-/** A `/youtubei/v1/player` response in InnerTube's shape. */
-export function syntheticPlayerResponse(video: SyntheticVideo, media: MockMediaSet, now = Date.now()): Record<string, unknown> {
+/** A `/youtubei/v1/player` response in InnerTube's shape; `client` is written into the stream URLs (`c=`). */
+export function syntheticPlayerResponse(video: SyntheticVideo, media: MockMediaSet, now = Date.now(), client?: string): Record<string, unknown> {
   const responseContext = { visitorData: "CgtWaWRGZXRjaE1vY2s%3D", serviceTrackingParams: [] };
   if (video.playability === "private") {
     return {
@@ -267,8 +274,8 @@ export function syntheticPlayerResponse(video: SyntheticVideo, media: MockMediaS
     playabilityStatus: { status: "OK", playableInEmbed: true },
     streamingData: {
       expiresInSeconds: "21540",
-      formats: muxed.map((i) => formatEntry(video, i, media, expire)),
-      adaptiveFormats: adaptive.map((i) => formatEntry(video, i, media, expire)),
+      formats: muxed.map((i) => formatEntry(video, i, media, expire, client)),
+      adaptiveFormats: adaptive.map((i) => formatEntry(video, i, media, expire, client)),
     },
     ...(video.captions
       ? {
@@ -539,7 +546,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(data);
 }
 
-async function readJson(req: IncomingMessage): Promise<{ videoId?: unknown }> {
+async function readJson(req: IncomingMessage): Promise<{ videoId?: unknown; context?: { client?: { clientName?: unknown } } }> {
   const parts: Buffer[] = [];
   for await (const chunk of req) parts.push(chunk as Buffer);
   const raw = Buffer.concat(parts).toString("utf8");
@@ -553,6 +560,68 @@ function fileUnder(root: string, rel: string): string | undefined {
   return existsSync(file) && statSync(file).isFile() ? file : undefined;
 }
 
+/**
+ * YouTube's failure types, each for the InnerTube clients named (as they are sent on the wire:
+ * `VISIONOS`, `ANDROID`, `WEB_EMBEDDED_PLAYER`…). A client named in none plays every example video.
+ */
+export interface YouTubeModes {
+  /** answers whose adaptive formats carry no URL, only `serverAbrStreamingUrl`, and no progressive stream */
+  sabrOnly?: string[];
+  /** LOGIN_REQUIRED "Sign in to confirm you're not a bot" */
+  botWall?: string[];
+  /**
+   * what VISIONOS answers for a made-for-kids video (review youtube-2026-11 §1.1: not playable with
+   * it): ERROR "This video is unavailable", the words YouTube also uses for an id that does not exist
+   */
+  kidsError?: string[];
+}
+
+export const YOUTUBE_REQUESTS_KEPT = 10_000;
+
+/** A request the mock platform saw on its YouTube side: a player request or a media range. */
+export interface MockYouTubeRequest {
+  kind: "player" | "media";
+  videoId: string;
+  /** the InnerTube client of a player request; the `c=` of a media URL */
+  client: string;
+  /** of a media request */
+  itag?: string;
+}
+
+/** `/player`'s answer in a mode, or undefined when the mode leaves this client alone. */
+function modeAnswer(modes: YouTubeModes, client: string, body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const { responseContext } = body;
+  if (modes.botWall?.includes(client)) {
+    return {
+      responseContext,
+      playabilityStatus: {
+        status: "LOGIN_REQUIRED",
+        reason: "Sign in to confirm you\u2019re not a bot",
+        errorScreen: {
+          playerErrorMessageRenderer: {
+            reason: text("Sign in to confirm you\u2019re not a bot"),
+            subreason: runs("This helps protect our community. Learn more"),
+          },
+        },
+      },
+    };
+  }
+  if (modes.kidsError?.includes(client)) {
+    return { responseContext, playabilityStatus: { status: "ERROR", reason: "This video is unavailable", errorScreen: { playerErrorMessageRenderer: { reason: text("This video is unavailable") } } } };
+  }
+  if (modes.sabrOnly?.includes(client)) {
+    const sd = body.streamingData as { formats?: unknown; adaptiveFormats?: Array<Record<string, unknown>>; serverAbrStreamingUrl?: string } | undefined;
+    if (!sd) return undefined;
+    const copy = structuredClone(body);
+    const copySd = copy.streamingData as NonNullable<typeof sd>;
+    delete copySd.formats;
+    for (const f of copySd.adaptiveFormats ?? []) delete f.url;
+    copySd.serverAbrStreamingUrl = "https://rr1---sn-vidfetch-mock.googlevideo.com/videoplayback?sabr=1&source=youtube";
+    return copy;
+  }
+  return undefined;
+}
+
 export interface MockPlatform {
   origin: string;
   /** OUTBOUND_HOST_MAP value mapping the real hosts to this server */
@@ -561,6 +630,10 @@ export interface MockPlatform {
   media: MockMediaSet;
   /** media file streams open right now (each belongs to a response still being sent) */
   openFiles(): number;
+  /** replaces the YouTube failure modes in force (`{}`: every client plays) */
+  setYouTubeModes(modes: YouTubeModes): void;
+  /** the YouTube player and media requests seen, in order (the latest YOUTUBE_REQUESTS_KEPT) */
+  youtubeRequests(): MockYouTubeRequest[];
   close(): Promise<void>;
 }
 
@@ -576,6 +649,13 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
   const playlists = new Map(MOCK_PLATFORM_PLAYLISTS.map((l) => [l.id, l]));
   const itagFile = (itag: string) => ITAGS[Number(itag)]?.file(media);
   const openFiles = new Set<Readable>();
+  let youtubeModes: YouTubeModes = {};
+  const youtubeRequests: MockYouTubeRequest[] = [];
+  // a dev server (MOCKS=true) runs for days: only the latest requests are kept
+  const recordYouTube = (r: MockYouTubeRequest) => {
+    youtubeRequests.push(r);
+    if (youtubeRequests.length > YOUTUBE_REQUESTS_KEPT) youtubeRequests.splice(0, youtubeRequests.length - YOUTUBE_REQUESTS_KEPT);
+  };
   // one rate for every request of the slow file (parallel ranges share it), so a whole download takes SLOW_FILE_SECONDS
   let slow: SharedRate | null = null;
   const slowRate = () => (slow ??= createSharedRate(statSync(media.progressive).size / SLOW_FILE_SECONDS));
@@ -601,10 +681,14 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
 
     if (req.method === "POST" && p === "/youtubei/v1/player") {
       const body = await readJson(req);
-      const video = videos.get(String(body.videoId ?? ""));
+      const videoId = String(body.videoId ?? "");
+      const client = String(body.context?.client?.clientName ?? "");
+      recordYouTube({ kind: "player", videoId, client });
+      const video = videos.get(videoId);
       // InnerTube answers an unknown id with ERROR "This video is unavailable".
       if (!video) return sendJson(res, 200, { playabilityStatus: { status: "ERROR", reason: "This video is unavailable" } });
-      return sendJson(res, 200, syntheticPlayerResponse(video, media));
+      const answer = syntheticPlayerResponse(video, media, Date.now(), client);
+      return sendJson(res, 200, modeAnswer(youtubeModes, client, answer) ?? answer);
     }
     if (req.method === "POST" && p === "/youtubei/v1/next") {
       const body = await readJson(req);
@@ -620,7 +704,9 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
       return sendJson(res, 200, syntheticPlaylistBrowseResponse(playlist, media));
     }
     if (p === "/videoplayback") {
-      const file = itagFile(url.searchParams.get("itag") ?? "");
+      const itag = url.searchParams.get("itag") ?? "";
+      recordYouTube({ kind: "media", videoId: (url.searchParams.get("id") ?? "").replace(/^o-/, ""), client: url.searchParams.get("c") ?? "", itag });
+      const file = itagFile(itag);
       if (!file) return void res.writeHead(404).end();
       return serveFile(req, res, file, CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream");
     }
@@ -711,6 +797,8 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
     exampleLinks,
     media,
     openFiles: () => openFiles.size,
+    setYouTubeModes: (modes) => (youtubeModes = modes),
+    youtubeRequests: () => [...youtubeRequests],
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -134,6 +134,19 @@ function mergeStreams(answers: PlayerCandidate[]): UpstreamStream[] {
 }
 
 /**
+ * The answers (in the order asked) as one: streams merged best URL per itag, clients without a
+ * token gate first; token-gated answers only count when the others lack video or audio. `primary`
+ * is the answer the details and captions come from: the first in that order with a stream.
+ */
+export function mergeAnswers(answers: PlayerCandidate[]): { streams: UpstreamStream[]; primary?: PlayerCandidate; merged: string[] } {
+  const open = answers.filter((a) => !isTokenGated(a.client));
+  const pool = hasAdaptivePair(mergeStreams(open)) ? open : [...open, ...answers.filter((a) => isTokenGated(a.client))];
+  const streams = mergeStreams(pool);
+  const merged = pool.filter((a) => a.streams.some((s) => streams.includes(s))).map((a) => a.client);
+  return { streams, primary: pool.find((a) => a.streams.length > 0), merged };
+}
+
+/**
  * The error to show when no client gave a stream: the first refusal that is not "not found"; else
  * "no formats" when a client did play the video (without a URL we can fetch); "not found" only
  * when every client said so.
@@ -174,13 +187,9 @@ export async function pickPlayer(opts: {
   }
   const asked = ladder.slice(0, answers.length + refusals.length);
 
-  // Token-gated answers only count when the others lack video or audio.
-  const open = answers.filter((a) => !isTokenGated(a.client));
-  const pool = hasAdaptivePair(mergeStreams(open)) ? open : [...open, ...answers.filter((a) => isTokenGated(a.client))];
-  const streams = mergeStreams(pool);
-  const primary = pool.find((a) => a.streams.length > 0);
+  const { streams, primary, merged } = mergeAnswers(answers);
   if (!primary) throw verdictOf(refusals, answers.length > 0, asked);
   if (!hasAdaptivePair(streams)) logger.warn({ clients: asked, videoId: id }, "youtube: no client gave adaptive URLs; using the progressive streams");
-  else if (pool.length > 1) logger.info({ clients: pool.map((a) => a.client), videoId: id }, "youtube: formats merged from several clients");
+  else if (merged.length > 1) logger.info({ clients: merged, videoId: id }, "youtube: formats merged from several clients");
   return { ...primary, streams, asked };
 }

@@ -1,0 +1,140 @@
+/**
+ * The YouTube client ladder (issue 32 §1, §7) on the mock platform: in each of YouTube's failure
+ * modes a download completes through the next client, costs no more player requests than the
+ * ladder needs, and where no client can play the video fails with the catalogue's words.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ERRORS, type EngineErrorCode } from "#engine/errors.ts";
+import { createEngine, type Engine } from "#engine/index.ts";
+import { startMockPlatform, type MockPlatform, type YouTubeModes } from "#tests/mocks/platform.ts";
+import { sourceContext } from "./helpers.ts";
+
+const execFileAsync = promisify(execFile);
+const VIDEO = "vidfetch720";
+const URL_OF = (id: string) => `https://www.youtube.com/watch?v=${id}`;
+
+describe("YouTube client ladder on the mock platform", () => {
+  let platform: MockPlatform;
+  let server: http.Server;
+  let origin = "";
+  let dir = "";
+  const engines: Engine[] = [];
+  let current: Engine | undefined;
+
+  beforeAll(async () => {
+    platform = await startMockPlatform({ dataDir: path.join(os.tmpdir(), "vidfetch-test-platform") });
+    dir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-ladder-"));
+    server = http.createServer((req, res) => {
+      const token = /^\/api\/v1\/dl\/([^/?]+)/.exec(req.url ?? "")?.[1];
+      if (!token || !current) return void res.writeHead(404).end();
+      void current.handleDownload(token, req, res);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(() => platform.setYouTubeModes({}));
+  afterAll(async () => {
+    for (const engine of engines) await engine.close();
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    await platform?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A fresh engine (its own resolve cache: a mode never meets another test's cached answer). */
+  async function engineWith(clients: string[]): Promise<Engine> {
+    const { config } = sourceContext({ hostMap: platform.hostMap, clients });
+    current = await createEngine({ ...config, publicUrl: origin, limits: { ...config.limits, resolveCacheSeconds: 60 } });
+    engines.push(current);
+    return current;
+  }
+
+  /** What the platform saw for `id` while `run` ran: the player requests' clients, the media URLs' clients. */
+  async function watch<T>(id: string, run: () => Promise<T>) {
+    const from = platform.youtubeRequests().length;
+    const result = await run();
+    const seen = platform.youtubeRequests().slice(from).filter((r) => r.videoId === id);
+    return {
+      result,
+      players: seen.filter((r) => r.kind === "player").map((r) => r.client),
+      mediaFrom: [...new Set(seen.filter((r) => r.kind === "media").map((r) => r.client))],
+    };
+  }
+
+  /** Resolves and downloads mp4-720 (136 + 140): the whole file, checked with ffprobe. */
+  async function download(modes: YouTubeModes, clients = ["VISIONOS", "ANDROID"], id = VIDEO) {
+    platform.setYouTubeModes(modes);
+    const engine = await engineWith(clients);
+    return watch(id, async () => {
+      const created = await engine.createDownload({ url: URL_OF(id), format: "mp4-720", caller: { kind: "anonymous" }, ip: "127.0.0.1" });
+      const res = await fetch(created.downloadUrl);
+      expect(res.status).toBe(200);
+      const file = path.join(dir, `${Date.now()}-${created.filename}`);
+      await writeFile(file, Buffer.from(await res.arrayBuffer()));
+      const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file]);
+      const probe = JSON.parse(stdout) as { format: { duration: string }; streams: Array<{ codec_type: string; height?: number }> };
+      expect(probe.streams.find((s) => s.codec_type === "video")?.height).toBe(720);
+      expect(probe.streams.some((s) => s.codec_type === "audio")).toBe(true);
+      expect(Math.abs(Number(probe.format.duration) - platform.media.durationSeconds)).toBeLessThan(1);
+    });
+  }
+
+  /** The resolve fails with `code` and the catalogue's words for it. */
+  async function refused(modes: YouTubeModes, code: EngineErrorCode, id = VIDEO, clients = ["VISIONOS", "ANDROID"]) {
+    platform.setYouTubeModes(modes);
+    const engine = await engineWith(clients);
+    const seen = await watch(id, () => engine.resolve(URL_OF(id), { kind: "anonymous" }).then(() => undefined, (err: unknown) => err));
+    expect(seen.result).toMatchObject({ code, message: ERRORS[code].message });
+    return seen;
+  }
+
+  it("a playing VISIONOS costs one player request: the next client is never asked", async () => {
+    const { players, mediaFrom } = await download({ botWall: ["ANDROID"] });
+    expect(players).toEqual(["VISIONOS"]);
+    expect(mediaFrom).toEqual(["VISIONOS"]);
+  });
+
+  it.each<[string, YouTubeModes]>([
+    ["VISIONOS SABR-only", { sabrOnly: ["VISIONOS"] }],
+    ["a bot wall for VISIONOS", { botWall: ["VISIONOS"] }],
+    ["made-for-kids ERROR on VISIONOS only (not 'Video not found')", { kidsError: ["VISIONOS"] }],
+  ])("%s: the download completes through ANDROID in two player requests", async (_name, modes) => {
+    const { players, mediaFrom } = await download(modes);
+    expect(players).toEqual(["VISIONOS", "ANDROID"]);
+    expect(mediaFrom).toEqual(["ANDROID"]);
+  });
+
+  it("YOUTUBE_CLIENTS sets the order; a token-gated first answer does not end the ladder, and its URLs are not used", async () => {
+    const { players, mediaFrom } = await download({}, ["ANDROID", "VISIONOS"]);
+    expect(players).toEqual(["ANDROID", "VISIONOS"]);
+    expect(mediaFrom).toEqual(["VISIONOS"]);
+  });
+
+  describe("when no client can play the video", () => {
+    it.each<[string, YouTubeModes, EngineErrorCode]>([
+      ["a bot wall on every client says so", { botWall: ["VISIONOS", "ANDROID"] }, "video.bot_check"],
+      ["VISIONOS's made-for-kids ERROR gives way to the other client's reason", { kidsError: ["VISIONOS"], botWall: ["ANDROID"] }, "video.bot_check"],
+      ["'Video not found' only when every client says so", { kidsError: ["VISIONOS", "ANDROID"] }, "video.not_found"],
+      ["SABR-only everywhere has no downloadable formats", { sabrOnly: ["VISIONOS", "ANDROID"] }, "video.no_formats"],
+    ])("%s", async (_name, modes, code) => {
+      const { players } = await refused(modes, code);
+      expect(players).toEqual(["VISIONOS", "ANDROID"]);
+    });
+
+    it("a refusal about the video itself ends the ladder at the first client", async () => {
+      const { players } = await refused({ sabrOnly: ["VISIONOS"] }, "video.private", "vidfetchPrv");
+      expect(players).toEqual(["VISIONOS"]);
+    });
+
+    it("an age gate asks the embedded player too before giving up", async () => {
+      const { players } = await refused({}, "video.age_restricted", "vidfetchAge");
+      expect(players).toEqual(["VISIONOS", "ANDROID", "WEB_EMBEDDED_PLAYER"]);
+    });
+  });
+});
