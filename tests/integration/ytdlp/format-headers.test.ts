@@ -1,0 +1,187 @@
+/**
+ * Issue 32 §1: the headers and cookies yt-dlp says a format needs reach the CDN that needs them,
+ * through our guarded fetch, and no other host. A fake TikTok CDN answers 403 unless the request
+ * carries the page as Referer and the `tt_chain_token` cookie yt-dlp named (in the current
+ * `cookies` field, or inside http_headers as yt-dlp 2023.03 puts it); a redirect from it to
+ * another host must not carry the cookie there; the cookie never shows in the logs. A link made
+ * on one instance downloads on another that shares the resolve cache.
+ */
+import { readFile } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Writable } from "node:stream";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEngine } from "#engine/index.ts";
+import { memoryEngineState } from "#engine/state/memory.ts";
+import type { ResolveCacheStore } from "#engine/state/types.ts";
+import type { ResolvedMedia } from "#engine/types.ts";
+import { ensureMockMedia } from "#tests/mocks/media.ts";
+import { writeFakeYtdlp } from "#tests/mocks/ytdlp.ts";
+import { TIKTOK_CHAIN_TOKEN, TIKTOK_PAGE_COOKIE, tiktokDocument } from "#tests/mocks/ytdlp-tiktok.ts";
+import { dlPath, get, serveDownloads, testConfig } from "../engine-core/engine-fixture.ts";
+import { startServer, type TestServer } from "../engine-core/helpers.ts";
+import { MEDIA_CACHE_DIR } from "../media/helpers.ts";
+import { ANONYMOUS, downloadToFile, startEngine, type EngineWithTools } from "./helpers.ts";
+
+const PAGE = "https://www.tiktok.com/@someone/video/7301234567890123456";
+const CDN = "https://v16-webapp-prime.tiktokcdn.test";
+const ELSEWHERE = "https://media.elsewhere.test";
+const link = (id: string) => `https://www.tiktok.com/@someone/video/${id}`;
+/** the videos: which document yt-dlp prints for which link */
+const VIDEOS = {
+  current: "7301234567890123451",
+  old: "7301234567890123452",
+  awayRedirect: "7301234567890123453",
+  siblingRedirect: "7301234567890123454",
+};
+
+let file: Buffer;
+let cdn: TestServer;
+let elsewhere: TestServer;
+let fixture: EngineWithTools;
+const logText: string[] = [];
+
+/** the file, or the part a Range asks for */
+function sendFile(req: IncomingMessage, res: ServerResponse): void {
+  const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "");
+  if (!m) {
+    res.writeHead(200, { "content-type": "video/mp4", "content-length": file.length, "accept-ranges": "bytes" });
+    res.end(file);
+    return;
+  }
+  const start = Number(m[1]);
+  const end = Math.min(m[2] ? Number(m[2]) : file.length - 1, file.length - 1);
+  res.writeHead(206, { "content-type": "video/mp4", "content-length": end - start + 1, "content-range": `bytes ${start}-${end}/${file.length}` });
+  res.end(file.subarray(start, end + 1));
+}
+
+/** TikTok's CDN as the issue describes it: the page as Referer and its cookie, or 403 */
+function cdnHandler(req: IncomingMessage, res: ServerResponse): void {
+  const cookie = req.headers.cookie ?? "";
+  if (req.headers.referer !== PAGE || !cookie.split("; ").includes(`tt_chain_token=${TIKTOK_CHAIN_TOKEN}`)) {
+    res.writeHead(403, { "content-type": "text/plain" }).end("Forbidden");
+    return;
+  }
+  const path = new URL(req.url ?? "/", "http://cdn").pathname;
+  if (path === "/video/tos/play.mp4") return sendFile(req, res);
+  if (path === "/video/tos/away.mp4") return void res.writeHead(302, { location: `${ELSEWHERE}/video/tos/play.mp4` }).end();
+  if (path === "/video/tos/sibling.mp4") return void res.writeHead(302, { location: "https://v19-webapp.tiktokcdn.test/video/tos/play.mp4" }).end();
+  res.writeHead(404).end();
+}
+
+beforeAll(async () => {
+  const media = await ensureMockMedia(MEDIA_CACHE_DIR);
+  file = await readFile(media.progressive);
+  cdn = await startServer(cdnHandler);
+  elsewhere = await startServer(sendFile);
+  const mediaUrl = (p: string) => `${CDN}/video/tos/${p}?a=1988&expire=1900000000&signature=s1g`;
+  const fake = await writeFakeYtdlp({
+    type: "by-link",
+    documents: {
+      [VIDEOS.current]: tiktokDocument({ mediaUrl: mediaUrl("play.mp4"), style: "current", cookieDomain: ".tiktokcdn.test" }),
+      [VIDEOS.old]: tiktokDocument({ mediaUrl: mediaUrl("play.mp4"), style: "2023.03" }),
+      [VIDEOS.awayRedirect]: tiktokDocument({ mediaUrl: mediaUrl("away.mp4"), style: "current", cookieDomain: ".tiktokcdn.test" }),
+      [VIDEOS.siblingRedirect]: tiktokDocument({ mediaUrl: mediaUrl("sibling.mp4"), style: "current", cookieDomain: ".tiktokcdn.test" }),
+    },
+  });
+  const logger = pino(
+    { level: "debug" },
+    new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        logText.push(chunk.toString());
+        cb();
+      },
+    }),
+  );
+  fixture = await startEngine({ hostMap: `*.tiktokcdn.test=${cdn.origin},media.elsewhere.test=${elsewhere.origin}`, ytdlpPath: fake.path, ytdlpTimeoutMs: 15_000, logger });
+}, 120_000);
+
+afterAll(async () => {
+  await fixture?.close();
+  await cdn?.close();
+  await elsewhere?.close();
+});
+
+describe("yt-dlp's headers and cookies reach the CDN that needs them", () => {
+  it("current yt-dlp (a cookies field): the resolve sizes the file and the download is its exact bytes", async () => {
+    const { formats } = await fixture.engine.resolve(link(VIDEOS.current), ANONYMOUS);
+    expect(formats.find((f) => f.id === "mp4-360")).toMatchObject({ available: true, bytes: file.length });
+    const got = await downloadToFile(fixture.engine, link(VIDEOS.current), "mp4-360");
+    expect(got.status).toBe(200);
+    expect((await readFile(got.file)).equals(file)).toBe(true);
+    // every request the CDN saw carried yt-dlp's headers, and never the page host's own cookie
+    const seen = cdn.requests.filter((r) => r.url.startsWith("/video/tos/play.mp4"));
+    expect(seen.length).toBeGreaterThan(1);
+    for (const r of seen) {
+      expect(r.headers).toMatchObject({ referer: PAGE, "sec-fetch-mode": "navigate", "accept-language": "en-us,en;q=0.5", "user-agent": expect.stringContaining("Chrome/134") });
+      expect(r.headers.cookie).toBe(`tt_chain_token=${TIKTOK_CHAIN_TOKEN}; ttwid=1%7Cq0x8`);
+    }
+  }, 60_000);
+
+  it("yt-dlp 2023.03 (the Cookie inside http_headers): the download is the file's exact bytes", async () => {
+    const got = await downloadToFile(fixture.engine, link(VIDEOS.old), "mp4-360");
+    expect(got.status).toBe(200);
+    expect((await readFile(got.file)).equals(file)).toBe(true);
+  }, 60_000);
+
+  it("a redirect to another host carries the Referer but not the cookie; one within the cookie's domain carries it", async () => {
+    const before = elsewhere.requests.length;
+    const away = await downloadToFile(fixture.engine, link(VIDEOS.awayRedirect), "mp4-360");
+    expect((await readFile(away.file)).equals(file)).toBe(true);
+    const there = elsewhere.requests.slice(before);
+    expect(there.length).toBeGreaterThan(0);
+    for (const r of there) {
+      expect(r.headers.cookie).toBeUndefined();
+      expect(r.headers.referer).toBe(PAGE);
+    }
+    const sibling = await downloadToFile(fixture.engine, link(VIDEOS.siblingRedirect), "mp4-360");
+    expect((await readFile(sibling.file)).equals(file)).toBe(true);
+    expect(cdn.requests.some((r) => r.headers["x-forwarded-host"] === "v19-webapp.tiktokcdn.test" && r.headers.cookie?.includes("tt_chain_token="))).toBe(true);
+  }, 60_000);
+
+  it("never writes the cookie into the logs, and the API's answers hold none of it", async () => {
+    const answer = JSON.stringify(await fixture.engine.resolve(link(VIDEOS.current), ANONYMOUS));
+    const created = JSON.stringify(await fixture.engine.createDownload({ url: link(VIDEOS.current), format: "mp4-360", caller: ANONYMOUS, ip: "203.0.113.9" }));
+    const logs = logText.join("");
+    expect(logs.length).toBeGreaterThan(0);
+    for (const text of [logs, answer, created]) {
+      expect(text).not.toContain(TIKTOK_CHAIN_TOKEN);
+      expect(text).not.toContain("tt_chain_token");
+      expect(text).not.toContain(TIKTOK_PAGE_COOKIE);
+    }
+    expect(cdn.requests.every((r) => !r.headers.cookie?.includes("msToken"))).toBe(true);
+  });
+});
+
+describe("a link made on one instance downloads on another", () => {
+  it("the stream's headers and cookies come with it through the shared resolve cache", async () => {
+    // what Redis does to a resolve: JSON in, JSON out
+    const shared = new Map<string, string>();
+    const cache: ResolveCacheStore = {
+      get: async (k) => (shared.has(k) ? (JSON.parse(shared.get(k)!) as ResolvedMedia) : undefined),
+      set: async (k, media) => void shared.set(k, JSON.stringify(media)),
+      delete: async (k) => void shared.delete(k),
+      clear: async () => undefined,
+    };
+    const state = (opts: Parameters<typeof memoryEngineState>[0]) => ({ ...memoryEngineState(opts), resolveCache: cache });
+    // the second instance's yt-dlp cannot read the link: only the shared resolve can serve it
+    const broken = await writeFakeYtdlp({ type: "error", line: "[TikTok] 7301234567890123451: Unable to extract webpage video data" });
+    const config = (ytdlpPath: string) => testConfig({ hostMap: `*.tiktokcdn.test=${cdn.origin}`, ytdlpPath, ytdlpTimeoutMs: 15_000 });
+    const fake = await writeFakeYtdlp({ type: "by-link", documents: { [VIDEOS.current]: tiktokDocument({ mediaUrl: `${CDN}/video/tos/play.mp4?sig=2`, style: "current", cookieDomain: ".tiktokcdn.test" }) } });
+    const one = await createEngine(config(fake.path), { media: fixture.tools, state, killGraceMs: 300 });
+    const two = await createEngine(config(broken.path), { media: fixture.tools, state, killGraceMs: 300 });
+    const server = await serveDownloads(two);
+    try {
+      const created = await one.createDownload({ url: link(VIDEOS.current), format: "mp4-360", caller: ANONYMOUS, ip: "203.0.113.9" });
+      expect([...shared.values()].join("")).toContain("tt_chain_token");
+      const res = await get(`${server.origin}${dlPath(created.downloadUrl)}`);
+      expect(res.status).toBe(200);
+      expect(res.body.equals(file)).toBe(true);
+      expect(await broken.runs()).toHaveLength(0);
+    } finally {
+      await server.close();
+      await one.close();
+      await two.close();
+    }
+  }, 60_000);
+});
