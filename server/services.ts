@@ -15,6 +15,7 @@ import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
+import { loadYtdlpExtractors, type YtdlpExtractors } from "#engine/sources/ytdlp/extractors.ts";
 import { createJobRunner, jobDefinitions, type JobRunner } from "#jobs/index.ts";
 import { createJobStorage, jobStorageOptionsFrom, type JobStorage } from "#jobs/storage/job-storage.ts";
 import { signFileLink, verifyFileLink } from "#jobs/storage/file-links.ts";
@@ -22,6 +23,7 @@ import { createScheduledJobs, deleteExpiredJobFiles, JOB_FILE_TTL_MS, type Sched
 import { deleteJobFilesOf } from "#app/modules/jobs/job-files.server.ts";
 import { publicConfig, type AppConfig } from "./config.ts";
 import { collectWhenQuiet } from "./quiet-gc.ts";
+import { logYtdlp } from "./ytdlp-start.ts";
 import { createSharedState, type SharedState } from "./state/shared-state.ts";
 
 export interface Services {
@@ -29,6 +31,8 @@ export interface Services {
   logger: Logger;
   database: DatabaseHandle;
   engine: Engine;
+  /** what the server's yt-dlp can read (`--list-extractors`, read after start) */
+  ytdlpExtractors: YtdlpExtractors;
   accounts: AccountServices;
   /** SMTP or the outbox; contact messages and platform requests reach CONTACT_EMAIL through it */
   mailer: Mailer;
@@ -125,19 +129,6 @@ export function engineConfigFrom(config: AppConfig, logger: Logger, signingSecre
   };
 }
 
-/**
- * The start-up line about yt-dlp, like ffmpeg's: its path and version, or that it is absent and
- * what that means for visitors (issue 12), so an operator reading the log knows what to install.
- */
-function logYtdlp(logger: Logger, ytdlp: Engine["ytdlp"], configured: string | undefined): void {
-  if (ytdlp) {
-    logger.info({ ytdlp: ytdlp.path, version: ytdlp.version }, "yt-dlp located: links of other platforms resolve through it");
-    return;
-  }
-  const why = configured ? `YTDLP_PATH=${configured} switches it off` : "not found on PATH (install yt-dlp or set YTDLP_PATH)";
-  logger.warn({ ytdlp: null }, `yt-dlp absent (${why}): Facebook, Instagram and other platforms' links are answered that this server cannot download them`);
-}
-
 /** Open everything the server needs, in order; close() undoes it in reverse. */
 /** `cHeapTrim`: glibc's malloc_trim when the production build has it (server/c-heap-trim.ts) */
 export async function createServices(config: AppConfig, logger: Logger, opts: { cHeapTrim?: (() => void) | null } = {}): Promise<Services> {
@@ -213,6 +204,8 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
   });
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
   logYtdlp(logger, engine.ytdlp, config.YTDLP_PATH);
+  // what this yt-dlp reads, for the supported-sites page: listed in the background, kept per version
+  const ytdlpExtractors = loadYtdlpExtractors(engine.ytdlp, { cacheDir: path.join(path.resolve(config.DATA_DIR), "yt-dlp"), logger });
 
   // background jobs, last: their handlers call the engine and the database opened above
   const jobStorage = createJobStorage(jobStorageOptionsFrom(config, logger));
@@ -257,6 +250,7 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
     logger,
     database,
     engine,
+    ytdlpExtractors,
     accounts,
     mailer,
     billing,
@@ -274,6 +268,7 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
       await jobs.stop();
       // signups and mails answered already: their rows and mail go out before the database closes
       await settleBackgroundWork(10_000);
+      await ytdlpExtractors.stop();
       await engine.close();
       await shared.close();
       await database.close();
@@ -290,6 +285,7 @@ export function appServicesFrom(services: Services) {
     db: services.database.db,
     logger: services.logger,
     engine: services.engine,
+    ytdlpExtractors: services.ytdlpExtractors,
     accounts: services.accounts,
     billing: services.billing,
     blogLimiter: services.shared.blogLimiter,

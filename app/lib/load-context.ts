@@ -6,6 +6,7 @@ import type { BillingServices } from "#app/modules/billing/billing-services.serv
 import type { ScheduledJobs } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import type { Database } from "#db/client.ts";
 import type { Engine } from "#engine/index.ts";
+import type { YtdlpExtractors } from "#engine/sources/ytdlp/extractors.ts";
 import type { PublicConfig } from "./public-config.ts";
 
 export interface RouteSettings {
@@ -31,6 +32,8 @@ export interface AppServices<Settings extends RouteSettings = RouteSettings> {
   db: Database;
   logger: Logger;
   engine: Engine;
+  /** what the server's yt-dlp can read, listed after start (the supported-sites page); absent in route tests that do not need it */
+  ytdlpExtractors?: YtdlpExtractors;
   /** better-auth and the login/signup limiter */
   accounts: AccountServices;
   /** Stripe, or null when this server has no payment keys (plans shown, buying refused) */

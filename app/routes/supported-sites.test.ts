@@ -78,3 +78,61 @@ describe("GET /supported-sites: the cards say what this server can do", () => {
     expect(list.find((p) => p.name === "Vimeo")?.features.join(" ")).not.toMatch(/Planned/);
   });
 });
+
+describe("GET /supported-sites: the sites this server's yt-dlp reads", () => {
+  const ytdlp = { path: "/usr/local/bin/yt-dlp", version: "2026.11.01" };
+  const extractors = [
+    { name: "youtube", broken: false },
+    { name: "youtube:tab", broken: false },
+    { name: "Vimeo", broken: false },
+    { name: "vimeo:album", broken: false },
+    { name: "spotify", broken: true },
+    { name: "17live", broken: false },
+  ];
+  const sitesOf = (context: object, url = "http://localhost/supported-sites") => (loader({ context, request: new Request(url), params: {} } as never) as ReturnType<typeof loader>).ytdlpSites;
+  const listing = (list: unknown) => ({ engine: { ytdlp }, ytdlpExtractors: { current: () => list } });
+
+  it("lists every site once (extractors grouped before the colon), sorted, with the counts and yt-dlp's version", () => {
+    expect(sitesOf(listing({ state: "ready", version: "2026.11.01", extractors }))).toEqual({
+      state: "ready",
+      version: "2026.11.01",
+      extractorCount: 6,
+      sites: [
+        { name: "17live", broken: false },
+        { name: "spotify", broken: true },
+        { name: "Vimeo", broken: false },
+        { name: "youtube", broken: false },
+      ],
+      search: null,
+    });
+  });
+
+  it("?site= gives the extractors whose names contain it, whatever the case", () => {
+    const ready = listing({ state: "ready", version: "2026.11.01", extractors });
+    expect(sitesOf(ready, "http://localhost/supported-sites?site=+VIMEO+")).toMatchObject({
+      search: {
+        query: "VIMEO",
+        matches: [
+          { name: "Vimeo", broken: false },
+          { name: "vimeo:album", broken: false },
+        ],
+        total: 2,
+      },
+    });
+    expect(sitesOf(ready, "http://localhost/supported-sites?site=rumble")).toMatchObject({ search: { query: "rumble", matches: [], total: 0 } });
+  });
+
+  it("a search matching more than a hundred shows the first hundred and the total", () => {
+    const many = Array.from({ length: 150 }, (_, i) => ({ name: `site${i}`, broken: false }));
+    const view = sitesOf(listing({ state: "ready", version: "2026.11.01", extractors: many }), "http://localhost/supported-sites?site=site");
+    expect(view).toMatchObject({ search: { total: 150 } });
+    expect(view.state === "ready" ? view.search?.matches.map((e) => e.name) : []).toEqual(many.slice(0, 100).map((e) => e.name));
+  });
+
+  it("without yt-dlp: absent; while the list is read: yt-dlp's version, without waiting", () => {
+    expect(sitesOf({ engine: { ytdlp: null }, ytdlpExtractors: { current: () => ({ state: "absent" }) } })).toEqual({ state: "absent" });
+    expect(sitesOf({ engine: { ytdlp: null } })).toEqual({ state: "absent" });
+    expect(sitesOf(listing({ state: "reading", version: "2026.11.01" }))).toEqual({ state: "reading", version: "2026.11.01" });
+    expect(sitesOf({ engine: { ytdlp } })).toEqual({ state: "reading", version: "2026.11.01" });
+  });
+});

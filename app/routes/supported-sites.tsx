@@ -7,6 +7,9 @@ import { FaqAccordion, faqJsonLd, type FaqEntry } from "#app/modules/pages/faq-a
 import { PageHero } from "#app/modules/pages/page-hero.tsx";
 import { pageMeta } from "#app/modules/site/page-meta.ts";
 import { platformsFor } from "#app/modules/platforms/platform-cards.server.ts";
+import { YtdlpSitesSection } from "#app/modules/platforms/ytdlp-sites-section.tsx";
+import { ytdlpSitesView } from "#app/modules/platforms/ytdlp-sites.server.ts";
+import type { ExtractorList } from "#engine/sources/ytdlp/extractors.ts";
 import { statusLabel, type PlatformEntry, type PlatformStatus } from "#app/modules/platforms/platform-status.ts";
 import { PLATFORM_REQUEST_FORM } from "#app/modules/platforms/platform-request-form.ts";
 import { PLATFORM_REQUEST_FIELDS, PLATFORM_REQUEST_MESSAGES, parsePlatformRequestForm } from "#app/modules/platforms/platform-request-schema.ts";
@@ -43,9 +46,17 @@ const QUESTIONS: FaqEntry[] = [
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches, "/supported-sites", { jsonLd: [faqJsonLd(QUESTIONS)] });
 
-/** The cards as this server can honour them (yt-dlp located at start, or not). */
-export function loader({ context }: Route.LoaderArgs) {
-  return { platforms: platformsFor({ ytdlp: context.engine.ytdlp !== null }) };
+/**
+ * The cards as this server can honour them (yt-dlp located at start, or not), and the sites its
+ * yt-dlp reads as listed so far (never waited for: read in the background after start).
+ */
+export function loader({ request, context }: Route.LoaderArgs) {
+  const { ytdlp } = context.engine;
+  const list: ExtractorList = context.ytdlpExtractors?.current() ?? (ytdlp ? { state: "reading", version: ytdlp.version } : { state: "absent" });
+  return {
+    platforms: platformsFor({ ytdlp: ytdlp !== null }),
+    ytdlpSites: ytdlpSitesView(list, new URL(request.url).searchParams.get("site")),
+  };
 }
 
 export function action({ request, context }: Route.ActionArgs) {
@@ -109,7 +120,7 @@ function PlatformCard({ platform }: { platform: PlatformEntry }) {
 
 export default function SupportedSites() {
   const actionResult = useActionData<typeof action>();
-  const { platforms } = useLoaderData<typeof loader>();
+  const { platforms, ytdlpSites } = useLoaderData<typeof loader>();
   const counts = {
     full: platforms.filter((p) => p.status === "fully-supported").length,
     basic: platforms.filter((p) => p.status === "basic-support" && !p.needs).length,
@@ -144,6 +155,8 @@ export default function SupportedSites() {
             ))}
           </div>
         </section>
+
+        <YtdlpSitesSection view={ytdlpSites} />
 
         <AdSlot placement="in-content" />
 

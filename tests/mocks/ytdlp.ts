@@ -33,7 +33,8 @@ const http = require("http");
 const args = process.argv.slice(2);
 // a stand-in that reaches nothing but the proxy it is given, as the network jail makes yt-dlp do
 if (process.env.VIDFETCH_JAIL_REPORT) process.stderr.write("vidfetch-network-jail: active\\n");
-if (args.includes("--version")) { process.stdout.write("2023.03.04\\n"); process.exit(0); }
+if (args.includes("--version")) { process.stdout.write(VERSION + "\\n"); process.exit(0); }
+if (args.includes("--list-extractors")) { process.stdout.write(EXTRACTORS); process.exit(0); }
 fs.writeFileSync(RUN_FILE, JSON.stringify({ args, pid: process.pid }));
 fs.appendFileSync(RUNS_FILE, JSON.stringify({ args, link: args[args.length - 1] }) + "\\n");
 const proxy = new URL(args[args.indexOf("--proxy") + 1]);
@@ -72,12 +73,16 @@ process.stdout.write(JSON.stringify(docs[key]));`;
   }
 }
 
-export async function writeFakeYtdlp(behaviour: FakeBehaviour): Promise<FakeYtdlp> {
+/** `version`: what `--version` says (default 2023.03.04); `extractors`: what `--list-extractors` prints */
+export async function writeFakeYtdlp(behaviour: FakeBehaviour, opts: { version?: string; extractors?: string } = {}): Promise<FakeYtdlp> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "vidfetch-fake-ytdlp-"));
   const runFile = path.join(dir, "last-run.json");
   const runsFile = path.join(dir, "runs.jsonl");
   const file = path.join(dir, "yt-dlp");
-  const prelude = PRELUDE.replace("RUN_FILE", JSON.stringify(runFile)).replace("RUNS_FILE", JSON.stringify(runsFile));
+  const prelude = PRELUDE.replace("RUN_FILE", JSON.stringify(runFile))
+    .replace("RUNS_FILE", JSON.stringify(runsFile))
+    .replace("VERSION", JSON.stringify(opts.version ?? "2023.03.04"))
+    .replace("EXTRACTORS", JSON.stringify(opts.extractors ?? "youtube\nyoutube:tab\nfacebook\nInstagram\nvimeo\n"));
   await fs.writeFile(file, prelude + body(behaviour) + "\n", { mode: 0o755 });
   return {
     path: file,

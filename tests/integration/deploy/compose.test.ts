@@ -97,6 +97,12 @@ describe("deploy/Dockerfile", () => {
     expect(dockerfile).toMatch(/apt-get install[^\n]*\bpython3\b/);
     expect(dockerfile).toMatch(/RUN node \S*fetch-yt-dlp\.mjs \/usr\/local\/bin\/yt-dlp/);
     expect(dockerfile).toMatch(/\/usr\/local\/bin\/yt-dlp --version/);
+    // the latest release's sums are fetched on every build, so a rebuild does not reuse a cached "latest"
+    const sums = dockerfile.indexOf("ADD https://github.com/yt-dlp/yt-dlp/releases/latest/download/SHA2-256SUMS ");
+    expect(sums).toBeGreaterThan(0);
+    expect(sums).toBeLessThan(dockerfile.indexOf("RUN node deploy/fetch-yt-dlp.mjs"));
+    // after the site's build: a new yt-dlp release rebuilds only its own layer
+    expect(sums).toBeGreaterThan(dockerfile.indexOf("BUILD_ONLY=true"));
     expect(dockerfile).toMatch(/^ENV [^\n]*DATA_DIR=\/data/m);
   });
 });

@@ -1,9 +1,9 @@
 /**
- * The start-up log names yt-dlp's path and version like ffmpeg's, and says plainly when yt-dlp
- * is absent (issue 12); a YTDLP_PATH that is not a working yt-dlp stops the start with a message
+ * The start-up log names yt-dlp's path and version like ffmpeg's, warns when it is older than 60
+ * days (issue 32 §6), and says plainly when yt-dlp is absent (issue 12); a YTDLP_PATH that is not a working yt-dlp stops the start with a message
  * the operator can act on. Real createServices (PGlite in a temporary DATA_DIR), a fake yt-dlp.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -43,18 +43,53 @@ async function start(env: Record<string, string>): Promise<{ services: Services;
 
 const about = (lines: LogLine[], word: string) => lines.filter((l) => l.msg.startsWith(word));
 
-test("with yt-dlp: one info line with its path and version, next to ffmpeg's", async () => {
-  const fake = await writeFakeYtdlp({ type: "crash" });
+/** yt-dlp's version for a release `days` before now, as it prints it. */
+function versionDaysAgo(days: number): string {
+  return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10).replaceAll("-", ".");
+}
+
+test("with a yt-dlp from last week: one info line with its path and version, next to ffmpeg's, and no warning", async () => {
+  const version = versionDaysAgo(7);
+  const fake = await writeFakeYtdlp({ type: "crash" }, { version });
   const { lines } = await start({ YTDLP_PATH: fake.path });
   expect(about(lines, "ffmpeg located")).toEqual([expect.objectContaining({ level: 30, ffmpeg: "/usr/bin/ffmpeg", version: expect.any(String) })]);
+  expect(about(lines, "yt-dlp")).toEqual([expect.objectContaining({ level: 30, ytdlp: fake.path, version, msg: `yt-dlp ${version} located: links of other platforms resolve through it` })]);
+}, 60_000);
+
+test("with a yt-dlp older than 60 days: the info line, then one warning saying how old and how to update it", async () => {
+  const version = versionDaysAgo(61);
+  const fake = await writeFakeYtdlp({ type: "crash" }, { version });
+  const { lines } = await start({ YTDLP_PATH: fake.path });
   expect(about(lines, "yt-dlp")).toEqual([
-    expect.objectContaining({ level: 30, ytdlp: fake.path, version: "2023.03.04", msg: "yt-dlp located: links of other platforms resolve through it" }),
+    expect.objectContaining({ level: 30, version, msg: `yt-dlp ${version} located: links of other platforms resolve through it` }),
+    expect.objectContaining({
+      level: 40,
+      ytdlp: fake.path,
+      version,
+      msg: expect.stringMatching(new RegExp(`^yt-dlp ${version.replaceAll(".", "\\.")} is 61 days old \\(more than 60\\): .*update it: .*deploy/fetch-yt-dlp\\.mjs.*pip install -U yt-dlp`)),
+    }),
   ]);
+}, 60_000);
+
+test("after start, what the yt-dlp lists is read in the background and kept in DATA_DIR under its version", async () => {
+  const fake = await writeFakeYtdlp({ type: "crash" }, { version: "2026.11.01", extractors: "vimeo\ntiktok:user (CURRENTLY BROKEN)\n" });
+  const { services } = await start({ YTDLP_PATH: fake.path });
+  expect(await services.ytdlpExtractors.settled).toEqual({
+    state: "ready",
+    version: "2026.11.01",
+    extractors: [
+      { name: "vimeo", broken: false },
+      { name: "tiktok:user", broken: true },
+    ],
+  });
+  const kept = path.join(services.config.DATA_DIR, "yt-dlp", "extractors-2026.11.01.json");
+  expect(JSON.parse(await readFile(kept, "utf8"))).toMatchObject({ version: "2026.11.01" });
 }, 60_000);
 
 test("YTDLP_PATH=off: a warning that says yt-dlp is absent, why, and what visitors get", async () => {
   const { services, lines } = await start({ YTDLP_PATH: "off" });
   expect(services.engine.ytdlp).toBeNull();
+  expect(services.ytdlpExtractors.current()).toEqual({ state: "absent" });
   expect(about(lines, "yt-dlp")).toEqual([
     expect.objectContaining({
       level: 40,
