@@ -7,6 +7,7 @@
  * on one instance downloads on another that shares the resolve cache.
  */
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Writable } from "node:stream";
 import pino from "pino";
@@ -20,7 +21,7 @@ import { writeFakeYtdlp } from "#tests/mocks/ytdlp.ts";
 import { TIKTOK_CHAIN_TOKEN, TIKTOK_PAGE_COOKIE, tiktokDocument } from "#tests/mocks/ytdlp-tiktok.ts";
 import { dlPath, get, serveDownloads, testConfig } from "../engine-core/engine-fixture.ts";
 import { startServer, type TestServer } from "../engine-core/helpers.ts";
-import { MEDIA_CACHE_DIR } from "../media/helpers.ts";
+import { ffprobeFile, MEDIA_CACHE_DIR } from "../media/helpers.ts";
 import { ANONYMOUS, downloadToFile, startEngine, type EngineWithTools } from "./helpers.ts";
 
 const PAGE = "https://www.tiktok.com/@someone/video/7301234567890123456";
@@ -33,13 +34,22 @@ const VIDEOS = {
   old: "7301234567890123452",
   awayRedirect: "7301234567890123453",
   siblingRedirect: "7301234567890123454",
+  hls: "7301234567890123455",
 };
 
 let file: Buffer;
+let hlsDir: string;
 let cdn: TestServer;
 let elsewhere: TestServer;
 let fixture: EngineWithTools;
 const logText: string[] = [];
+
+/** the TikTok document with its one format served as HLS from `manifest` (same headers and cookies) */
+function hlsDocument(manifest: string): Record<string, unknown> {
+  const doc = tiktokDocument({ mediaUrl: manifest, style: "current", cookieDomain: ".tiktokcdn.test" });
+  const [format] = doc.formats as Array<Record<string, unknown>>;
+  return { ...doc, formats: [{ ...format, format_id: "hls-360", manifest_url: manifest, protocol: "m3u8_native" }] };
+}
 
 /** the file, or the part a Range asks for */
 function sendFile(req: IncomingMessage, res: ServerResponse): void {
@@ -64,6 +74,13 @@ function cdnHandler(req: IncomingMessage, res: ServerResponse): void {
   }
   const path = new URL(req.url ?? "/", "http://cdn").pathname;
   if (path === "/video/tos/play.mp4") return sendFile(req, res);
+  if (path.startsWith("/hls/") && !path.includes("..")) {
+    readFile(join(hlsDir, path.slice("/hls/".length))).then(
+      (data) => res.writeHead(200, { "content-type": path.endsWith(".m3u8") ? "application/vnd.apple.mpegurl" : "video/mp2t" }).end(data),
+      () => res.writeHead(404).end(),
+    );
+    return;
+  }
   if (path === "/video/tos/away.mp4") return void res.writeHead(302, { location: `${ELSEWHERE}/video/tos/play.mp4` }).end();
   if (path === "/video/tos/sibling.mp4") return void res.writeHead(302, { location: "https://v19-webapp.tiktokcdn.test/video/tos/play.mp4" }).end();
   res.writeHead(404).end();
@@ -72,6 +89,7 @@ function cdnHandler(req: IncomingMessage, res: ServerResponse): void {
 beforeAll(async () => {
   const media = await ensureMockMedia(MEDIA_CACHE_DIR);
   file = await readFile(media.progressive);
+  hlsDir = media.hls;
   cdn = await startServer(cdnHandler);
   elsewhere = await startServer(sendFile);
   const mediaUrl = (p: string) => `${CDN}/video/tos/${p}?a=1988&expire=1900000000&signature=s1g`;
@@ -82,6 +100,7 @@ beforeAll(async () => {
       [VIDEOS.old]: tiktokDocument({ mediaUrl: mediaUrl("play.mp4"), style: "2023.03" }),
       [VIDEOS.awayRedirect]: tiktokDocument({ mediaUrl: mediaUrl("away.mp4"), style: "current", cookieDomain: ".tiktokcdn.test" }),
       [VIDEOS.siblingRedirect]: tiktokDocument({ mediaUrl: mediaUrl("sibling.mp4"), style: "current", cookieDomain: ".tiktokcdn.test" }),
+      [VIDEOS.hls]: hlsDocument(`${CDN}/hls/ts-360/index.m3u8`),
     },
   });
   const logger = pino(
@@ -137,6 +156,23 @@ describe("yt-dlp's headers and cookies reach the CDN that needs them", () => {
     const sibling = await downloadToFile(fixture.engine, link(VIDEOS.siblingRedirect), "mp4-360");
     expect((await readFile(sibling.file)).equals(file)).toBe(true);
     expect(cdn.requests.some((r) => r.headers["x-forwarded-host"] === "v19-webapp.tiktokcdn.test" && r.headers.cookie?.includes("tt_chain_token="))).toBe(true);
+  }, 60_000);
+
+  it("HLS: the manifest and every segment carry them (the CDN refuses each request without)", async () => {
+    const before = cdn.requests.length;
+    const got = await downloadToFile(fixture.engine, link(VIDEOS.hls), "mp4-360");
+    expect(got.status).toBe(200);
+    const probe = await ffprobeFile(got.file);
+    expect(probe.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", height: 360 });
+    expect(probe.duration).toBeCloseTo(6, 0);
+    const segments = cdn.requests.slice(before).filter((r) => r.url.endsWith(".ts"));
+    expect(segments.length).toBeGreaterThanOrEqual(3);
+    for (const r of segments) expect([r.headers.referer, r.headers.cookie]).toEqual([PAGE, `tt_chain_token=${TIKTOK_CHAIN_TOKEN}; ttwid=1%7Cq0x8`]);
+    // a job's file (no prefetch while resolving: the link is cached) is read by the segment reader alone
+    const opened = await fixture.engine.openDownload({ url: link(VIDEOS.hls), format: "mp4-360", caller: ANONYMOUS, ip: "203.0.113.9" });
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).length).toBeGreaterThan(10_000);
   }, 60_000);
 
   it("never writes the cookie into the logs, and the API's answers hold none of it", async () => {
