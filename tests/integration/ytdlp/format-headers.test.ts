@@ -35,6 +35,7 @@ const VIDEOS = {
   awayRedirect: "7301234567890123453",
   siblingRedirect: "7301234567890123454",
   hls: "7301234567890123455",
+  unknownCodecs: "7301234567890123456",
 };
 
 let file: Buffer;
@@ -49,6 +50,12 @@ function hlsDocument(manifest: string): Record<string, unknown> {
   const doc = tiktokDocument({ mediaUrl: manifest, style: "current", cookieDomain: ".tiktokcdn.test" });
   const [format] = doc.formats as Array<Record<string, unknown>>;
   return { ...doc, formats: [{ ...format, format_id: "hls-360", manifest_url: manifest, protocol: "m3u8_native" }] };
+}
+
+/** the document with its format's codecs left out, as Facebook's progressive files come: our engine probes the file */
+function withoutCodecs(doc: Record<string, unknown>): Record<string, unknown> {
+  const [format] = doc.formats as Array<Record<string, unknown>>;
+  return { ...doc, formats: [{ ...format, vcodec: null, acodec: null, width: null, height: null }] };
 }
 
 /** the file, or the part a Range asks for */
@@ -101,6 +108,7 @@ beforeAll(async () => {
       [VIDEOS.awayRedirect]: tiktokDocument({ mediaUrl: mediaUrl("away.mp4"), style: "current", cookieDomain: ".tiktokcdn.test" }),
       [VIDEOS.siblingRedirect]: tiktokDocument({ mediaUrl: mediaUrl("sibling.mp4"), style: "current", cookieDomain: ".tiktokcdn.test" }),
       [VIDEOS.hls]: hlsDocument(`${CDN}/hls/ts-360/index.m3u8`),
+      [VIDEOS.unknownCodecs]: withoutCodecs(tiktokDocument({ mediaUrl: mediaUrl("play.mp4"), style: "current", cookieDomain: ".tiktokcdn.test" })),
     },
   });
   const logger = pino(
@@ -156,6 +164,11 @@ describe("yt-dlp's headers and cookies reach the CDN that needs them", () => {
     const sibling = await downloadToFile(fixture.engine, link(VIDEOS.siblingRedirect), "mp4-360");
     expect((await readFile(sibling.file)).equals(file)).toBe(true);
     expect(cdn.requests.some((r) => r.headers["x-forwarded-host"] === "v19-webapp.tiktokcdn.test" && r.headers.cookie?.includes("tt_chain_token="))).toBe(true);
+  }, 60_000);
+
+  it("a file whose codecs yt-dlp does not know is probed with them, and offered", async () => {
+    const { formats } = await fixture.engine.resolve(link(VIDEOS.unknownCodecs), ANONYMOUS);
+    expect(formats.find((f) => f.id === "mp4-360")).toMatchObject({ available: true });
   }, 60_000);
 
   it("HLS: the manifest and every segment carry them (the CDN refuses each request without)", async () => {
