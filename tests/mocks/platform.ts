@@ -21,7 +21,8 @@
  * from a slow host, SLOW_FILE_PATH, for watching a download's progress).
  *
  * YouTube's 2026 failure types, per InnerTube client, are switched on per test with
- * `setYouTubeModes` (issue 32 §7): SABR-only answers, a bot wall, the made-for-kids ERROR. Each
+ * `setYouTubeModes` (issue 32 §7): SABR-only answers, a bot wall, the made-for-kids ERROR, an age
+ * gate. Each
  * answer's stream URLs name the client that got them (`c=`, as googlevideo's do), and the player
  * and media requests are recorded, so a test sees which client a download went through and how
  * many player requests it cost.
@@ -574,6 +575,14 @@ export interface YouTubeModes {
    * it): ERROR "This video is unavailable", the words YouTube also uses for an id that does not exist
    */
   kidsError?: string[];
+  /**
+   * an age gate (LOGIN_REQUIRED "Sign in to confirm your age") for any video; a client named in
+   * none (the embedded player, say) plays it, with plain URLs (YouTube's embedded answers carry
+   * ciphers; the decipher path has its own tests)
+   */
+  ageGate?: string[];
+  /** with `ageGate`: YouTube says the video may not be embedded (`playableInEmbed: false`) */
+  notEmbeddable?: boolean;
 }
 
 export const YOUTUBE_REQUESTS_KEPT = 10_000;
@@ -588,23 +597,17 @@ export interface MockYouTubeRequest {
   itag?: string;
 }
 
+/** A LOGIN_REQUIRED answer with its error screen, as a bot wall or an age gate looks. */
+function loginWall(responseContext: unknown, reason: string, subreason: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { responseContext, playabilityStatus: { status: "LOGIN_REQUIRED", reason, errorScreen: { playerErrorMessageRenderer: { reason: text(reason), subreason } }, ...extra } };
+}
+
 /** `/player`'s answer in a mode, or undefined when the mode leaves this client alone. */
 function modeAnswer(modes: YouTubeModes, client: string, body: Record<string, unknown>): Record<string, unknown> | undefined {
   const { responseContext } = body;
-  if (modes.botWall?.includes(client)) {
-    return {
-      responseContext,
-      playabilityStatus: {
-        status: "LOGIN_REQUIRED",
-        reason: "Sign in to confirm you\u2019re not a bot",
-        errorScreen: {
-          playerErrorMessageRenderer: {
-            reason: text("Sign in to confirm you\u2019re not a bot"),
-            subreason: runs("This helps protect our community. Learn more"),
-          },
-        },
-      },
-    };
+  if (modes.botWall?.includes(client)) return loginWall(responseContext, "Sign in to confirm you\u2019re not a bot", runs("This helps protect our community. Learn more"));
+  if (modes.ageGate?.includes(client)) {
+    return loginWall(responseContext, "Sign in to confirm your age", text("This video may be inappropriate for some users."), { playableInEmbed: !modes.notEmbeddable });
   }
   if (modes.kidsError?.includes(client)) {
     return { responseContext, playabilityStatus: { status: "ERROR", reason: "This video is unavailable", errorScreen: { playerErrorMessageRenderer: { reason: text("This video is unavailable") } } } };

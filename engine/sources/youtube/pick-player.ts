@@ -37,12 +37,6 @@ export interface PlayerCandidate {
   deciphered?: boolean;
 }
 
-/** The ladder's answer: the details come from `client`'s answer, the streams from every answer. */
-export interface PickedPlayer extends PlayerCandidate {
-  /** the clients asked, in order (a client asked twice for deciphering appears once) */
-  asked: string[];
-}
-
 /** A client's refusal: final ones end the ladder; the others let the next client try. */
 class Refusal {
   constructor(
@@ -164,7 +158,7 @@ export async function pickPlayer(opts: {
   id: string;
   clients: readonly string[];
   logger: Logger;
-}): Promise<PickedPlayer> {
+}): Promise<PlayerCandidate> {
   const { yt, fetch, id, clients, logger } = opts;
   const ladder = [...clients];
   const answers: PlayerCandidate[] = [];
@@ -181,15 +175,17 @@ export async function pickPlayer(opts: {
     }
     answers.push(outcome);
     if (isComplete(outcome)) break;
-    if (isTokenGated(client) && outcome.streams.length > 0) {
+    if (isTokenGated(client) && outcome.streams.length > 0 && i < ladder.length - 1) {
       logger.info({ client, videoId: id }, "youtube: formats need a proof-of-origin token; trying the next client");
     }
   }
+  // the clients asked, in order (one asked twice for deciphering counts once)
   const asked = ladder.slice(0, answers.length + refusals.length);
 
   const { streams, primary, merged } = mergeAnswers(answers);
   if (!primary) throw verdictOf(refusals, answers.length > 0, asked);
   if (!hasAdaptivePair(streams)) logger.warn({ clients: asked, videoId: id }, "youtube: no client gave adaptive URLs; using the progressive streams");
   else if (merged.length > 1) logger.info({ clients: merged, videoId: id }, "youtube: formats merged from several clients");
-  return { ...primary, streams, asked };
+  // the details and captions are the primary answer's; the streams every answer's
+  return { ...primary, streams };
 }

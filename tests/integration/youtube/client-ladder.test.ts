@@ -116,6 +116,12 @@ describe("YouTube client ladder on the mock platform", () => {
     expect(mediaFrom).toEqual(["VISIONOS"]);
   });
 
+  it("an age gate on the apps: the download completes through the embedded player the ladder adds", async () => {
+    const { players, mediaFrom } = await download({ ageGate: ["VISIONOS", "ANDROID"] });
+    expect(players).toEqual(["VISIONOS", "ANDROID", "WEB_EMBEDDED_PLAYER"]);
+    expect(mediaFrom).toEqual(["WEB_EMBEDDED_PLAYER"]);
+  });
+
   describe("when no client can play the video", () => {
     it.each<[string, YouTubeModes, EngineErrorCode]>([
       ["a bot wall on every client says so", { botWall: ["VISIONOS", "ANDROID"] }, "video.bot_check"],
@@ -130,6 +136,11 @@ describe("YouTube client ladder on the mock platform", () => {
     it("a refusal about the video itself ends the ladder at the first client", async () => {
       const { players } = await refused({ sabrOnly: ["VISIONOS"] }, "video.private", "vidfetchPrv");
       expect(players).toEqual(["VISIONOS"]);
+    });
+
+    it("an age-gated video that may not be embedded: the embedded player is not asked", async () => {
+      const { players } = await refused({ ageGate: ["VISIONOS", "ANDROID"], notEmbeddable: true }, "video.age_restricted");
+      expect(players).toEqual(["VISIONOS", "ANDROID"]);
     });
 
     it("an age gate asks the embedded player too before giving up", async () => {
