@@ -208,6 +208,7 @@ export function createApp(deps: AppDeps): Express {
         db: deps.db,
         logger: deps.logger,
         engine: deps.engine,
+        ytdlpExtractors: deps.ytdlpExtractors,
         accounts: deps.accounts,
         billing: deps.billing,
         blogLimiter: deps.blogLimiter,

@@ -51,6 +51,8 @@ test.afterAll(async () => {
 
 test("supported sites: Facebook and Instagram say they need yt-dlp, the planned platforms stay Coming Soon", async ({ page }) => {
   await page.goto(`${base}/supported-sites`);
+  await expect(page.locator("#ytdlp-sites")).toContainText("yt-dlp is not installed on this server");
+  await expect(page.getByTestId("ytdlp-site-list")).toHaveCount(0);
   const cards = page.getByTestId("platform-card");
   await expect(cards).toHaveCount(8);
   const expected: Array<[string, string]> = [

@@ -100,6 +100,25 @@ test("how to download: five illustrated steps, seven tips, troubleshooting, link
   await expect(main.locator('a[href="/faq"]').first()).toBeVisible();
 });
 
+test("supported sites: what this server's (fake) yt-dlp lists, folded, and a search that works without JavaScript", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/supported-sites");
+  const section = page.locator("#ytdlp-sites");
+  // the fake yt-dlp (tests/mocks/ytdlp.ts) lists youtube, youtube:tab, facebook, Instagram and vimeo
+  await expect(section).toContainText("This server runs yt-dlp 2023.03.04, which knows 4 sites (5 extractors).");
+  const list = section.getByTestId("ytdlp-site-list");
+  await expect(list).toBeHidden();
+  await section.getByText("All 4 sites").click();
+  await expect(list.getByRole("listitem")).toHaveText(["facebook", "Instagram", "vimeo", "youtube"]);
+  await section.getByRole("searchbox", { name: "Find a site" }).fill("YOU");
+  await section.getByRole("button", { name: "Find" }).click();
+  await expect(page).toHaveURL(/\/supported-sites\?site=YOU#ytdlp-sites$/);
+  await expect(page.getByTestId("ytdlp-search-results")).toContainText("2 extractors have “YOU” in their names:");
+  await expect(page.getByTestId("ytdlp-search-results").getByRole("listitem")).toHaveText(["youtube", "youtube:tab"]);
+  await context.close();
+});
+
 test("supported sites: eight platform cards with the statuses this server can honour (yt-dlp present)", async ({ page }) => {
   await page.goto("/supported-sites");
   const cards = page.getByTestId("platform-card");
