@@ -22,7 +22,7 @@
  *
  * YouTube's 2026 failure types, per InnerTube client, are switched on per test with
  * `setYouTubeModes` (issue 32 §7): SABR-only answers, a bot wall, the made-for-kids ERROR, an age
- * gate. Each
+ * gate, caption tracks that need a PO token. Each
  * answer's stream URLs name the client that got them (`c=`, as googlevideo's do), and the player
  * and media requests are recorded, so a test sees which client a download went through and how
  * many player requests it cost.
@@ -583,6 +583,11 @@ export interface YouTubeModes {
   ageGate?: string[];
   /** with `ageGate`: YouTube says the video may not be embedded (`playableInEmbed: false`) */
   notEmbeddable?: boolean;
+  /**
+   * caption tracks whose URLs carry `exp=xpe` (review youtube-2026-11 Y6: they need a PO token);
+   * the caption host refuses such a URL without `pot=` (403: how YouTube answers it is not recorded)
+   */
+  captionsNeedToken?: string[];
 }
 
 export const YOUTUBE_REQUESTS_KEPT = 10_000;
@@ -620,6 +625,11 @@ function modeAnswer(modes: YouTubeModes, client: string, body: Record<string, un
     delete copySd.formats;
     for (const f of copySd.adaptiveFormats ?? []) delete f.url;
     copySd.serverAbrStreamingUrl = "https://rr1---sn-vidfetch-mock.googlevideo.com/videoplayback?sabr=1&source=youtube";
+    return copy;
+  }
+  if (modes.captionsNeedToken?.includes(client) && body.captions) {
+    const copy = structuredClone(body) as { captions: { playerCaptionsTracklistRenderer: { captionTracks: Array<{ baseUrl: string }> } } };
+    for (const t of copy.captions.playerCaptionsTracklistRenderer.captionTracks) t.baseUrl += "&exp=xpe";
     return copy;
   }
   return undefined;
@@ -714,6 +724,7 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
       return serveFile(req, res, file, CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream");
     }
     if (p === "/api/timedtext") {
+      if (url.searchParams.get("exp") === "xpe" && !url.searchParams.get("pot")) return void res.writeHead(403).end();
       const video = videos.get(url.searchParams.get("v") ?? "");
       if (!video?.captions) return void res.writeHead(404).end();
       const lines = captionLinesOf(video, url.searchParams.get("lang") ?? "en", url.searchParams.get("tlang"));

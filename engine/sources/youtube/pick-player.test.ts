@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UpstreamStream } from "../../types.ts";
-import { mergeAnswers, type PlayerCandidate } from "./pick-player.ts";
+import { captionsNeedToken, mergeAnswers, type PlayerCandidate } from "./pick-player.ts";
 
 const stream = (id: string, kind: UpstreamStream["kind"], client: string): UpstreamStream => ({
   id,
@@ -53,6 +53,19 @@ describe("mergeAnswers", () => {
       ["140", "ANDROID"],
     ]);
     expect(primary?.client).toBe("VISIONOS");
+  });
+
+  it("takes caption tracks from the next answer when the first one's need a PO token", () => {
+    const tracks = (url: string) => ({ captions: { caption_tracks: [{ base_url: url }] } }) as never;
+    const gated = { ...answer("VISIONOS", "137v 140a"), info: tracks("https://www.youtube.com/api/timedtext?v=x&lang=en&exp=xpe") };
+    const plain = { ...answer("ANDROID", "18p"), info: tracks("https://www.youtube.com/api/timedtext?v=x&lang=en") };
+    const { primary, streams } = mergeAnswers([gated, plain]);
+    expect(primary?.client).toBe("VISIONOS");
+    expect(primary?.captionsInfo).toBe(plain.info);
+    expect(streams.map((s) => s.id)).toEqual(["137", "140"]);
+    expect(captionsNeedToken(gated.info)).toBe(true);
+    expect(captionsNeedToken(plain.info)).toBe(false);
+    expect(mergeAnswers([gated]).primary?.captionsInfo).toBeUndefined();
   });
 
   it("has no primary when no answer has a stream", () => {

@@ -12,6 +12,8 @@
  *   next client. An age gate adds the embedded client when the video may be embedded.
  * - A refusal about the video itself (private, removed, region, members, live…): ends the ladder at
  *   once with its message.
+ * - Caption tracks whose URLs need a PO token (`exp=xpe`): next client, for its tracks; the
+ *   streams stay the first answer's.
  *
  * Streams of every answer are merged, best URL per itag: clients without a token gate first, in
  * the configured order. When no client plays the video, the error is the first refusal that is not
@@ -35,6 +37,8 @@ export interface PlayerCandidate {
   streams: UpstreamStream[];
   /** true when the URLs came out of the sandboxed player script */
   deciphered?: boolean;
+  /** where the caption tracks come from, when not `info` (its track URLs need a PO token) */
+  captionsInfo?: YT.VideoInfo;
 }
 
 /** A client's refusal: final ones end the ladder; the others let the next client try. */
@@ -63,9 +67,20 @@ function hasAdaptivePair(streams: UpstreamStream[]): boolean {
   return streams.some((s) => s.kind === "video") && streams.some((s) => s.kind === "audio");
 }
 
+/** Caption tracks YouTube serves only with a PO token: their URLs say `exp=xpe` (review Y6). */
+export function captionsNeedToken(info: YT.VideoInfo): boolean {
+  return (info.captions?.caption_tracks ?? []).some((t) => {
+    try {
+      return new URL(t.base_url).searchParams.get("exp") === "xpe";
+    } catch {
+      return false; // a URL we cannot read says nothing about tokens; fetching it will tell
+    }
+  });
+}
+
 /** An answer that makes asking further clients pointless. */
 function isComplete(candidate: PlayerCandidate): boolean {
-  return !isTokenGated(candidate.client) && hasAdaptivePair(candidate.streams);
+  return !isTokenGated(candidate.client) && hasAdaptivePair(candidate.streams) && !captionsNeedToken(candidate.info);
 }
 
 function refusalOf(body: unknown, client: string, what = client): Refusal | undefined {
@@ -137,7 +152,11 @@ export function mergeAnswers(answers: PlayerCandidate[]): { streams: UpstreamStr
   const pool = hasAdaptivePair(mergeStreams(open)) ? open : [...open, ...answers.filter((a) => isTokenGated(a.client))];
   const streams = mergeStreams(pool);
   const merged = pool.filter((a) => a.streams.some((s) => streams.includes(s))).map((a) => a.client);
-  return { streams, primary: pool.find((a) => a.streams.length > 0), merged };
+  const found = pool.find((a) => a.streams.length > 0);
+  if (!found || !captionsNeedToken(found.info)) return { streams, primary: found, merged };
+  // captions from the first answer (any client: a caption URL is no media URL) whose tracks need no token
+  const captions = answers.find((a) => (a.info.captions?.caption_tracks?.length ?? 0) > 0 && !captionsNeedToken(a.info));
+  return { streams, primary: captions ? { ...found, captionsInfo: captions.info } : found, merged };
 }
 
 /**

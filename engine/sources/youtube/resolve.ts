@@ -116,8 +116,8 @@ export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube"
     details: browserFacing(details, config.hostMap),
     streams: picked.streams,
     thumbnails,
-    captions: captionsOf(picked.info),
-    captionTranslations: captionTranslationsOf(picked.info),
+    captions: captionsOf(picked.captionsInfo ?? picked.info),
+    captionTranslations: captionTranslationsOf(picked.captionsInfo ?? picked.info),
     expiresAt: expiryOf(picked.streams) ?? picked.info.streaming_data?.expires?.getTime(),
   };
 }

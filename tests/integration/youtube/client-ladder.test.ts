@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ERRORS, type EngineErrorCode } from "#engine/errors.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
 import { startMockPlatform, type MockPlatform, type YouTubeModes } from "#tests/mocks/platform.ts";
+import { MOCK_CAPTION_LINES } from "#tests/mocks/youtube.ts";
 import { sourceContext } from "./helpers.ts";
 
 const execFileAsync = promisify(execFile);
@@ -120,6 +121,25 @@ describe("YouTube client ladder on the mock platform", () => {
     const { players, mediaFrom } = await download({ ageGate: ["VISIONOS", "ANDROID"] });
     expect(players).toEqual(["VISIONOS", "ANDROID", "WEB_EMBEDDED_PLAYER"]);
     expect(mediaFrom).toEqual(["WEB_EMBEDDED_PLAYER"]);
+  });
+
+  it("caption tracks that need a PO token on VISIONOS: the transcript comes from ANDROID's tracks, the video from VISIONOS", async () => {
+    platform.setYouTubeModes({ captionsNeedToken: ["VISIONOS"] });
+    const engine = await engineWith(["VISIONOS", "ANDROID"]);
+    const id = "vidfetchCap";
+    const { result: transcript, players } = await watch(id, async () => {
+      const created = await engine.createDownload({ url: URL_OF(id), format: "transcript", caller: { kind: "anonymous" }, ip: "127.0.0.1" });
+      const res = await fetch(created.downloadUrl);
+      expect(res.status).toBe(200);
+      return res.text();
+    });
+    expect(transcript).toBe(`${MOCK_CAPTION_LINES.map((l) => l.text).join(" ")}\n`);
+    expect(players).toEqual(["VISIONOS", "ANDROID"]);
+    const { mediaFrom } = await watch(id, async () => {
+      const created = await engine.createDownload({ url: URL_OF(id), format: "mp4-720", caller: { kind: "anonymous" }, ip: "127.0.0.1" });
+      await (await fetch(created.downloadUrl)).arrayBuffer();
+    });
+    expect(mediaFrom).toEqual(["VISIONOS"]);
   });
 
   describe("when no client can play the video", () => {
