@@ -76,11 +76,12 @@ export const envSchema = z
 
     YOUTUBE_API_KEY: optionalString,
     YOUTUBE_API_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://www.googleapis.com/youtube/v3"),
+    // InnerTube clients, and `ytdlp` (any case) for yt-dlp as the last rung where this server has it
     YOUTUBE_CLIENTS: z
       .string()
-      .default("VISIONOS,ANDROID")
-      .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
-      .pipe(z.array(z.string().regex(/^[A-Z0-9_]+$/, "client names are upper-case InnerTube names")).min(1)),
+      .default("VISIONOS,ANDROID,ytdlp")
+      .transform((v) => v.split(",").map((s) => (s.trim().toLowerCase() === "ytdlp" ? "ytdlp" : s.trim())).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^([A-Z0-9_]+|ytdlp)$/, "client names are upper-case InnerTube names, or ytdlp")).min(1)),
     OUTBOUND_HOST_MAP: optionalString.pipe(
       z
         .string()

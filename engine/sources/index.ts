@@ -12,7 +12,7 @@ import type { SourceAdapter, SourceContext } from "./types.ts";
 import { genericSource } from "./generic/index.ts";
 import { platformNameOf } from "./platform-name.ts";
 import { createYtdlpSource, type YtdlpBinary } from "./ytdlp/index.ts";
-import { youtubeSource } from "./youtube/index.ts";
+import { createYouTubeSource, youtubeSource } from "./youtube/index.ts";
 
 export type { SourceAdapter, SourceContext } from "./types.ts";
 
@@ -91,5 +91,6 @@ export interface DefaultSourceOptions {
 export function defaultSources(opts: DefaultSourceOptions = { ytdlp: null }): SourceAdapter[] {
   if (!opts.ytdlp) return [youtubeSource, unavailablePlatformSource, genericSource];
   const ytdlp = createYtdlpSource({ binary: opts.ytdlp, timeoutMs: opts.ytdlpTimeoutMs });
-  return [youtubeSource, ytdlp, genericWithPageFallback(ytdlp)];
+  // yt-dlp is also the YouTube ladder's last rung where YOUTUBE_CLIENTS lists it (issue 32 §1)
+  return [createYouTubeSource({ ytdlp }), ytdlp, genericWithPageFallback(ytdlp)];
 }

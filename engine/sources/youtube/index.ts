@@ -9,6 +9,9 @@ import type { PlaylistListing, SourceAdapter } from "../types.ts";
 // type only: erased at run time, so youtubei.js is not imported with this module
 import type * as Resolver from "./resolve.ts";
 import type * as Playlists from "./playlist.ts";
+import type { YtdlpRung } from "./ytdlp-rung.ts";
+
+export type { YtdlpRung } from "./ytdlp-rung.ts";
 
 let loaded: Promise<typeof Resolver> | undefined;
 let loadedPlaylists: Promise<typeof Playlists> | undefined;
@@ -38,26 +41,32 @@ function failure(err: unknown): SourceResult<never> {
   return { ok: false, code: err.code, detail: err.detail, ...(message ? { message } : {}) };
 }
 
-export const youtubeSource: SourceAdapter = {
-  platform: "youtube",
-  matches: (link) => link.kind === "youtube",
-  async resolve(link, ctx): Promise<SourceResult<ResolvedMedia>> {
-    if (link.kind !== "youtube") return { ok: false, code: "link.unsupported" };
-    try {
-      const { resolveYouTube } = await loadResolver();
-      return { ok: true, media: await resolveYouTube(link, ctx) };
-    } catch (err) {
-      return failure(err);
-    }
-  },
-  listsPlaylist: (link) => link.kind === "youtube",
-  async listPlaylist(link, ctx): Promise<SourceResult<PlaylistListing>> {
-    if (link.kind !== "youtube") return { ok: false, code: "link.unsupported" };
-    try {
-      const { listYouTubePlaylist } = await loadPlaylists();
-      return { ok: true, media: await listYouTubePlaylist(link, ctx, ctx.playlistEnough) };
-    } catch (err) {
-      return failure(err);
-    }
-  },
-};
+/** The YouTube source; `ytdlp`: the yt-dlp source, the ladder's last rung when YOUTUBE_CLIENTS lists it. */
+export function createYouTubeSource(opts: { ytdlp?: YtdlpRung } = {}): SourceAdapter {
+  return {
+    platform: "youtube",
+    matches: (link) => link.kind === "youtube",
+    async resolve(link, ctx): Promise<SourceResult<ResolvedMedia>> {
+      if (link.kind !== "youtube") return { ok: false, code: "link.unsupported" };
+      try {
+        const { resolveYouTube } = await loadResolver();
+        return { ok: true, media: await resolveYouTube(link, ctx, opts.ytdlp) };
+      } catch (err) {
+        return failure(err);
+      }
+    },
+    listsPlaylist: (link) => link.kind === "youtube",
+    async listPlaylist(link, ctx): Promise<SourceResult<PlaylistListing>> {
+      if (link.kind !== "youtube") return { ok: false, code: "link.unsupported" };
+      try {
+        const { listYouTubePlaylist } = await loadPlaylists();
+        return { ok: true, media: await listYouTubePlaylist(link, ctx, ctx.playlistEnough) };
+      } catch (err) {
+        return failure(err);
+      }
+    },
+  };
+}
+
+/** The YouTube source on a server without yt-dlp: the InnerTube clients only. */
+export const youtubeSource: SourceAdapter = createYouTubeSource();

@@ -17,7 +17,8 @@
  *
  * Streams of every answer are merged, best URL per itag: clients without a token gate first, in
  * the configured order. When no client plays the video, the error is the first refusal that is not
- * "not found"; "not found" only when every client said so.
+ * "not found"; "not found" only when every client said so. An answer without open video and audio
+ * is not `complete`: the caller may still ask yt-dlp (ytdlp-rung.ts) before settling for it.
  */
 import type { Innertube, YT } from "youtubei.js";
 import type { Logger } from "pino";
@@ -171,13 +172,19 @@ function verdictOf(refusals: Refusal[], answered: boolean, asked: readonly strin
   return refusals[0]!.error;
 }
 
+/** The ladder's end: the answer to use (`complete` when it has video and audio of an open client), or why none. */
+export type LadderResult =
+  | { ok: true; picked: PlayerCandidate; complete: boolean; asked: string[] }
+  /** `final`: a refusal about the video itself, which no other client or extractor would change */
+  | { ok: false; error: EngineError; final: boolean; asked: string[] };
+
 export async function pickPlayer(opts: {
   yt: Innertube;
   fetch: OutboundFetch;
   id: string;
   clients: readonly string[];
   logger: Logger;
-}): Promise<PlayerCandidate> {
+}): Promise<LadderResult> {
   const { yt, fetch, id, clients, logger } = opts;
   const ladder = [...clients];
   const answers: PlayerCandidate[] = [];
@@ -186,7 +193,7 @@ export async function pickPlayer(opts: {
     const client = ladder[i]!;
     const outcome = await askClient({ yt, fetch, id, client, logger });
     if (outcome instanceof Refusal) {
-      if (outcome.final) throw outcome.error;
+      if (outcome.final) return { ok: false, error: outcome.error, final: true, asked: ladder.slice(0, i + 1) };
       logger.warn({ client, videoId: id, code: outcome.error.code, detail: outcome.error.detail }, "youtube: client refused; trying the next client");
       refusals.push(outcome);
       if (outcome.error.code === "video.age_restricted" && outcome.verdict?.embeddable && !ladder.includes(EMBEDDED_CLIENT)) ladder.push(EMBEDDED_CLIENT);
@@ -202,9 +209,11 @@ export async function pickPlayer(opts: {
   const asked = ladder.slice(0, answers.length + refusals.length);
 
   const { streams, primary, merged } = mergeAnswers(answers);
-  if (!primary) throw verdictOf(refusals, answers.length > 0, asked);
+  if (!primary) return { ok: false, error: verdictOf(refusals, answers.length > 0, asked), final: false, asked };
+  // video and audio that need no token we lack: nothing further (yt-dlp) could do better
+  const complete = hasAdaptivePair(mergeStreams(answers.filter((a) => !isTokenGated(a.client))));
   if (!hasAdaptivePair(streams)) logger.warn({ clients: asked, videoId: id }, "youtube: no client gave adaptive URLs; using the progressive streams");
   else if (merged.length > 1) logger.info({ clients: merged, videoId: id }, "youtube: formats merged from several clients");
   // the details and captions are the primary answer's; the streams every answer's
-  return { ...primary, streams };
+  return { ok: true, picked: { ...primary, streams }, complete, asked };
 }

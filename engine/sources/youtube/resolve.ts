@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import type { ParsedLink } from "#common/links.ts";
 import type { OutboundFetch } from "../../outbound/outbound-fetch.ts";
 import type { CaptionTrack, ResolvedMedia, Thumbnail, VideoDetails } from "../../types.ts";
+import { isEngineError } from "../../errors.ts";
 import type { SourceContext } from "../types.ts";
 import { detailsFromDataApi } from "./data-api.ts";
 import { detailsFromInnertube } from "./details-innertube.ts";
@@ -16,6 +17,7 @@ import { DEFAULT_YOUTUBE_CLIENTS, SUPPORTED_YOUTUBE_CLIENTS, fetchNext, getInner
 import { pickPlayer } from "./pick-player.ts";
 import { expiryOf } from "./streams.ts";
 import { standardThumbnails } from "./thumbnails.ts";
+import { isYtdlpRung, ytdlpMayOvercome, type YtdlpRung } from "./ytdlp-rung.ts";
 
 export { DEFAULT_YOUTUBE_CLIENTS, SUPPORTED_YOUTUBE_CLIENTS } from "./innertube.ts";
 
@@ -54,6 +56,23 @@ export function usableClients(configured: readonly string[], logger: Logger): re
   return known.length > 0 ? known : DEFAULT_YOUTUBE_CLIENTS;
 }
 
+let warnedNoYtdlp = false;
+
+/**
+ * The ladder `YOUTUBE_CLIENTS` configures: its InnerTube clients in order, and whether yt-dlp is
+ * the last rung (named `ytdlp`, and present on this server). Only `ytdlp` listed: no InnerTube client.
+ */
+export function ladderOf(configured: readonly string[], hasYtdlp: boolean, logger: Logger): { clients: readonly string[]; ytdlp: boolean } {
+  const listed = configured.some(isYtdlpRung);
+  const innertube = configured.filter((c) => !isYtdlpRung(c));
+  if (listed && !hasYtdlp && !warnedNoYtdlp) {
+    warnedNoYtdlp = true;
+    logger.warn("youtube: YOUTUBE_CLIENTS names ytdlp but this server has no yt-dlp; the ladder ends with the InnerTube clients");
+  }
+  const ytdlp = listed && hasYtdlp;
+  return { clients: ytdlp && innertube.length === 0 ? [] : usableClients(innertube, logger), ytdlp };
+}
+
 function captionsOf(info: ReturnType<typeof parseVideoInfo>): CaptionTrack[] {
   return (info.captions?.caption_tracks ?? []).map((t) => ({
     languageCode: t.language_code,
@@ -79,10 +98,36 @@ function browserFacing(details: VideoDetails, hostMap: string | undefined): Vide
   };
 }
 
-export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube" }>, ctx: SourceContext): Promise<ResolvedMedia> {
+/** The media yt-dlp describes, as a YouTube media: our link, our id, the Data API's details when configured. */
+async function fromYtdlp(opts: {
+  link: Extract<ParsedLink, { kind: "youtube" }>;
+  ctx: SourceContext;
+  ytdlp: YtdlpRung;
+  apiDetails: Promise<{ details: VideoDetails; thumbnails: Thumbnail[] }> | undefined;
+}): Promise<ResolvedMedia> {
+  const { link, ctx, ytdlp, apiDetails } = opts;
+  const media = await ytdlp.resolveYouTube(link, ctx);
+  const own = apiDetails ? await apiDetails : undefined;
+  const details: VideoDetails = own?.details ?? { ...media.details, id: link.id, platform: "youtube", downloadUrl: link.url };
+  return {
+    ...media,
+    platform: "youtube",
+    sourceUrl: link.url,
+    details: browserFacing(details, ctx.config.hostMap),
+    thumbnails: own?.thumbnails ?? media.thumbnails,
+    expiresAt: media.expiresAt ?? expiryOf(media.streams),
+  };
+}
+
+/**
+ * `ytdlp`: the yt-dlp source when this server has one. It is asked only when `YOUTUBE_CLIENTS`
+ * lists it and the InnerTube ladder ended without open video and audio for a reason yt-dlp might
+ * overcome (ytdlp-rung.ts); when it fails too, the ladder's own answer or error stands.
+ */
+export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube" }>, ctx: SourceContext, ytdlp?: YtdlpRung): Promise<ResolvedMedia> {
   const { id } = link;
   const { fetch, logger, config } = ctx;
-  const clients = usableClients(config.youtube.clients, logger);
+  const ladder = ladderOf(config.youtube.clients, ytdlp !== undefined, logger);
   const yt = await getInnertube(fetch);
 
   // Details from the Data API run alongside the player requests.
@@ -97,7 +142,22 @@ export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube"
     ? undefined
     : Promise.all([tryNext(fetch, id, logger), exists(fetch, `https://i.ytimg.com/vi/${id}/maxresdefault.jpg`, logger)]);
 
-  const picked = await pickPlayer({ yt, fetch, id, clients, logger });
+  const result = await pickPlayer({ yt, fetch, id, clients: ladder.clients, logger });
+  const worthYtdlp = result.ok ? !result.complete : ytdlpMayOvercome(result);
+  if (ytdlp && ladder.ytdlp && worthYtdlp) {
+    const why = result.ok ? "no InnerTube client gave open video and audio" : `${result.error.code}: ${result.error.detail ?? result.error.message}`;
+    logger.info({ videoId: id, clients: [...result.asked, "ytdlp"], why }, "youtube: asking yt-dlp, the last rung of the ladder");
+    try {
+      const media = await fromYtdlp({ link, ctx, ytdlp, apiDetails });
+      logger.info({ videoId: id, clients: [...result.asked, "ytdlp"], streams: media.streams.length }, "youtube: formats from yt-dlp");
+      return media;
+    } catch (err) {
+      if (!isEngineError(err)) throw err;
+      logger.warn({ videoId: id, code: err.code, detail: err.detail }, "youtube: yt-dlp could not read the video either; the InnerTube ladder's answer stands");
+    }
+  }
+  if (!result.ok) throw result.error;
+  const { picked } = result;
 
   let details: VideoDetails;
   let thumbnails: Thumbnail[];

@@ -33,6 +33,8 @@ export interface YtdlpSourceOptions {
 
 export interface YtdlpSource extends SourceAdapter {
   binary: YtdlpBinary;
+  /** a YouTube video, for the last rung of the YouTube ladder (its adapter asks; our resolve() refuses YouTube links) */
+  resolveYouTube(link: Extract<ParsedLink, { kind: "youtube" }>, ctx: SourceContext): Promise<ResolvedMedia>;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ const LOOKUP_CONCURRENCY = 4;
 /** entries a playlist listing asks yt-dlp for when the caller sets no cap */
 const DEFAULT_PLAYLIST_END = 200;
 
-type Link = Extract<ParsedLink, { kind: "site" | "generic" }>;
+type Link = Extract<ParsedLink, { kind: "site" | "generic" | "youtube" }>;
 
 /** The stream with the request its format needs (yt-dlp's headers and cookies), when it needs one. */
 function withRequest(stream: UpstreamStream, request: UpstreamRequest | undefined): UpstreamStream {
@@ -162,10 +164,11 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
       if (drm) throw new EngineError("video.login_required", { detail: `yt-dlp lists only DRM-protected formats (${platformNameOf(link)})` });
       throw new EngineError("video.no_formats", { detail: `yt-dlp listed no format our engine can fetch (${platformNameOf(link)})` });
     }
+    const platform = link.kind === "site" ? link.site : link.kind === "youtube" ? "youtube" : "generic";
     return {
-      platform: link.kind === "site" ? link.site : "generic",
+      platform,
       sourceUrl: link.url,
-      details: detailsOf(info, link, Math.round(durationSeconds * 1000) / 1000),
+      details: { ...detailsOf(info, link, Math.round(durationSeconds * 1000) / 1000), platform },
       streams,
       thumbnails: thumbnailsOf(info),
       captions: captionsOf(info),
@@ -175,6 +178,7 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
   return {
     platform: "generic",
     binary: opts.binary,
+    resolveYouTube: resolveMedia,
     matches: (link) => link.kind === "site",
     async resolve(link, ctx): Promise<SourceResult<ResolvedMedia>> {
       if (link.kind === "youtube") return { ok: false, code: "link.unsupported", detail: "YouTube links stay on our own adapter" };

@@ -4,7 +4,7 @@
  * ladder needs, and where no client can play the video fails with the catalogue's words.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -15,7 +15,9 @@ import { ERRORS, type EngineErrorCode } from "#engine/errors.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
 import { startMockPlatform, type MockPlatform, type YouTubeModes } from "#tests/mocks/platform.ts";
 import { MOCK_CAPTION_LINES } from "#tests/mocks/youtube.ts";
+import { writeFakeYtdlp } from "#tests/mocks/ytdlp.ts";
 import { sourceContext } from "./helpers.ts";
+import { youtubeDocument } from "./ytdlp-documents.ts";
 
 const execFileAsync = promisify(execFile);
 const VIDEO = "vidfetch720";
@@ -48,10 +50,13 @@ describe("YouTube client ladder on the mock platform", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  /** A fresh engine (its own resolve cache: a mode never meets another test's cached answer). */
-  async function engineWith(clients: string[]): Promise<Engine> {
+  /**
+   * A fresh engine (its own resolve cache: a mode never meets another test's cached answer);
+   * `ytdlpPath`: the yt-dlp it has ("off": none, even where one is installed).
+   */
+  async function engineWith(clients: string[], ytdlpPath = "off"): Promise<Engine> {
     const { config } = sourceContext({ hostMap: platform.hostMap, clients });
-    current = await createEngine({ ...config, publicUrl: origin, limits: { ...config.limits, resolveCacheSeconds: 60 } });
+    current = await createEngine({ ...config, ytdlpPath, publicUrl: origin, limits: { ...config.limits, resolveCacheSeconds: 60 } });
     engines.push(current);
     return current;
   }
@@ -69,9 +74,9 @@ describe("YouTube client ladder on the mock platform", () => {
   }
 
   /** Resolves and downloads mp4-720 (136 + 140): the whole file, checked with ffprobe. */
-  async function download(modes: YouTubeModes, clients = ["VISIONOS", "ANDROID"], id = VIDEO) {
+  async function download(modes: YouTubeModes, clients = ["VISIONOS", "ANDROID"], id = VIDEO, ytdlpPath?: string) {
     platform.setYouTubeModes(modes);
-    const engine = await engineWith(clients);
+    const engine = await engineWith(clients, ytdlpPath);
     return watch(id, async () => {
       const created = await engine.createDownload({ url: URL_OF(id), format: "mp4-720", caller: { kind: "anonymous" }, ip: "127.0.0.1" });
       const res = await fetch(created.downloadUrl);
@@ -87,9 +92,9 @@ describe("YouTube client ladder on the mock platform", () => {
   }
 
   /** The resolve fails with `code` and the catalogue's words for it. */
-  async function refused(modes: YouTubeModes, code: EngineErrorCode, id = VIDEO, clients = ["VISIONOS", "ANDROID"]) {
+  async function refused(modes: YouTubeModes, code: EngineErrorCode, id = VIDEO, clients = ["VISIONOS", "ANDROID"], ytdlpPath?: string) {
     platform.setYouTubeModes(modes);
-    const engine = await engineWith(clients);
+    const engine = await engineWith(clients, ytdlpPath);
     const seen = await watch(id, () => engine.resolve(URL_OF(id), { kind: "anonymous" }).then(() => undefined, (err: unknown) => err));
     expect(seen.result).toMatchObject({ code, message: ERRORS[code].message });
     return seen;
@@ -166,6 +171,69 @@ describe("YouTube client ladder on the mock platform", () => {
     it("an age gate asks the embedded player too before giving up", async () => {
       const { players } = await refused({}, "video.age_restricted", "vidfetchAge");
       expect(players).toEqual(["VISIONOS", "ANDROID", "WEB_EMBEDDED_PLAYER"]);
+    });
+  });
+  describe("yt-dlp, the last rung", () => {
+    const LADDER = ["VISIONOS", "ANDROID", "ytdlp"];
+    /** A stand-in yt-dlp printing what yt-dlp prints for the video, its formats on the mock platform. */
+    const fakeYtdlp = () => writeFakeYtdlp({ type: "json", document: youtubeDocument(platform.media, VIDEO) });
+
+    it.each<[string, YouTubeModes]>([
+      ["SABR-only everywhere", { sabrOnly: ["VISIONOS", "ANDROID"] }],
+      ["a bot wall everywhere", { botWall: ["VISIONOS", "ANDROID"] }],
+    ])("%s: the download completes through yt-dlp's formats, fetched by our engine", async (_name, modes) => {
+      const fake = await fakeYtdlp();
+      const { players, mediaFrom } = await download(modes, LADDER, VIDEO, fake.path);
+      expect(players).toEqual(["VISIONOS", "ANDROID"]);
+      expect(mediaFrom).toEqual(["ytdlp"]);
+      expect((await fake.runs()).map((r) => r.link)).toEqual([URL_OF(VIDEO)]);
+    });
+
+    it("its media is a YouTube video: the audio arrives byte for byte, the details are YouTube's", async () => {
+      platform.setYouTubeModes({ botWall: ["VISIONOS", "ANDROID"] });
+      const fake = await fakeYtdlp();
+      const engine = await engineWith(LADDER, fake.path);
+      const { video, formats } = await engine.resolve(URL_OF(VIDEO), { kind: "anonymous" });
+      expect(video).toMatchObject({ id: VIDEO, platform: "youtube", title: "Sample clip up to 720p", channelTitle: "Tiny Channel", downloadUrl: URL_OF(VIDEO) });
+      expect(formats.filter((f) => f.available).map((f) => f.id)).toEqual(expect.arrayContaining(["mp4-720", "mp4-360", "m4a"]));
+      const created = await engine.createDownload({ url: URL_OF(VIDEO), format: "m4a", caller: { kind: "anonymous" }, ip: "127.0.0.1" });
+      const res = await fetch(created.downloadUrl);
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(await readFile(platform.media.audioM4a))).toBe(true);
+    });
+
+    it("a playing VISIONOS: yt-dlp is never run", async () => {
+      const fake = await fakeYtdlp();
+      const { mediaFrom } = await download({}, LADDER, VIDEO, fake.path);
+      expect(mediaFrom).toEqual(["VISIONOS"]);
+      expect(await fake.runs()).toEqual([]);
+    });
+
+    it("a private video: the ladder ends at the first client and yt-dlp is never run", async () => {
+      const fake = await fakeYtdlp();
+      const { players } = await refused({}, "video.private", "vidfetchPrv", LADDER, fake.path);
+      expect(players).toEqual(["VISIONOS"]);
+      expect(await fake.runs()).toEqual([]);
+    });
+
+    it("YOUTUBE_CLIENTS without ytdlp: yt-dlp is never run", async () => {
+      const fake = await fakeYtdlp();
+      await refused({ botWall: ["VISIONOS", "ANDROID"] }, "video.bot_check", VIDEO, ["VISIONOS", "ANDROID"], fake.path);
+      expect(await fake.runs()).toEqual([]);
+    });
+
+    it.each<[string, YouTubeModes, EngineErrorCode]>([
+      ["a bot wall everywhere", { botWall: ["VISIONOS", "ANDROID"] }, "video.bot_check"],
+      ["SABR-only everywhere", { sabrOnly: ["VISIONOS", "ANDROID"] }, "video.no_formats"],
+    ])("no yt-dlp on this server, %s: the ladder fails as it did without the rung", async (_name, modes, code) => {
+      const { players } = await refused(modes, code, VIDEO, LADDER, "off");
+      expect(players).toEqual(["VISIONOS", "ANDROID"]);
+    });
+
+    it("yt-dlp failing too: the InnerTube ladder's error stands", async () => {
+      const fake = await writeFakeYtdlp({ type: "error", line: "[youtube] vidfetch720: Sign in to confirm you're not a bot. Use --cookies-from-browser or --cookies for the authentication." });
+      await refused({ botWall: ["VISIONOS", "ANDROID"] }, "video.bot_check", VIDEO, LADDER, fake.path);
+      expect(await fake.runs()).toHaveLength(1);
     });
   });
 });
