@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Readable } from "node:stream";
-import { parseLink, parsePlaylistLink, type ParsedLink, type PlaylistLink } from "#common/links.ts";
+import { parseLink, parsePlaylistLink, type ParsedLink, type PlatformId, type PlaylistLink } from "#common/links.ts";
 import type { EngineConfig } from "./config.ts";
 import { canDownload, fairUseApplies, limitFor, mayUse } from "./entitlements.ts";
 import { EngineError, ERRORS, isEngineError, type EngineErrorCode } from "./errors.ts";
@@ -170,8 +170,24 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** A fresh resolve of a platform's link ended (a cached answer is not one); see EngineDeps.onResolved. */
+export interface ResolveOutcome {
+  platform: PlatformId;
+  ok: boolean;
+  /** the failure's code */
+  code: EngineErrorCode | null;
+  ms: number;
+  /** the asker's address (Engine.resolve's `ip`), when it gave one */
+  client: string | undefined;
+}
+
 /** Seams for tests and the benchmark; production passes none. */
 export interface EngineDeps {
+  /**
+   * Called after each fresh resolve of a YouTube or yt-dlp platform link, unless the asker left
+   * first: the host keeps each platform's health with it. What it throws is logged, never the resolve's.
+   */
+  onResolved?: (outcome: ResolveOutcome) => void;
   /**
    * Called once per stream that ended (done, failed, or left by the client) or failed before its
    * first byte on our side. The host records history with it; errors are logged, never thrown.
@@ -286,7 +302,24 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     // a resolve for a download being created: segments it will likely read are fetched while
     // the adapter still probes (decision 025)
     if (forDownload) resolveCtx.streamsKnown = (streams) => downloadPrefetch.forStreams(link.url, forDownload.format, forDownload.id, streams);
-    const result = await adapter.resolve(link, resolveCtx);
+    const platform: PlatformId | null = link.kind === "youtube" ? "youtube" : link.kind === "site" ? link.site : null;
+    const started = now();
+    const report = (code: EngineErrorCode | null) => {
+      if (!platform || !deps.onResolved || signal.aborted) return;
+      try {
+        deps.onResolved({ platform, ok: code === null, code, ms: now() - started, client });
+      } catch (err) {
+        logger.warn({ err }, "onResolved failed");
+      }
+    };
+    let result;
+    try {
+      result = await adapter.resolve(link, resolveCtx);
+    } catch (err) {
+      report(isEngineError(err) ? err.code : "internal");
+      throw err;
+    }
+    report(result.ok ? null : (result as { code: EngineErrorCode }).code);
     if (!result.ok) throw failureToError(result as { code: EngineErrorCode; detail?: string; message?: string });
     await Promise.all([measureHdThumbnail(result.media, ctx.fetch, { signal, logger }), measureTranscript(result.media, ctx.fetch, { signal, logger })]);
     return result.media;

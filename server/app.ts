@@ -7,11 +7,13 @@ import { toNodeHandler } from "better-auth/node";
 import { pinoHttp } from "pino-http";
 import type { ServerBuild } from "react-router";
 import type { AppServices } from "#app/lib/load-context.ts";
+import type { PlatformHealthStore } from "#app/modules/platform-health/health-store.server.ts";
 import { createBillingRouter, STRIPE_WEBHOOK_PATH } from "#server/api/billing.ts";
 import { createCallerResolver } from "#server/api/caller.ts";
 import { createResolveLimiter } from "#server/api/resolve-limit.ts";
 import { createJobsRouter, type JobFiles } from "#server/api/jobs.ts";
 import { createApiRouter } from "#server/api/router.ts";
+import { createStatusRouter } from "#server/api/status.ts";
 import { mountApiKeys } from "#server/api/keys.ts";
 import { createProfilesRouter, profileResolver } from "#server/api/profiles.ts";
 import { createProfiles } from "#app/modules/profiles/profiles.server.ts";
@@ -39,6 +41,8 @@ export interface AppDeps extends AppServices<AppConfig> {
   hostMap?: string;
   /** finished jobs' files, served to their owners' signed links (jobs/storage); absent without a job queue */
   jobFiles?: JobFiles;
+  /** each platform's recent outcomes (GET /api/v1/status); absent in tests that do not need it */
+  platformHealth?: PlatformHealthStore;
   /** a shared store for the express-rate-limit limiter `name` (REDIS_URL); undefined = in-process */
   rateLimitStore?: (name: string) => Store | undefined;
   /** production: the built server bundle and its client folder; dev: Vite supplies both */
@@ -177,6 +181,8 @@ export function createApp(deps: AppDeps): Express {
   }
   // custom download profiles (the caller's account, by session or key), and `profile` on POST /downloads
   app.use("/api/v1/profiles", createProfilesRouter({ profiles, identify, logger }));
+  // each platform's live status (issue 32 §5), from the health record the engine and the canary feed
+  if (deps.platformHealth) app.use("/api/v1", createStatusRouter({ store: deps.platformHealth, ytdlp: () => deps.engine.ytdlp !== null }));
   app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL, identify, resolveLimit, resolveProfile: profileResolver(profiles) }));
 
   if (deps.build.mode === "production") {

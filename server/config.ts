@@ -141,6 +141,15 @@ export const envSchema = z
     S3_ACCESS_KEY_ID: optionalString,
     S3_SECRET_ACCESS_KEY: optionalString,
     JOB_STORAGE_MAX_MB: int(1, 100_000_000).default(2048),
+
+    // the platform canary (issue 32 §5): links checked every CANARY_INTERVAL_MINUTES (0: off)
+    CANARY_LINKS: optionalString.pipe(
+      z
+        .string()
+        .refine((v) => v.split(",").every((e) => /^https?:\/\/\S+$/.test(e.trim())), "must be http(s) links separated by commas")
+        .optional(),
+    ),
+    CANARY_INTERVAL_MINUTES: int(0, 1440).default(30),
   })
   .superRefine((env, ctx) => {
     // Job storage in a bucket is all or nothing (the endpoint may stay unset for AWS itself):

@@ -12,6 +12,8 @@ import { createBillingServices, type BillingServices } from "#app/modules/billin
 import { startBlogFreshness } from "#app/modules/blog/freshness.server.ts";
 import { startRetentionSweep } from "#app/modules/retention/retention-sweep.server.ts";
 import { recordDownload } from "#app/modules/history/record-download.server.ts";
+import { recordAttempt } from "#app/modules/platform-health/health-store.server.ts";
+import { CANARY_CLIENT, canaryLinksFor } from "#app/modules/platform-health/run-canary.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
@@ -201,6 +203,10 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
       return recordDownload(database.db, event);
     },
     state: shared.engineState,
+    // each platform's health (GET /api/v1/status); the canary records its own checks
+    onResolved: (outcome) => {
+      if (outcome.client !== CANARY_CLIENT) recordAttempt(shared.platformHealth, { ...outcome, source: "resolve" }, { logger });
+    },
   });
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
   logYtdlp(logger, engine.ytdlp, config.YTDLP_PATH);
@@ -233,6 +239,11 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
         openBulkDownload: (input) => engine.openBulkDownload(input),
         storage: jobStorage,
         fileLink,
+      },
+      canary: {
+        links: canaryLinksFor(config, mocks),
+        intervalMinutes: config.CANARY_INTERVAL_MINUTES,
+        canary: { openDownload: (input) => engine.openDownload(input), store: shared.platformHealth },
       },
     }),
   });
@@ -295,5 +306,6 @@ export function appServicesFrom(services: Services) {
     database: services.database,
     hostMap: services.hostMap,
     rateLimitStore: services.shared.rateLimitStore,
+    platformHealth: services.shared.platformHealth,
   };
 }

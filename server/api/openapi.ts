@@ -313,6 +313,17 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
+      "/status": {
+        get: {
+          operationId: "status",
+          summary: "Whether each platform's downloads work right now",
+          description:
+            "Each platform this server serves (YouTube always; yt-dlp's only when the server has yt-dlp), from its outcomes of the last 30 minutes: real resolves and the canary's checks. down: three or more failures and no success; degraded: two or more failures, at least a quarter of the outcomes; ok otherwise. A video's own state (private, removed…) counts neither way. Cache-Control: public, max-age=30.",
+          responses: {
+            "200": { description: "One entry per platform, in the platform table's order", content: { "application/json": { schema: { $ref: "#/components/schemas/Status" } } } },
+          },
+        },
+      },
       "/openapi.json": {
         get: { operationId: "openapi", summary: "This document", responses: { "200": { description: "OpenAPI 3.1 document" } } },
       },
@@ -325,6 +336,25 @@ export function openApiDocument(serverUrl: string) {
         session: { type: "apiKey", in: "cookie", name: "vidfetch.session_token", description: "The session cookie the site's login sets" },
       },
       schemas: {
+        Status: {
+          type: "object",
+          required: ["platforms"],
+          properties: {
+            platforms: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["id", "status", "lastSuccessAt", "detail"],
+                properties: {
+                  id: { type: "string", enum: [...PLATFORM_IDS] },
+                  status: { type: "string", enum: ["ok", "degraded", "down"] },
+                  lastSuccessAt: { type: ["string", "null"], format: "date-time", description: "when a link of the platform last worked; null when none has since the record began" },
+                  detail: { type: ["string", "null"], description: "plain words for a visitor when the status is not ok", example: "YouTube downloads are not working right now; we're on it." },
+                },
+              },
+            },
+          },
+        },
         KeyRequest: { type: "object", required: ["name"], additionalProperties: false, properties: { name: { type: "string", minLength: 1, maxLength: 60 } } },
         CreatedKey: {
           type: "object",

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Store } from "express-rate-limit";
 import { createMemoryLimiter, type AttemptLimiter } from "#app/lib/attempt-limiter.server.ts";
+import { memoryPlatformHealth, type PlatformHealthStore } from "#app/modules/platform-health/health-store.server.ts";
 import type { EngineStateFactory } from "#engine/state/types.ts";
 
 /**
@@ -19,6 +20,8 @@ export interface SharedState {
   billingLimiter: AttemptLimiter;
   /** the blog's likes per address and article */
   blogLimiter: AttemptLimiter;
+  /** each platform's recent outcomes, for GET /api/v1/status */
+  platformHealth: PlatformHealthStore;
   /** an express-rate-limit store for the limiter named `name`; undefined = its in-process default */
   rateLimitStore(name: string): Store | undefined;
   close(): Promise<void>;
@@ -36,6 +39,7 @@ export async function createSharedState(opts: {
       accountLimiter: createMemoryLimiter(Date.now, { ipLimitScale: opts.ipLimitScale }),
       billingLimiter: createMemoryLimiter(),
       blogLimiter: createMemoryLimiter(),
+      platformHealth: memoryPlatformHealth(),
       rateLimitStore: () => undefined,
       close: async () => {},
     };

@@ -1,0 +1,78 @@
+import type { Logger } from "pino";
+import { PLATFORMS, type PlatformId } from "#common/links.ts";
+import { healthVerdict, KEPT_OUTCOMES, recordsHealth, type HealthCounts, type HealthOutcome, type HealthSource, type HealthStatus } from "./health-rule.ts";
+
+/**
+ * The platform health record (issue 32 §5): per platform, its newest outcomes and when a link of
+ * it last worked. In this process by default; in Redis when REDIS_URL is set
+ * (server/state/redis-platform-health.ts), so every instance answers the same status.
+ */
+export interface PlatformHealthStore {
+  record(platform: PlatformId, outcome: HealthOutcome): Promise<void>;
+  /** the newest outcomes (at most KEPT_OUTCOMES, any order) and the last success (epoch ms) */
+  read(platform: PlatformId): Promise<{ outcomes: HealthOutcome[]; lastSuccessAt: number | null }>;
+}
+
+export function memoryPlatformHealth(): PlatformHealthStore {
+  const byPlatform = new Map<PlatformId, { outcomes: HealthOutcome[]; lastSuccessAt: number | null }>();
+  return {
+    async record(platform, outcome) {
+      const entry = byPlatform.get(platform) ?? { outcomes: [], lastSuccessAt: null };
+      entry.outcomes.push(outcome);
+      if (entry.outcomes.length > KEPT_OUTCOMES) entry.outcomes.splice(0, entry.outcomes.length - KEPT_OUTCOMES);
+      if (outcome.ok) entry.lastSuccessAt = Math.max(entry.lastSuccessAt ?? 0, outcome.at);
+      byPlatform.set(platform, entry);
+    },
+    async read(platform) {
+      const entry = byPlatform.get(platform);
+      return { outcomes: entry ? [...entry.outcomes] : [], lastSuccessAt: entry?.lastSuccessAt ?? null };
+    },
+  };
+}
+
+/** One resolve or canary check of a platform's link, as the engine or the canary reports it. */
+export interface PlatformAttempt {
+  platform: PlatformId;
+  ok: boolean;
+  /** the engine's error code of a failure */
+  code?: string | null;
+  source: HealthSource;
+}
+
+/**
+ * Records an attempt when it says something about the platform (recordsHealth): fire and forget,
+ * a store that fails is logged, never in the caller's way.
+ */
+export function recordAttempt(store: PlatformHealthStore, attempt: PlatformAttempt, opts: { logger: Pick<Logger, "warn">; now?: () => number }): void {
+  const code = attempt.ok ? null : (attempt.code ?? "internal");
+  if (code !== null && !recordsHealth(code)) return;
+  const outcome: HealthOutcome = { at: (opts.now ?? Date.now)(), ok: attempt.ok, code, source: attempt.source };
+  store.record(attempt.platform, outcome).catch((err: unknown) => opts.logger.warn({ err, platform: attempt.platform }, "could not record the platform's health"));
+}
+
+export interface PlatformHealth {
+  id: PlatformId;
+  name: string;
+  status: HealthStatus;
+  /** ISO time, or null when no link of it has worked since the record began */
+  lastSuccessAt: string | null;
+  detail: string | null;
+  counts: HealthCounts;
+}
+
+/** The platforms this server serves: YouTube always, yt-dlp's only when the server has yt-dlp. */
+export function servedPlatforms(caps: { ytdlp: boolean }): PlatformId[] {
+  return PLATFORMS.filter((p) => p.reader === "native" || caps.ytdlp).map((p) => p.id);
+}
+
+/** Each platform's health now, in the platform table's order. */
+export async function readPlatformHealth(store: PlatformHealthStore, platforms: readonly PlatformId[], now: number = Date.now()): Promise<PlatformHealth[]> {
+  return Promise.all(
+    platforms.map(async (id) => {
+      const name = PLATFORMS.find((p) => p.id === id)?.name ?? id;
+      const { outcomes, lastSuccessAt } = await store.read(id);
+      const verdict = healthVerdict(name, outcomes, now);
+      return { id, name, status: verdict.status, lastSuccessAt: lastSuccessAt === null ? null : new Date(lastSuccessAt).toISOString(), detail: verdict.detail, counts: verdict.counts };
+    }),
+  );
+}

@@ -1,0 +1,108 @@
+import type { Logger } from "pino";
+import { parseLink, type PlatformId } from "#common/links.ts";
+import type { Engine } from "#engine/index.ts";
+import { isEngineError } from "#engine/errors.ts";
+import { recordAttempt, type PlatformHealthStore } from "./health-store.server.ts";
+
+/**
+ * The canary (issue 32 §5): each configured link is resolved and its first megabyte fetched
+ * through the engine, exactly as a visitor's download runs, and each outcome goes into the
+ * platform health record. The canary job (jobs/canary.ts) runs it every CANARY_INTERVAL_MINUTES;
+ * `npm run canary` (scripts/canary.ts) once, printing the table.
+ */
+
+/** Long-lived public YouTube videos: "Me at the zoo" (2005) and Blender's "Big Buck Bunny". */
+export const DEFAULT_CANARY_LINKS = ["https://www.youtube.com/watch?v=jNQXAC9IVRw", "https://www.youtube.com/watch?v=aqz-KE-bpKQ"];
+
+/** the address the canary resolves as: the host leaves these resolves to the canary's own record */
+export const CANARY_CLIENT = "canary";
+/** what is read of each link: enough to prove the media bytes flow */
+export const CANARY_BYTES = 1024 * 1024;
+/** the smallest video every plan may download (a muxed passthrough on YouTube) */
+const CANARY_FORMAT = "mp4-360";
+const CHECK_TIMEOUT_MS = 60_000;
+
+export interface CanaryResult {
+  link: string;
+  /** null for a link that is no platform's (a direct file): checked, but not recorded */
+  platform: PlatformId | null;
+  ok: boolean;
+  ms: number;
+  /** bytes read (CANARY_BYTES, or the whole file when it is smaller) */
+  bytes: number;
+  /** the engine's error code of a failure */
+  code: string | null;
+}
+
+export interface CanaryDeps {
+  openDownload: Engine["openDownload"];
+  store: PlatformHealthStore;
+  logger: Pick<Logger, "info" | "warn">;
+  now?: () => number;
+}
+
+function platformOf(link: string): PlatformId | null {
+  const parsed = parseLink(link);
+  if (!parsed.ok) return null;
+  return parsed.kind === "youtube" ? "youtube" : parsed.kind === "site" ? parsed.site : null;
+}
+
+/** Reads up to `limit` bytes, then stops the stream (and with it every upstream and ffmpeg); throws when the stream fails. */
+async function readFirstBytes(stream: NodeJS.ReadableStream & { destroy(): void }, limit: number): Promise<{ bytes: number; whole: boolean }> {
+  let bytes = 0;
+  try {
+    for await (const chunk of stream) {
+      bytes += (chunk as Buffer).length;
+      if (bytes >= limit) return { bytes, whole: false };
+    }
+    return { bytes, whole: true };
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** One link: open it, read its first megabyte. Never throws: a failure is a result. */
+export async function checkLink(link: string, deps: Pick<CanaryDeps, "openDownload" | "now">, signal?: AbortSignal): Promise<CanaryResult> {
+  const now = deps.now ?? Date.now;
+  const started = now();
+  const platform = platformOf(link);
+  const timeout = AbortSignal.timeout(CHECK_TIMEOUT_MS);
+  const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  try {
+    const opened = await deps.openDownload({ url: link, format: CANARY_FORMAT, caller: { kind: "anonymous" }, ip: CANARY_CLIENT, signal: both });
+    const { bytes, whole } = await readFirstBytes(opened.stream, CANARY_BYTES);
+    // a file smaller than a megabyte passes when it came whole (its stream ended without an error)
+    const ok = bytes >= CANARY_BYTES || (whole && bytes > 0);
+    return { link, platform, ok, ms: now() - started, bytes, code: ok ? null : "download.failed" };
+  } catch (err) {
+    const code = timeout.aborted ? "upstream.timeout" : isEngineError(err) ? err.code : "internal";
+    return { link, platform, ok: false, ms: now() - started, bytes: 0, code };
+  }
+}
+
+/** Checks the links one after another (gentle on the platforms) and records each platform link's outcome. */
+export async function runCanary(links: readonly string[], deps: CanaryDeps, signal?: AbortSignal): Promise<CanaryResult[]> {
+  const results: CanaryResult[] = [];
+  for (const link of links) {
+    if (signal?.aborted) break;
+    const result = await checkLink(link, deps, signal);
+    results.push(result);
+    if (result.platform) recordAttempt(deps.store, { platform: result.platform, ok: result.ok, code: result.code, source: "canary" }, { logger: deps.logger, now: deps.now });
+    deps.logger.info({ platform: result.platform, ok: result.ok, ms: result.ms, bytes: result.bytes, code: result.code }, result.ok ? "canary passed" : "canary failed");
+  }
+  return results;
+}
+
+/** The results as a plain-text table, one row per link. */
+export function canaryTable(results: readonly CanaryResult[]): string {
+  const rows = [["link", "platform", "result", "time", "failure"], ...results.map((r) => [r.link, r.platform ?? "-", r.ok ? "ok" : "FAILED", `${(r.ms / 1000).toFixed(1)} s`, r.code ?? "-"])];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+}
+
+/** CANARY_LINKS, else the mock platform's YouTube videos under MOCKS=true, else DEFAULT_CANARY_LINKS. */
+export function canaryLinksFor(config: { CANARY_LINKS?: string }, mocks: { exampleLinks: readonly string[] } | null): string[] {
+  if (config.CANARY_LINKS) return config.CANARY_LINKS.split(",").map((l) => l.trim()).filter(Boolean);
+  if (mocks) return mocks.exampleLinks.filter((l) => platformOf(l) === "youtube" && !l.includes("list=")).slice(0, 2);
+  return [...DEFAULT_CANARY_LINKS];
+}
