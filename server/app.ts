@@ -215,6 +215,7 @@ export function createApp(deps: AppDeps): Express {
         logger: deps.logger,
         engine: deps.engine,
         ytdlpExtractors: deps.ytdlpExtractors,
+        platformNotices: deps.platformNotices,
         accounts: deps.accounts,
         billing: deps.billing,
         blogLimiter: deps.blogLimiter,

@@ -4,6 +4,7 @@ import type { AttemptLimiter } from "#app/lib/attempt-limiter.server.ts";
 import type { Mailer } from "#app/modules/account/mailer.server.ts";
 import type { BillingServices } from "#app/modules/billing/billing-services.server.ts";
 import type { ScheduledJobs } from "#app/modules/jobs/scheduled-jobs.server.ts";
+import type { PlatformNoticeSource } from "#app/modules/platform-health/platform-notices.server.ts";
 import type { Database } from "#db/client.ts";
 import type { Engine } from "#engine/index.ts";
 import type { YtdlpExtractors } from "#engine/sources/ytdlp/extractors.ts";
@@ -42,6 +43,8 @@ export interface AppServices<Settings extends RouteSettings = RouteSettings> {
   blogLimiter: AttemptLimiter;
   /** outgoing mail (SMTP or the outbox): contact messages and platform requests go to CONTACT_EMAIL */
   mailer: Mailer;
+  /** the platforms whose downloads fail right now, for the pages (issue 32 §5); absent in tests that do not need it */
+  platformNotices?: PlatformNoticeSource;
   /** scheduled downloads (the job queue) and the owner's signed file links; null where no queue runs (route tests) */
   jobs: {
     scheduled: ScheduledJobs;

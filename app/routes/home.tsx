@@ -8,6 +8,7 @@ import { FaqTeaser, HowToSteps, PremiumBlock, WhyChoose } from "#app/modules/dow
 import { exampleLinks } from "#app/modules/downloader/example-links.ts";
 import { downloaderOfferFor } from "#app/modules/downloader/downloader-offer.server.ts";
 import { readSharedUrl } from "#app/modules/downloader/shared-url.ts";
+import { PlatformNotices } from "#app/modules/platform-health/platform-notices.tsx";
 import { findSitePage } from "#app/modules/site/pages.ts";
 import type { Route } from "./+types/home";
 
@@ -30,6 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     playlistPlan: offer.playlistPlan,
     subtitleLanguages: offer.subtitleLanguages,
     profiles: offer.profiles,
+    // a platform whose downloads fail right now is named above the form (issue 32 §5)
+    notices: context.platformNotices?.current() ?? [],
     page: { title: page.title, description: page.description, keywords: page.keywords },
   };
 }
@@ -57,6 +60,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 Download videos, audio, thumbnails and transcripts
               </h1>
               <p className="mt-4 text-lg text-slate-700">Paste a video link, preview it, and save it as MP4 up to 1080p, MP3 and more. Free, no sign-up, nothing stored.</p>
+              <PlatformNotices notices={loaderData.notices} className="mt-6 text-left" />
               <div className="mt-8 text-left">{form}</div>
             </div>
           </section>

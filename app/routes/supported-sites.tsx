@@ -11,6 +11,7 @@ import { YtdlpSitesSection } from "#app/modules/platforms/ytdlp-sites-section.ts
 import { ytdlpSitesView } from "#app/modules/platforms/ytdlp-sites.server.ts";
 import type { ExtractorList } from "#engine/sources/ytdlp/extractors.ts";
 import { statusLabel, type PlatformEntry, type PlatformStatus } from "#app/modules/platforms/platform-status.ts";
+import { PlatformNotices } from "#app/modules/platform-health/platform-notices.tsx";
 import { PLATFORM_REQUEST_FORM } from "#app/modules/platforms/platform-request-form.ts";
 import { PLATFORM_REQUEST_FIELDS, PLATFORM_REQUEST_MESSAGES, parsePlatformRequestForm } from "#app/modules/platforms/platform-request-schema.ts";
 import { submitPlatformRequest } from "#app/modules/platforms/submit-platform-request.server.ts";
@@ -56,6 +57,8 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return {
     platforms: platformsFor({ ytdlp: ytdlp !== null }),
     ytdlpSites: ytdlpSitesView(list, new URL(request.url).searchParams.get("site")),
+    // a platform whose downloads fail right now says so above the cards (issue 32 §5)
+    notices: context.platformNotices?.current() ?? [],
   };
 }
 
@@ -120,7 +123,7 @@ function PlatformCard({ platform }: { platform: PlatformEntry }) {
 
 export default function SupportedSites() {
   const actionResult = useActionData<typeof action>();
-  const { platforms, ytdlpSites } = useLoaderData<typeof loader>();
+  const { platforms, ytdlpSites, notices } = useLoaderData<typeof loader>();
   const counts = {
     full: platforms.filter((p) => p.status === "fully-supported").length,
     basic: platforms.filter((p) => p.status === "basic-support" && !p.needs).length,
@@ -145,6 +148,7 @@ export default function SupportedSites() {
         }
       />
       <div className="mx-auto max-w-6xl space-y-14 px-4 py-12 sm:px-6">
+        <PlatformNotices notices={notices} />
         <section aria-labelledby="platforms-heading">
           <h2 id="platforms-heading" className="text-2xl font-semibold text-slate-900">
             Platforms and what you can save
