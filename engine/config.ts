@@ -20,6 +20,8 @@ export interface EngineConfig {
     clients: string[];
     apiKey?: string;
     apiBaseUrl: string;
+    /** YOUTUBE_POT_PROVIDER_URL: a bgutil-protocol proof-of-origin token provider (engine/sources/youtube/po-token.ts) */
+    potProviderUrl?: string;
   };
   ffmpegPath?: string;
   ffprobePath?: string;

@@ -76,6 +76,8 @@ export const envSchema = z
 
     YOUTUBE_API_KEY: optionalString,
     YOUTUBE_API_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://www.googleapis.com/youtube/v3"),
+    // a bgutil-ytdlp-pot-provider HTTP server (operator configuration: http(s) only); unset: no tokens
+    YOUTUBE_POT_PROVIDER_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
     // InnerTube clients, and `ytdlp` (any case) for yt-dlp as the last rung where this server has it
     YOUTUBE_CLIENTS: z
       .string()

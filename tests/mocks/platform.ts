@@ -547,7 +547,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(data);
 }
 
-async function readJson(req: IncomingMessage): Promise<{ videoId?: unknown; context?: { client?: { clientName?: unknown } } }> {
+async function readJson(req: IncomingMessage): Promise<{ videoId?: unknown; context?: { client?: { clientName?: unknown } }; serviceIntegrityDimensions?: { poToken?: unknown } }> {
   const parts: Buffer[] = [];
   for await (const chunk of req) parts.push(chunk as Buffer);
   const raw = Buffer.concat(parts).toString("utf8");
@@ -600,6 +600,8 @@ export interface MockYouTubeRequest {
   client: string;
   /** of a media request */
   itag?: string;
+  /** the proof-of-origin token a player request carried (`serviceIntegrityDimensions.poToken`), or a media URL's `pot=` */
+  poToken?: string;
 }
 
 /** A LOGIN_REQUIRED answer with its error screen, as a bot wall or an age gate looks. */
@@ -696,7 +698,7 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
       const body = await readJson(req);
       const videoId = String(body.videoId ?? "");
       const client = String(body.context?.client?.clientName ?? "");
-      recordYouTube({ kind: "player", videoId, client });
+      recordYouTube({ kind: "player", videoId, client, poToken: String(body.serviceIntegrityDimensions?.poToken ?? "") || undefined });
       const video = videos.get(videoId);
       // InnerTube answers an unknown id with ERROR "This video is unavailable".
       if (!video) return sendJson(res, 200, { playabilityStatus: { status: "ERROR", reason: "This video is unavailable" } });
@@ -718,7 +720,7 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
     }
     if (p === "/videoplayback") {
       const itag = url.searchParams.get("itag") ?? "";
-      recordYouTube({ kind: "media", videoId: (url.searchParams.get("id") ?? "").replace(/^o-/, ""), client: url.searchParams.get("c") ?? "", itag });
+      recordYouTube({ kind: "media", videoId: (url.searchParams.get("id") ?? "").replace(/^o-/, ""), client: url.searchParams.get("c") ?? "", itag, poToken: url.searchParams.get("pot") ?? undefined });
       const file = itagFile(itag);
       if (!file) return void res.writeHead(404).end();
       return serveFile(req, res, file, CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream");

@@ -2,14 +2,26 @@
  * What the ladder knows about each InnerTube client beyond what youtubei.js builds for it. From
  * yt-dlp's per-client policy table as of 2026-08 (../shared/reviews/youtube-2026-11.md §1.1):
  * these clients' media URLs need a GVS proof-of-origin token, without which googlevideo serves
- * about the first megabyte and then refuses. We send no token yet (issue 32 §2), so their formats
- * are a last resort: they fill what no other client gave, and never end the ladder early.
+ * about the first megabyte and then refuses. Without a token their formats are a last resort: they
+ * fill what no other client gave, and never end the ladder early.
  */
 const TOKEN_GATED = new Set(["WEB", "MWEB", "WEB_CREATOR", "YTMUSIC", "TV_SIMPLY", "ANDROID", "ANDROID_VR", "IOS"]);
 
-/** true when the client's formats would need a PO token we do not have */
+/** true when the client's formats need a PO token (whether or not we have one) */
 export function isTokenGated(client: string): boolean {
   return TOKEN_GATED.has(client);
+}
+
+/**
+ * The token-gated clients a web (BotGuard) token serves: what a bgutil provider mints (po-token.ts).
+ * A token is only good on the platform that attested it (review §1.1: DroidGuard for Android,
+ * iOSGuard for iOS), so ANDROID, ANDROID_VR and IOS stay a last resort even with a provider.
+ */
+const WEB_TOKEN_CLIENTS = new Set(["WEB", "MWEB", "WEB_CREATOR", "YTMUSIC", "TV_SIMPLY"]);
+
+/** true when a web proof-of-origin token makes this client's formats whole */
+export function takesWebToken(client: string): boolean {
+  return WEB_TOKEN_CLIENTS.has(client);
 }
 
 /**

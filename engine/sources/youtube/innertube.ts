@@ -70,8 +70,11 @@ function upstreamError(err: unknown, what: string): EngineError {
   return new EngineError("upstream.fetch_failed", { detail: `${what}: ${message}`, cause: err });
 }
 
-/** POST /youtubei/v1/player as the given client; returns the raw JSON. */
-export async function fetchPlayer(yt: Innertube, videoId: string, client: string, signatureTimestamp?: number): Promise<unknown> {
+/**
+ * POST /youtubei/v1/player as the given client; returns the raw JSON. `poToken`: a proof-of-origin
+ * token bound to the video, sent where yt-dlp and youtubei.js send it (`serviceIntegrityDimensions`).
+ */
+export async function fetchPlayer(yt: Innertube, videoId: string, client: string, signatureTimestamp?: number, poToken?: string): Promise<unknown> {
   try {
     const res = (await yt.actions.execute("/player", {
       videoId,
@@ -86,6 +89,7 @@ export async function fetchPlayer(yt: Innertube, videoId: string, client: string
           ...(signatureTimestamp ? { signatureTimestamp } : {}),
         },
       },
+      ...(poToken ? { serviceIntegrityDimensions: { poToken } } : {}),
       client: client as Types.InnerTubeClient,
     })) as unknown as RawResponse;
     return res.data;

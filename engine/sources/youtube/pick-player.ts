@@ -6,8 +6,11 @@
  *   are kept as fill.
  * - Cipher-only answer (WEB family): deciphered with the player script in a sandbox (decipher.ts);
  *   if that fails, next client.
- * - Token-gated client (client-policy.ts): its formats need a PO token we do not send, so its answer
- *   is never complete; next client, its streams kept as a last resort.
+ * - Token-gated client (client-policy.ts): its formats need a PO token. With a token provider
+ *   (`YOUTUBE_POT_PROVIDER_URL`, po-token.ts) a client a web token serves gets one bound to the
+ *   video on its player request and as `pot=` on its media URLs, and its answer counts like an
+ *   open client's. Without a token its answer is never complete; next client, its streams kept as
+ *   a last resort.
  * - Bot wall, age gate, login wall, and "not found" (VISIONOS says ERROR for made-for-kids videos):
  *   next client. An age gate adds the embedded client when the video may be embedded.
  * - A refusal about the video itself (private, removed, region, members, live…): ends the ladder at
@@ -25,10 +28,11 @@ import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../../errors.ts";
 import type { OutboundFetch } from "../../outbound/outbound-fetch.ts";
 import type { UpstreamStream } from "../../types.ts";
-import { EMBEDDED_CLIENT, isTokenGated } from "./client-policy.ts";
+import { EMBEDDED_CLIENT, isTokenGated, takesWebToken } from "./client-policy.ts";
 import { decipherFormats, getPlayer, needsDecipher } from "./decipher.ts";
 import { fetchPlayer, parseVideoInfo } from "./innertube.ts";
 import { classifyPlayability, type PlayabilityVerdict } from "./playability.ts";
+import type { PoTokenSource } from "./po-token.ts";
 import { hasDirectUrl, toUpstreamStream, type InnertubeFormat } from "./streams.ts";
 
 export interface PlayerCandidate {
@@ -40,6 +44,24 @@ export interface PlayerCandidate {
   deciphered?: boolean;
   /** where the caption tracks come from, when not `info` (its track URLs need a PO token) */
   captionsInfo?: YT.VideoInfo;
+  /** true when its player request and media URLs carry a proof-of-origin token */
+  poToken?: boolean;
+}
+
+/** An answer whose formats need a PO token it was not given: a last resort. */
+function lacksToken(answer: PlayerCandidate): boolean {
+  return isTokenGated(answer.client) && !answer.poToken;
+}
+
+/** The answer with `pot=<token>` on every media URL (googlevideo's GVS token). */
+function withToken(answer: PlayerCandidate, token: string): PlayerCandidate {
+  const streams = answer.streams.map((s) => {
+    if (!URL.canParse(s.url)) return s; // nothing to append to; fetching it will say what it is
+    const url = new URL(s.url);
+    url.searchParams.set("pot", token);
+    return { ...s, url: url.href };
+  });
+  return { ...answer, streams, poToken: true };
 }
 
 /** A client's refusal: final ones end the ladder; the others let the next client try. */
@@ -81,7 +103,7 @@ export function captionsNeedToken(info: YT.VideoInfo): boolean {
 
 /** An answer that makes asking further clients pointless. */
 function isComplete(candidate: PlayerCandidate): boolean {
-  return !isTokenGated(candidate.client) && hasAdaptivePair(candidate.streams) && !captionsNeedToken(candidate.info);
+  return !lacksToken(candidate) && hasAdaptivePair(candidate.streams) && !captionsNeedToken(candidate.info);
 }
 
 function refusalOf(body: unknown, client: string, what = client): Refusal | undefined {
@@ -91,10 +113,10 @@ function refusalOf(body: unknown, client: string, what = client): Refusal | unde
 }
 
 /** Player script → request again with its signature timestamp → decipher every URL. */
-async function decipherCandidate(opts: { yt: Innertube; fetch: OutboundFetch; id: string; client: string }): Promise<PlayerCandidate | Refusal> {
-  const { yt, fetch, id, client } = opts;
+async function decipherCandidate(opts: { yt: Innertube; fetch: OutboundFetch; id: string; client: string; poToken?: string }): Promise<PlayerCandidate | Refusal> {
+  const { yt, fetch, id, client, poToken } = opts;
   const script = await getPlayer(fetch);
-  const body = await fetchPlayer(yt, id, client, script.signature_timestamp);
+  const body = await fetchPlayer(yt, id, client, script.signature_timestamp, poToken);
   const refusal = refusalOf(body, client, `${client} (with player script)`);
   if (refusal) return refusal;
   const info = parseVideoInfo(yt, body);
@@ -104,11 +126,11 @@ async function decipherCandidate(opts: { yt: Innertube; fetch: OutboundFetch; id
 }
 
 /** One rung: the client's answer (possibly without adaptive streams), or its refusal. */
-async function askClient(opts: { yt: Innertube; fetch: OutboundFetch; id: string; client: string; logger: Logger }): Promise<PlayerCandidate | Refusal> {
-  const { yt, fetch, id, client, logger } = opts;
+async function askClient(opts: { yt: Innertube; fetch: OutboundFetch; id: string; client: string; logger: Logger; poToken?: string }): Promise<PlayerCandidate | Refusal> {
+  const { yt, fetch, id, client, logger, poToken } = opts;
   let body: unknown;
   try {
-    body = await fetchPlayer(yt, id, client);
+    body = await fetchPlayer(yt, id, client, undefined, poToken);
   } catch (err) {
     if (!isEngineError(err)) throw err;
     return new Refusal(err);
@@ -124,7 +146,7 @@ async function askClient(opts: { yt: Innertube; fetch: OutboundFetch; id: string
     return candidate;
   }
   try {
-    const deciphered = await decipherCandidate({ yt, fetch, id, client });
+    const deciphered = await decipherCandidate({ yt, fetch, id, client, poToken });
     if (deciphered instanceof Refusal || deciphered.streams.some((s) => s.kind !== "progressive")) return deciphered;
     logger.info({ client, videoId: id }, "youtube: deciphered formats gave no adaptive streams; trying the next client");
   } catch (err) {
@@ -144,13 +166,13 @@ function mergeStreams(answers: PlayerCandidate[]): UpstreamStream[] {
 }
 
 /**
- * The answers (in the order asked) as one: streams merged best URL per itag, clients without a
- * token gate first; token-gated answers only count when the others lack video or audio. `primary`
+ * The answers (in the order asked) as one: streams merged best URL per itag, answers that need no
+ * token we lack first; the others only count when the first lack video or audio. `primary`
  * is the answer the details and captions come from: the first in that order with a stream.
  */
 export function mergeAnswers(answers: PlayerCandidate[]): { streams: UpstreamStream[]; primary?: PlayerCandidate; merged: string[] } {
-  const open = answers.filter((a) => !isTokenGated(a.client));
-  const pool = hasAdaptivePair(mergeStreams(open)) ? open : [...open, ...answers.filter((a) => isTokenGated(a.client))];
+  const open = answers.filter((a) => !lacksToken(a));
+  const pool = hasAdaptivePair(mergeStreams(open)) ? open : [...open, ...answers.filter(lacksToken)];
   const streams = mergeStreams(pool);
   const merged = pool.filter((a) => a.streams.some((s) => streams.includes(s))).map((a) => a.client);
   const found = pool.find((a) => a.streams.length > 0);
@@ -184,14 +206,19 @@ export async function pickPlayer(opts: {
   id: string;
   clients: readonly string[];
   logger: Logger;
+  /** the configured token provider: asked (once per video, po-token.ts caches) when a client a web token serves comes up */
+  poTokens?: PoTokenSource;
 }): Promise<LadderResult> {
-  const { yt, fetch, id, clients, logger } = opts;
+  const { yt, fetch, id, clients, logger, poTokens } = opts;
   const ladder = [...clients];
   const answers: PlayerCandidate[] = [];
   const refusals: Refusal[] = [];
   for (let i = 0; i < ladder.length; i++) {
     const client = ladder[i]!;
-    const outcome = await askClient({ yt, fetch, id, client, logger });
+    // undefined when the provider is down: the client is asked as it would be without one
+    const poToken = poTokens && takesWebToken(client) ? await poTokens.tokenFor(id) : undefined;
+    const asked = await askClient({ yt, fetch, id, client, logger, poToken });
+    const outcome = poToken && !(asked instanceof Refusal) ? withToken(asked, poToken) : asked;
     if (outcome instanceof Refusal) {
       if (outcome.final) return { ok: false, error: outcome.error, final: true, asked: ladder.slice(0, i + 1) };
       logger.warn({ client, videoId: id, code: outcome.error.code, detail: outcome.error.detail }, "youtube: client refused; trying the next client");
@@ -201,7 +228,7 @@ export async function pickPlayer(opts: {
     }
     answers.push(outcome);
     if (isComplete(outcome)) break;
-    if (isTokenGated(client) && outcome.streams.length > 0 && i < ladder.length - 1) {
+    if (lacksToken(outcome) && outcome.streams.length > 0 && i < ladder.length - 1) {
       logger.info({ client, videoId: id }, "youtube: formats need a proof-of-origin token; trying the next client");
     }
   }
@@ -211,7 +238,7 @@ export async function pickPlayer(opts: {
   const { streams, primary, merged } = mergeAnswers(answers);
   if (!primary) return { ok: false, error: verdictOf(refusals, answers.length > 0, asked), final: false, asked };
   // video and audio that need no token we lack: nothing further (yt-dlp) could do better
-  const complete = hasAdaptivePair(mergeStreams(answers.filter((a) => !isTokenGated(a.client))));
+  const complete = hasAdaptivePair(mergeStreams(answers.filter((a) => !lacksToken(a))));
   if (!hasAdaptivePair(streams)) logger.warn({ clients: asked, videoId: id }, "youtube: no client gave adaptive URLs; using the progressive streams");
   else if (merged.length > 1) logger.info({ clients: merged, videoId: id }, "youtube: formats merged from several clients");
   // the details and captions are the primary answer's; the streams every answer's

@@ -15,6 +15,7 @@ import { detailsFromInnertube } from "./details-innertube.ts";
 import { rewriteBrowserUrl } from "./image-hosts.ts";
 import { DEFAULT_YOUTUBE_CLIENTS, SUPPORTED_YOUTUBE_CLIENTS, fetchNext, getInnertube, parseVideoInfo } from "./innertube.ts";
 import { pickPlayer } from "./pick-player.ts";
+import { poTokenSourceFor } from "./po-token.ts";
 import { expiryOf } from "./streams.ts";
 import { standardThumbnails } from "./thumbnails.ts";
 import { isYtdlpRung, ytdlpMayOvercome, type YtdlpRung } from "./ytdlp-rung.ts";
@@ -142,7 +143,7 @@ export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube"
     ? undefined
     : Promise.all([tryNext(fetch, id, logger), exists(fetch, `https://i.ytimg.com/vi/${id}/maxresdefault.jpg`, logger)]);
 
-  const result = await pickPlayer({ yt, fetch, id, clients: ladder.clients, logger });
+  const result = await pickPlayer({ yt, fetch, id, clients: ladder.clients, logger, poTokens: poTokenSourceFor(config.youtube, logger) });
   const worthYtdlp = result.ok ? !result.complete : ytdlpMayOvercome(result);
   if (ytdlp && ladder.ytdlp && worthYtdlp) {
     const why = result.ok ? "no InnerTube client gave open video and audio" : `${result.error.code}: ${result.error.detail ?? result.error.message}`;

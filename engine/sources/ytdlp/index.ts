@@ -130,7 +130,7 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
     let run: ProxyRun | null = null;
     try {
       run = (await proxyFor(ctx)).startRun();
-      const out = await runYtdlp({ binary: opts.binary.path, url: link.url, proxyUrl: run.url, timeoutMs, signal: closing.signal, cancel: ctx.signal, killGraceMs: opts.killGraceMs, playlistEnd });
+      const out = await runYtdlp({ binary: opts.binary.path, url: link.url, proxyUrl: run.url, timeoutMs, signal: closing.signal, cancel: ctx.signal, killGraceMs: opts.killGraceMs, playlistEnd, potProviderUrl: ctx.config.youtube.potProviderUrl });
       return read(out.stdout);
     } catch (err) {
       // a destination our guard refused explains the failure better than yt-dlp's "HTTP Error 403"

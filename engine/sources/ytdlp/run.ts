@@ -20,6 +20,8 @@ export interface RunOptions {
   killGraceMs?: number;
   /** list the link's playlist flat (its entries' links and titles, no video read) up to this many entries */
   playlistEnd?: number;
+  /** YOUTUBE_POT_PROVIDER_URL: handed to bgutil's yt-dlp plugin, when the operator installed it */
+  potProviderUrl?: string;
 }
 
 /** A metadata document is a few hundred KB; a hundred MB is not metadata. */
@@ -42,6 +44,14 @@ export function ytdlpArgs(url: string, proxyUrl: string, timeoutMs: number): str
  */
 export function ytdlpPlaylistArgs(url: string, proxyUrl: string, timeoutMs: number, end: number): string[] {
   return runArgs(url, proxyUrl, timeoutMs, ["--flat-playlist", "--yes-playlist", "--playlist-end", String(Math.max(1, Math.floor(end)))]);
+}
+
+/**
+ * bgutil's yt-dlp plugin (its HTTP provider, `youtubepot-bgutilhttp`) asks the token provider
+ * our ladder asks; without the plugin yt-dlp ignores these arguments.
+ */
+export function potProviderArgs(potProviderUrl: string | undefined): string[] {
+  return potProviderUrl ? ["--extractor-args", `youtubepot-bgutilhttp:base_url=${potProviderUrl.replace(/\/+$/, "")}`] : [];
 }
 
 /** every run: no user or system config can change what runs, no cache, one JSON answer, through our proxy */
@@ -72,7 +82,10 @@ export function runYtdlp(opts: RunOptions): Promise<RunOutput> {
       reject(new EngineError("download.failed", { detail: "nobody waits for this resolve any more" }));
       return;
     }
-    const args = opts.playlistEnd === undefined ? ytdlpArgs(opts.url, opts.proxyUrl, opts.timeoutMs) : ytdlpPlaylistArgs(opts.url, opts.proxyUrl, opts.timeoutMs, opts.playlistEnd);
+    const args = [
+      ...potProviderArgs(opts.potProviderUrl),
+      ...(opts.playlistEnd === undefined ? ytdlpArgs(opts.url, opts.proxyUrl, opts.timeoutMs) : ytdlpPlaylistArgs(opts.url, opts.proxyUrl, opts.timeoutMs, opts.playlistEnd)),
+    ];
     const child = spawn(opts.binary, args, {
       // it may connect to the proxy and nowhere else, whatever the scheme (network-jail.ts)
       env: { ...ytdlpEnv(), ...jailEnv(opts.proxyUrl) },

@@ -5,8 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -16,7 +15,7 @@ import { createEngine, type Engine } from "#engine/index.ts";
 import { startMockPlatform, type MockPlatform, type YouTubeModes } from "#tests/mocks/platform.ts";
 import { MOCK_CAPTION_LINES } from "#tests/mocks/youtube.ts";
 import { writeFakeYtdlp } from "#tests/mocks/ytdlp.ts";
-import { sourceContext } from "./helpers.ts";
+import { sourceContext, startDownloadServer } from "./helpers.ts";
 import { youtubeDocument } from "./ytdlp-documents.ts";
 
 const execFileAsync = promisify(execFile);
@@ -34,13 +33,7 @@ describe("YouTube client ladder on the mock platform", () => {
   beforeAll(async () => {
     platform = await startMockPlatform({ dataDir: path.join(os.tmpdir(), "vidfetch-test-platform") });
     dir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-ladder-"));
-    server = http.createServer((req, res) => {
-      const token = /^\/api\/v1\/dl\/([^/?]+)/.exec(req.url ?? "")?.[1];
-      if (!token || !current) return void res.writeHead(404).end();
-      void current.handleDownload(token, req, res);
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, origin } = await startDownloadServer(() => current));
   });
   afterEach(() => platform.setYouTubeModes({}));
   afterAll(async () => {

@@ -1,10 +1,13 @@
 /** Shared by the YouTube integration tests: an engine-like source context over the local fakes. */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import type { EngineConfig } from "#engine/config.ts";
 import { createOutboundFetch } from "#engine/outbound/outbound-fetch.ts";
 import type { OutboundFetch } from "#engine/outbound/outbound-fetch.ts";
+import type { Engine } from "#engine/index.ts";
 
 export const silentLogger = pino({ level: "silent" });
 
@@ -48,4 +51,16 @@ export function sourceContext(opts: { hostMap: string; clients?: string[]; apiKe
 
 export function youtubeLink(id: string) {
   return { kind: "youtube" as const, id, url: `https://www.youtube.com/watch?v=${id}` };
+}
+
+/** A local server answering download links (`/api/v1/dl/<token>`) with the engine `current()` gives (404 without one). */
+export async function startDownloadServer(current: () => Engine | undefined): Promise<{ server: http.Server; origin: string }> {
+  const server = http.createServer((req, res) => {
+    const token = /^\/api\/v1\/dl\/([^/?]+)/.exec(req.url ?? "")?.[1];
+    const engine = current();
+    if (!token || !engine) return void res.writeHead(404).end();
+    void engine.handleDownload(token, req, res);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
