@@ -13,6 +13,7 @@ import { startBlogFreshness } from "#app/modules/blog/freshness.server.ts";
 import { startRetentionSweep } from "#app/modules/retention/retention-sweep.server.ts";
 import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { recordAttempt } from "#app/modules/platform-health/health-store.server.ts";
+import { createPlatformNotices } from "#app/modules/platform-health/platform-notices.server.ts";
 import { CANARY_CLIENT, canaryLinksFor } from "#app/modules/platform-health/run-canary.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
@@ -308,5 +309,6 @@ export function appServicesFrom(services: Services) {
     hostMap: services.hostMap,
     rateLimitStore: services.shared.rateLimitStore,
     platformHealth: services.shared.platformHealth,
+    platformNotices: createPlatformNotices({ store: services.shared.platformHealth, ytdlp: services.engine.ytdlp !== null, logger: services.logger }),
   };
 }
