@@ -50,6 +50,10 @@ export const ERRORS = defineErrors({
   "upstream.timeout": { status: 504, message: "The request timed out. Please try again when you have a stronger connection." },
   "upstream.too_large": { status: 502, message: "The platform sent a response that is too large to process." },
   "upstream.expired": { status: 410, message: "The video's download link expired. Please try again." },
+  "upstream.refused": {
+    status: 502,
+    message: "The platform refused to send this video to our server. Please try again later.",
+  },
 
   // formats (DESIGN §5: unknown 400, unavailable 422)
   "format.unknown": { status: 400, message: "Unknown format." },

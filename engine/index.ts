@@ -35,6 +35,7 @@ import { isLanguageTag, subtitleListing, withSubtitleLanguage, type SubtitleTrac
 import type { ManifestRow } from "./media/zip/manifest-csv.ts";
 import { openMedia } from "./serve/open-media.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
+import type { RefusalPolicy } from "./stream/refusal-ladder.ts";
 
 export type { DownloadProgress, DownloadState, FileProgress, FilesProgress } from "./state/progress-registry.ts";
 export type { ManifestRow } from "./media/zip/manifest-csv.ts";
@@ -207,6 +208,8 @@ export interface EngineDeps {
    * host passes shared implementations (server/state/, Redis) when several instances run.
    */
   state?: EngineStateFactory;
+  /** how downloads answer a refusal (403) mid-way, and the per-host budget (defaults: refusal-ladder.ts) */
+  refusals?: RefusalPolicy;
 }
 const DEFAULT_MAX_CONCURRENT_PER_IP = 10;
 /** the formats a subtitle language applies to */
@@ -296,9 +299,9 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     format: FormatId;
   }
 
-  async function resolveFresh(link: ParsedLink, signal: AbortSignal, client: string | undefined, forDownload?: ForDownload): Promise<ResolvedMedia> {
+  async function resolveFresh(link: ParsedLink, signal: AbortSignal, client: string | undefined, forDownload?: ForDownload, avoidClients?: readonly string[]): Promise<ResolvedMedia> {
     const adapter = registry.pick(link);
-    const resolveCtx: SourceContext = { ...ctx, signal, client };
+    const resolveCtx: SourceContext = { ...ctx, signal, client, ...(avoidClients ? { avoidClients } : {}) };
     // a resolve for a download being created: segments it will likely read are fetched while
     // the adapter still probes (decision 025)
     if (forDownload) resolveCtx.streamsKnown = (streams) => downloadPrefetch.forStreams(link.url, forDownload.format, forDownload.id, streams);
@@ -340,6 +343,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     prefetch: segmentPrefetch,
     parse,
     resolve: (link, fresh) => resolveCached(link, fresh),
+    resolveAvoiding: (link, clients, signal) => resolveFresh(link, signal, undefined, undefined, clients),
+    refusals: deps.refusals,
     isClosing: () => closing,
     active,
     reportFinished,

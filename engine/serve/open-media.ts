@@ -11,8 +11,10 @@ import { runPlan, type PlanOutput } from "../stream/run-plan.ts";
 import type { FormatId, ResolvedMedia } from "../types.ts";
 import type { ServeContext } from "./serve-download.ts";
 import { createStreamRefresh } from "./stream-refresh.ts";
+import { processHostRefusals } from "../outbound/host-refusals.ts";
+import { createRefusalLadder } from "../stream/refusal-ladder.ts";
 
-export type MediaContext = Pick<ServeContext, "config" | "logger" | "now" | "outbound" | "media" | "prefetch" | "resolve" | "killGraceMs" | "spawnGate">;
+export type MediaContext = Pick<ServeContext, "config" | "logger" | "now" | "outbound" | "media" | "prefetch" | "resolve" | "resolveAvoiding" | "refusals" | "killGraceMs" | "spawnGate">;
 
 export interface OpenedMedia {
   media: ResolvedMedia;
@@ -46,18 +48,26 @@ export async function openMedia(
   const defaultName = filenameFor(media, format, opts.language);
   const filename = opts.filenameTemplate ? renderFilename(opts.filenameTemplate, media, format, defaultName, opts.language) : defaultName;
   opts.onResolved?.(media);
+  const logger = ctx.logger.child({ download: opts.id });
+  const resolveAvoiding = ctx.resolveAvoiding;
   const out = await runPlan(
     plan,
     {
       outbound: ctx.outbound,
       media: ctx.media,
       limits: ctx.config.limits,
-      logger: ctx.logger.child({ download: opts.id }),
+      logger,
       signal: opts.signal,
       killGraceMs: ctx.killGraceMs,
       spawnGate: ctx.spawnGate,
       prefetch: ctx.prefetch,
-      refreshStream: createStreamRefresh({ reResolve: () => ctx.resolve(link, true), now: ctx.now }),
+      // a refusal (403): smaller ranges, a fresh resolve, the next client, each once (issue 32 §4)
+      refreshStream: createStreamRefresh({
+        reResolve: () => ctx.resolve(link, true),
+        resolveAvoiding: resolveAvoiding ? (clients) => resolveAvoiding(link, clients, opts.signal) : undefined,
+        logger,
+      }),
+      refusals: createRefusalLadder({ ...ctx.refusals, hosts: ctx.refusals?.hosts ?? processHostRefusals, logger }),
     },
     { range: opts.range },
   );

@@ -22,6 +22,7 @@ import type { PlanOutput } from "../stream/run-plan.ts";
 import { openMedia } from "./open-media.ts";
 import type { SegmentPrefetch } from "../stream/segment-prefetch.ts";
 import { verifyDownload } from "./signed-links.ts";
+import type { RefusalPolicy } from "../stream/refusal-ladder.ts";
 
 /** One stream of a signed link ended (HEAD requests excepted); see EngineDeps.onDownloadFinished. */
 export interface DownloadFinished {
@@ -49,6 +50,13 @@ export interface ServeContext {
   parse(url: string): ParsedLink;
   /** the media behind a link (cached; `fresh` skips the cache) */
   resolve(link: ParsedLink, fresh?: boolean): Promise<ResolvedMedia>;
+  /**
+   * a fresh resolve that leaves out the platform clients named (YouTube's InnerTube clients), never
+   * cached: a download's way round a client whose URLs are refused (stream-refresh.ts)
+   */
+  resolveAvoiding?(link: ParsedLink, clients: readonly string[], signal: AbortSignal): Promise<ResolvedMedia>;
+  /** how downloads answer a refusal (403) mid-way (defaults: refusal-ladder.ts) */
+  refusals?: RefusalPolicy;
   /** true once the engine closes: new downloads are answered "busy" */
   isClosing(): boolean;
   /** the downloads running now, aborted by the engine's close() */

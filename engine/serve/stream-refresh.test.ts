@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { isEngineError } from "../errors.ts";
 import type { ResolvedMedia, UpstreamStream } from "../types.ts";
-import { createStreamRefresh } from "./stream-refresh.ts";
+import { clientOfStreamUrl, createStreamRefresh } from "./stream-refresh.ts";
 
 const stream = (id: string, kind: UpstreamStream["kind"], url: string): UpstreamStream => ({ id, kind, url, transport: { type: "direct" }, container: "mp4" });
-const media = (version: number, streams = [stream("137", "video", `https://cdn.test/v?e=${version}`), stream("140", "audio", `https://cdn.test/a?e=${version}`)]): ResolvedMedia => ({
+const media = (version: number, client = "VISIONOS", streams = [stream("137", "video", `https://rr1---x.googlevideo.com/videoplayback?c=${client}&e=${version}`), stream("140", "audio", `https://rr1---x.googlevideo.com/videoplayback?c=${client}&a=${version}`)]): ResolvedMedia => ({
   platform: "youtube",
   sourceUrl: "https://www.youtube.com/watch?v=abcdefghijk",
   details: { title: "t", durationSeconds: 10 } as ResolvedMedia["details"],
@@ -12,39 +12,58 @@ const media = (version: number, streams = [stream("137", "video", `https://cdn.t
   thumbnails: [],
   captions: [],
 });
+const codeOf = (err: unknown) => (isEngineError(err) ? err.code : err);
 
 describe("createStreamRefresh", () => {
-  it("one fresh resolve serves the video and the audio input asked within the reuse window", async () => {
-    let t = 1000;
+  it("one fresh resolve serves the video and the audio input refused together", async () => {
     let resolves = 0;
-    const refresh = createStreamRefresh({ reResolve: async () => media(++resolves), now: () => t });
+    const refresh = createStreamRefresh({ reResolve: async () => media(++resolves) });
     const [video, audio] = await Promise.all([refresh(stream("137", "video", "old")), refresh(stream("140", "audio", "old"))]);
-    expect(video.url).toBe("https://cdn.test/v?e=1");
-    expect(audio.url).toBe("https://cdn.test/a?e=1");
-    t += 5000;
-    expect((await refresh(stream("137", "video", "old"))).url).toBe("https://cdn.test/v?e=1");
+    expect(video.url).toContain("e=1");
+    expect(audio.url).toContain("a=1");
+    // an input refused later with its old URL gets the fresh one, climbing nothing
+    expect((await refresh(stream("137", "video", "old"))).url).toContain("e=1");
     expect(resolves).toBe(1);
   });
 
-  it("resolves again once the last fresh result is older than the window", async () => {
-    let t = 0;
+  it("a refusal of the re-resolved URL asks the next client, leaving out the refused one; then fails as refused", async () => {
+    const avoidedAsked: string[][] = [];
+    const refresh = createStreamRefresh({
+      reResolve: async () => media(1),
+      resolveAvoiding: async (clients) => {
+        avoidedAsked.push(clients);
+        return media(2, "ANDROID");
+      },
+    });
+    const fresh = await refresh(stream("137", "video", "old"));
+    const next = await refresh(fresh);
+    expect(next.url).toContain("c=ANDROID");
+    expect(avoidedAsked).toEqual([["VISIONOS"]]);
+    expect(codeOf(await refresh(next).catch((e: unknown) => e))).toBe("upstream.refused");
+  });
+
+  it("without a next client, the second refusal of a fresh URL fails as refused, after one resolve", async () => {
     let resolves = 0;
-    const refresh = createStreamRefresh({ reResolve: async () => media(++resolves), now: () => t, reuseMs: 100 });
-    await refresh(stream("137", "video", "old"));
-    t = 101;
-    expect((await refresh(stream("137", "video", "old"))).url).toBe("https://cdn.test/v?e=2");
-    expect(resolves).toBe(2);
+    const refresh = createStreamRefresh({ reResolve: async () => media(++resolves) });
+    const fresh = await refresh(stream("137", "video", "old"));
+    expect(codeOf(await refresh(fresh).catch((e: unknown) => e))).toBe("upstream.refused");
+    expect(resolves).toBe(1);
   });
 
   it("matches on id and kind: a stream no longer listed fails as expired", async () => {
-    const refresh = createStreamRefresh({ reResolve: async () => media(1, [stream("137", "audio", "https://cdn.test/x")]), now: () => 0 });
-    const err = await refresh(stream("137", "video", "old")).catch((e: unknown) => e);
-    expect(isEngineError(err) && err.code).toBe("upstream.expired");
+    const refresh = createStreamRefresh({ reResolve: async () => media(1, "VISIONOS", [stream("137", "audio", "https://cdn.test/x")]) });
+    expect(codeOf(await refresh(stream("137", "video", "old")).catch((e: unknown) => e))).toBe("upstream.expired");
   });
 
   it("a failed resolve fails every refresh waiting on it", async () => {
-    const refresh = createStreamRefresh({ reResolve: () => Promise.reject(new Error("resolve failed")), now: () => 0 });
+    const refresh = createStreamRefresh({ reResolve: () => Promise.reject(new Error("resolve failed")) });
     const results = await Promise.allSettled([refresh(stream("137", "video", "old")), refresh(stream("140", "audio", "old"))]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+  });
+
+  it("names the client of googlevideo URLs only", () => {
+    expect(clientOfStreamUrl("https://rr3---sn-abc.googlevideo.com/videoplayback?c=ANDROID")).toBe("ANDROID");
+    expect(clientOfStreamUrl("https://cdn.example.test/file.mp4?c=ANDROID")).toBeNull();
+    expect(clientOfStreamUrl("not a url")).toBeNull();
   });
 });

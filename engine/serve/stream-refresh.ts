@@ -1,23 +1,81 @@
+import type { Logger } from "pino";
 import { EngineError } from "../errors.ts";
 import type { ResolvedMedia, UpstreamStream } from "../types.ts";
 
-/** How long one fresh resolve answers every refresh of a download's streams (ms). */
-export const REFRESH_REUSE_MS = 5000;
-
 /**
- * Re-resolving expired stream URLs for one download (an upstream answered 403). A download's
- * video and audio inputs usually expire together: one fresh resolve, started by the first of
- * them, serves every refresh asked within `reuseMs`. The stream is found again by id and kind;
- * one that is no longer listed fails the download as expired.
+ * Fresh URLs for one download's streams after the platform refused one (403): rungs 2 and 3 of
+ * the download's refusal ladder (engine/stream/refusal-ladder.ts has rung 1 and the budgets),
+ * each climbed at most once per download:
+ *   2. re-resolve, bypassing the cache (the source asks its clients in order again, so the same
+ *      client answers unless it stopped playing), and the readers continue at their offsets;
+ *   3. re-resolve without the client whose URL was refused (YouTube's next client), when the
+ *      source can and the URL names its client;
+ * then `upstream.refused`. A download's video and audio inputs are usually refused together: a
+ * stream whose URL is older than the latest fresh answer just gets that answer's URL, climbing
+ * nothing. The stream is found again by id and kind; one that is no longer listed fails the
+ * download as expired.
  */
-export function createStreamRefresh(opts: { reResolve: () => Promise<ResolvedMedia>; now: () => number; reuseMs?: number }): (stream: UpstreamStream) => Promise<UpstreamStream> {
-  const reuseMs = opts.reuseMs ?? REFRESH_REUSE_MS;
-  let latest: { at: number; media: Promise<ResolvedMedia> } | null = null;
+export interface StreamRefreshOptions {
+  /** a fresh resolve of the download's link (never the cache) */
+  reResolve: () => Promise<ResolvedMedia>;
+  /** a fresh resolve that leaves out the clients named; absent: the source has no next client */
+  resolveAvoiding?: (clients: string[]) => Promise<ResolvedMedia>;
+  logger?: Logger;
+}
+
+/** The InnerTube client a googlevideo URL was handed to (`c=`, e.g. VISIONOS), if it says. */
+export function clientOfStreamUrl(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.hostname.endsWith(".googlevideo.com") ? u.searchParams.get("c") : null;
+  } catch {
+    return null;
+  }
+}
+
+function matchIn(media: ResolvedMedia, stream: UpstreamStream): UpstreamStream {
+  const match = media.streams.find((s) => s.id === stream.id && s.kind === stream.kind);
+  if (!match) throw new EngineError("upstream.expired", { detail: `stream ${stream.id} is gone after re-resolving` });
+  return match;
+}
+
+export function createStreamRefresh(opts: StreamRefreshOptions): (stream: UpstreamStream) => Promise<UpstreamStream> {
+  let latest: Promise<ResolvedMedia> | null = null;
+  let rungs = 0;
+  const avoided: string[] = [];
+  const log = opts.logger;
+
+  /** Starts the next rung (synchronously: a second refusal waiting on the same answer sees it). */
+  function climb(stream: UpstreamStream): Promise<ResolvedMedia> {
+    rungs++;
+    if (rungs === 1) {
+      log?.info({ stream: stream.id }, "upstream refused (403): re-resolving the stream URLs; continuing at the offsets reached");
+      return opts.reResolve();
+    }
+    const client = clientOfStreamUrl(stream.url);
+    if (rungs === 2 && client && opts.resolveAvoiding) {
+      avoided.push(client);
+      log?.info({ stream: stream.id, avoided }, "upstream refused (403) the re-resolved URL too: asking the next client; continuing at the offsets reached");
+      return opts.resolveAvoiding([...avoided]);
+    }
+    log?.warn({ stream: stream.id }, "upstream refused (403) after every way round it: giving up");
+    return Promise.reject(new EngineError("upstream.refused", { detail: `stream ${stream.id} refused after ${rungs - 1} re-resolve(s)` }));
+  }
+
   return async (stream) => {
-    if (!latest || opts.now() - latest.at > reuseMs) latest = { at: opts.now(), media: opts.reResolve() };
-    const fresh = await latest.media;
-    const match = fresh.streams.find((s) => s.id === stream.id && s.kind === stream.kind);
-    if (!match) throw new EngineError("upstream.expired", { detail: `stream ${stream.id} is gone after re-resolving` });
-    return match;
+    for (;;) {
+      const pending = latest;
+      if (!pending) break;
+      const fresh = await pending;
+      // someone climbed while this refusal waited: look at the newer answer
+      if (latest !== pending) continue;
+      const match = matchIn(fresh, stream);
+      // refused with a URL older than the latest answer: that answer's URL, no rung climbed
+      if (match.url !== stream.url) return match;
+      break;
+    }
+    const mine = climb(stream);
+    latest = mine;
+    return matchIn(await mine, stream);
   };
 }

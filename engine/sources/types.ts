@@ -48,6 +48,11 @@ export interface SourceContext {
   signal?: AbortSignal;
   /** who asked (the client's address), for a fair share of scarce work such as yt-dlp runs */
   client?: string;
+  /**
+   * clients of the platform not to ask (YouTube's InnerTube clients, upper-case): set when a
+   * download's URLs from them were refused and it asks for the next client (stream-refresh.ts)
+   */
+  avoidClients?: readonly string[];
   /** a playlist listing may stop once it knows this many entries (the caller's cap plus one) */
   playlistEnough?: number;
 }

@@ -4,6 +4,7 @@ import type { SegmentRef } from "../types.ts";
 import { abortableDelay } from "./abortable-delay.ts";
 import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
 import { createRetryBudget } from "./retry-budget.ts";
+import type { RefusalLadder } from "./refusal-ladder.ts";
 import type { SingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
@@ -21,6 +22,8 @@ export interface FetchPartOptions {
   /** label for errors and logs ("segment 12") */
   label: string;
   refresher: SingleFlightRefresh;
+  /** the download's budgets of refusals (a 403 is charged before the part is asked again) */
+  refusals?: RefusalLadder;
   maxRetries: number;
   retryDelayMs: number;
   /** a part larger than this fails (bounded memory) */
@@ -83,7 +86,8 @@ export async function fetchPart(opts: FetchPartOptions): Promise<PartBody> {
       res.body.on("error", () => undefined);
       if (res.status !== 200 && res.status !== 206) {
         res.body.resume();
-        // a fresh URL is not a retry: it is asked again at once, counting nothing
+        if (res.status === 403) opts.refusals?.charge(ref.url, from ?? 0);
+        // a fresh URL is not a retry of the part: it is asked again at once
         if ((res.status === 403 || res.status === 410) && (await opts.refresher.refresh(seen))) continue;
         if (res.status === 403 || res.status === 404 || res.status === 410) {
           throw new EngineError("upstream.expired", { detail: `${opts.label} answered ${res.status}` });

@@ -10,6 +10,7 @@ import type { Logger } from "pino";
 import type { ByteBudget, ConnectionRate } from "./connection-rate.ts";
 import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
 import { rangeSizing, splitRange } from "./range-plan.ts";
+import type { RefusalLadder } from "./refusal-ladder.ts";
 import type { RangeTarget } from "./range-request.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 
@@ -54,6 +55,7 @@ export interface ParallelTailOptions {
   retryDelayMs: number;
   /** a fresh URL for the same stream (installed in `target`) */
   refresh?: () => Promise<string>;
+  refusals?: RefusalLadder;
   logger?: Logger;
   signal: AbortSignal;
 }
@@ -78,6 +80,7 @@ export function openParallelTail(o: ParallelTailOptions): Readable {
           return { segments: splitRange(o.target.url, o.from, o.last, o.partBytes) };
         }
       : undefined,
+    refusals: o.refusals,
     logger: o.logger,
     signal: o.signal,
   });

@@ -1,13 +1,14 @@
 /**
  * One Range request of a direct upstream file and what its answer means: a 206 must start at the
  * byte asked for; a 200 means the upstream ignores Range (the body is the whole file, from byte
- * 0); a 416 at or past the end is an empty tail; a 403 asks for a fresh URL (once for every
- * request in flight) and tries again. Each answer teaches the shared target the file's length,
+ * 0); a 416 at or past the end is an empty tail; a 403 goes to the download's refusal ladder
+ * (smaller ranges, refusal-ladder.ts) and asks for a fresh URL (once for every request in flight). Each answer teaches the shared target the file's length,
  * and so where the range ends, and its content type.
  */
 import type { Readable } from "node:stream";
 import { EngineError } from "../errors.ts";
 import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
+import type { RefusalLadder } from "./refusal-ladder.ts";
 import type { SingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /** What the requests of one reader share, and learn from each answer. */
@@ -41,6 +42,8 @@ export interface RangeRequester {
   chunkBytes: number;
   /** refreshes `target.url` after a 403; absent: a 403 is final */
   refresher?: SingleFlightRefresh;
+  /** the download's answer to a 403 (smaller ranges first) and its budgets; absent: refresh, then fail */
+  refusals?: RefusalLadder;
   headers?: Record<string, string>;
   signal: AbortSignal;
 }
@@ -52,14 +55,18 @@ const noop = () => undefined;
 export async function requestRange(r: RangeRequester, start: number, until?: number, urgent = true): Promise<RangeChunk> {
   const t = r.target;
   for (;;) {
-    const last = until ?? (t.end !== null ? Math.min(t.end, start + r.chunkBytes - 1) : start + r.chunkBytes - 1);
+    const wanted = until ?? (t.end !== null ? Math.min(t.end, start + r.chunkBytes - 1) : start + r.chunkBytes - 1);
+    // once the download was refused for asking too much, no request asks for more than a piece
+    const last = r.refusals ? Math.min(wanted, start + r.refusals.pieceBytes - 1) : wanted;
     const generation = r.refresher?.generation ?? 0;
     const res = await r.open(t.url, { headers: { ...r.headers, range: `bytes=${start}-${last}` }, signal: r.signal, urgent });
     // late errors from a parked or abandoned body must not crash the process
     res.body.on("error", noop);
-    if (res.status === 403 && r.refresher) {
+    if (res.status === 403 && (r.refresher || r.refusals)) {
       res.body.resume();
-      if (await r.refresher.refresh(generation)) continue;
+      if (r.refusals?.refused(t.url, last - start + 1, start)) continue;
+      if (r.refresher && (await r.refresher.refresh(generation))) continue;
+      if (r.refusals) throw new EngineError("upstream.refused", { detail: `upstream answered 403 at offset ${start}; no way round it is left` });
     }
     if (res.status === 206) {
       const m = CONTENT_RANGE.exec(res.headers.get("content-range") ?? "");

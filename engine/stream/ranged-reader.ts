@@ -12,6 +12,7 @@ import { decideParallel, openParallelTail, type ParallelPlan } from "./parallel-
 import { rangeSizing } from "./range-plan.ts";
 import { createPrefetchQueue, type Prefetched } from "./prefetch-queue.ts";
 import { requestRange, type RangeChunk, type RangeRequester, type RangeTarget } from "./range-request.ts";
+import type { RefusalLadder } from "./refusal-ladder.ts";
 import { createRetryBudget } from "./retry-budget.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
@@ -40,6 +41,8 @@ export interface RangedReaderOptions {
   end?: number;
   /** re-resolve the media and return a fresh URL for the same stream (on 403) */
   refresh?: () => Promise<string>;
+  /** the download's answer to a 403 and its budgets, shared by its readers (refusal-ladder.ts) */
+  refusals?: RefusalLadder;
   /** attempts per chunk after a cut or network error (default 4); progress resets the count */
   maxRetries?: number;
   retryDelayMs?: number;
@@ -117,9 +120,10 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     open: opts.open,
     target,
     get chunkBytes() {
-      return sizes.bytes;
+      return Math.min(sizes.bytes, opts.refusals?.pieceBytes ?? Infinity);
     },
     refresher: refresh ? refresher : undefined,
+    refusals: opts.refusals,
     headers: opts.headers,
     signal: controller.signal,
   };
@@ -212,7 +216,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   function schedulePrefetch(): void {
     const current = feed.current;
     if (finished || target.end === null || current === null || current.full || current.last === null) return;
-    ahead.fill(current.last, target.end, prefetch, sizes.bytes);
+    ahead.fill(current.last, target.end, prefetch, requester.chunkBytes);
   }
 
   function finish(): void {
@@ -262,6 +266,8 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
   /** True once the rest is (to be) fetched in parallel parts (parallel-tail.ts decides). */
   function goParallel(measured: ConnectionRate | null): boolean {
     if (parallel) return true;
+    // a download refused for asking too much stays with small sequential ranges
+    if (opts.refusals && Number.isFinite(opts.refusals.pieceBytes)) return false;
     parallel = decideParallel({ rangeConcurrency, chunkBytes, probeBytes, throttledBelow, budget }, measured, target.end === null ? null : target.end - cursor.pos + 1, performance.now());
     if (parallel) log?.debug({ pos: cursor.pos, bytesPerSecond: Math.round(parallel.bytesPerSecond) }, "upstream throttles each connection: fetching the rest in parallel ranges");
     return parallel !== null;
@@ -272,7 +278,7 @@ export async function openRangedSource(opts: RangedReaderOptions): Promise<Range
     ahead.clear();
     const from = cursor.pos;
     const last = target.end!;
-    const tail = openParallelTail({ open: opts.open, target, from, last, partBytes: plan.partBytes, rangeConcurrency, maxRetries, retryDelayMs, refresh, logger: log, signal: controller.signal });
+    const tail = openParallelTail({ open: opts.open, target, from, last, partBytes: plan.partBytes, rangeConcurrency, maxRetries, retryDelayMs, refresh, refusals: opts.refusals, logger: log, signal: controller.signal });
     tail.on("error", noop);
     attach({ body: tail, start: from, last, expect: last - from + 1, skip: 0, full: false }, true);
   }

@@ -11,6 +11,7 @@ import { readAll } from "../outbound/outbound-fetch.ts";
 import { openWithRequest } from "../outbound/upstream-request.ts";
 import { GROWN_CHUNK_CEILING } from "./chunk-growth.ts";
 import { DEFAULT_RANGE_CONCURRENCY, openRangedSource } from "./ranged-reader.ts";
+import type { RefusalLadder } from "./refusal-ladder.ts";
 import type { SegmentPrefetch } from "./segment-prefetch.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 
@@ -26,6 +27,8 @@ export interface RunContext {
   logger: Logger;
   /** re-resolves the media and returns the current version of the stream with this id (403 → fresh URL) */
   refreshStream?: (stream: UpstreamStream) => Promise<UpstreamStream>;
+  /** the download's answer to a refusal (smaller ranges) and its budgets, shared by its inputs */
+  refusals?: RefusalLadder;
   /** aborted when the download is torn down */
   signal: AbortSignal;
   /** ffmpeg shutdown grace (SIGTERM → SIGKILL), ms */
@@ -110,6 +113,7 @@ async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { star
       logger: ctx.logger,
       signal: ctx.signal,
       prefetched: ctx.prefetch ? (ref, signal) => ctx.prefetch!.take(ref, signal) : undefined,
+      refusals: ctx.refusals,
     });
     return { body, length: null, contentType: null };
   }
@@ -127,6 +131,7 @@ async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { star
           return current.url;
         }
       : undefined,
+    refusals: ctx.refusals,
     logger: ctx.logger,
     signal: ctx.signal,
   });

@@ -6,6 +6,7 @@ import type { SegmentRef } from "../types.ts";
 import { createAdaptiveParallelism, type AdaptiveParallelism } from "./adaptive-parallelism.ts";
 import { fetchPart, partLength, type PartBody } from "./fetch-part.ts";
 import type { OutboundOpen } from "../outbound/outbound-fetch.ts";
+import type { RefusalLadder } from "./refusal-ladder.ts";
 import { createSingleFlightRefresh } from "./single-flight-refresh.ts";
 
 /**
@@ -45,6 +46,8 @@ export interface SegmentReaderOptions {
    * a request of its own; a prefetch that failed is fetched again as usual.
    */
   prefetched?: (ref: SegmentRef, signal: AbortSignal) => Promise<PartBody> | null;
+  /** the download's budgets of refusals (refusal-ladder.ts) */
+  refusals?: RefusalLadder;
 }
 
 const MAX_REFRESHES = 3;
@@ -95,6 +98,7 @@ export function openSegmentSource(opts: SegmentReaderOptions): Readable {
         ref: () => all[index]!,
         label: `${partName} ${index}`,
         refresher,
+        refusals: opts.refusals,
         maxRetries,
         retryDelayMs,
         maxBytes,

@@ -22,7 +22,8 @@
  *
  * YouTube's 2026 failure types, per InnerTube client, are switched on per test with
  * `setYouTubeModes` (issue 32 §7): SABR-only answers, a bot wall, the made-for-kids ERROR, an age
- * gate, caption tracks that need a PO token. Each
+ * gate, caption tracks that need a PO token, media URLs that refuse long ranges without a token,
+ * that expire mid-download, or that are always refused. Each
  * answer's stream URLs name the client that got them (`c=`, as googlevideo's do), and the player
  * and media requests are recorded, so a test sees which client a download went through and how
  * many player requests it cost.
@@ -588,6 +589,31 @@ export interface YouTubeModes {
    * the caption host refuses such a URL without `pot=` (403: how YouTube answers it is not recorded)
    */
   captionsNeedToken?: string[];
+  /**
+   * media URLs of these clients answer 403 to a request for more than `mediaTokenFreeBytes`, or
+   * for no range, unless the URL carries `pot=`: how googlevideo treats a token-gated client
+   * (review youtube-2026-11 §1.1, cobalt#1565: a 1 MB range 206, a 2 MB range 403)
+   */
+  mediaNeedsToken?: string[];
+  /** what one request without a token gets (default 1 MiB; tests scale it down to the small sample media) */
+  mediaTokenFreeBytes?: number;
+  /**
+   * media URLs of these clients expire mid-download: the first request from `atByte` on finds
+   * every URL handed out so far expired (403), until a player request hands out fresh ones,
+   * which work to the end (one expiry per setting of the modes)
+   */
+  mediaExpires?: { clients: string[]; atByte: number };
+  /** media URLs of these clients are always refused (403): only another client gets the bytes */
+  mediaRefused?: string[];
+}
+
+/** A media request the mock refused (403) in one of the media modes. */
+export interface MockMediaRefusal {
+  client: string;
+  itag: string;
+  /** the request's Range header ("" without one) */
+  range: string;
+  why: "token" | "expired" | "refused";
 }
 
 export const YOUTUBE_REQUESTS_KEPT = 10_000;
@@ -649,6 +675,8 @@ export interface MockPlatform {
   setYouTubeModes(modes: YouTubeModes): void;
   /** the YouTube player and media requests seen, in order (the latest YOUTUBE_REQUESTS_KEPT) */
   youtubeRequests(): MockYouTubeRequest[];
+  /** the media requests refused in the media modes, in order (since the modes were last set) */
+  mediaRefusals(): MockMediaRefusal[];
   close(): Promise<void>;
 }
 
@@ -665,6 +693,40 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
   const itagFile = (itag: string) => ITAGS[Number(itag)]?.file(media);
   const openFiles = new Set<Readable>();
   let youtubeModes: YouTubeModes = {};
+  // the media modes' state: refusals seen, and which handed-out URLs (`rid=`) have expired
+  let mediaRefusals: MockMediaRefusal[] = [];
+  let ridIssued = 0;
+  let expiredThrough = 0;
+  let expiredOnce = false;
+  /** Why the media modes refuse this request (403), or null to serve it. */
+  const mediaRefusal = (req: IncomingMessage, url: URL, file: string): MockMediaRefusal["why"] | null => {
+    const client = url.searchParams.get("c") ?? "";
+    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "");
+    const start = range ? Number(range[1]) : 0;
+    if (youtubeModes.mediaRefused?.includes(client)) return "refused";
+    const expires = youtubeModes.mediaExpires;
+    if (expires?.clients.includes(client)) {
+      if (!expiredOnce && start >= expires.atByte) {
+        expiredOnce = true;
+        expiredThrough = ridIssued;
+      }
+      if (Number(url.searchParams.get("rid") ?? 0) <= expiredThrough && expiredOnce) return "expired";
+    }
+    if (youtubeModes.mediaNeedsToken?.includes(client) && !url.searchParams.get("pot")) {
+      const span = range ? (range[2] ? Number(range[2]) : statSync(file).size - 1) - start + 1 : Infinity;
+      if (span > (youtubeModes.mediaTokenFreeBytes ?? 1024 * 1024)) return "token";
+    }
+    return null;
+  };
+  /** A player answer's stream URLs, marked with the serial number of this answer (`rid=`), for `mediaExpires`. */
+  const withResolveSerial = (answer: Record<string, unknown>, client: string): Record<string, unknown> => {
+    if (!youtubeModes.mediaExpires?.clients.includes(client)) return answer;
+    const rid = ++ridIssued;
+    const copy = structuredClone(answer);
+    const sd = copy.streamingData as { formats?: Array<{ url?: string }>; adaptiveFormats?: Array<{ url?: string }> } | undefined;
+    for (const f of [...(sd?.formats ?? []), ...(sd?.adaptiveFormats ?? [])]) if (f.url) f.url += `&rid=${rid}`;
+    return copy;
+  };
   const youtubeRequests: MockYouTubeRequest[] = [];
   // a dev server (MOCKS=true) runs for days: only the latest requests are kept
   const recordYouTube = (r: MockYouTubeRequest) => {
@@ -703,7 +765,7 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
       // InnerTube answers an unknown id with ERROR "This video is unavailable".
       if (!video) return sendJson(res, 200, { playabilityStatus: { status: "ERROR", reason: "This video is unavailable" } });
       const answer = syntheticPlayerResponse(video, media, Date.now(), client);
-      return sendJson(res, 200, modeAnswer(youtubeModes, client, answer) ?? answer);
+      return sendJson(res, 200, withResolveSerial(modeAnswer(youtubeModes, client, answer) ?? answer, client));
     }
     if (req.method === "POST" && p === "/youtubei/v1/next") {
       const body = await readJson(req);
@@ -723,6 +785,11 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
       recordYouTube({ kind: "media", videoId: (url.searchParams.get("id") ?? "").replace(/^o-/, ""), client: url.searchParams.get("c") ?? "", itag, poToken: url.searchParams.get("pot") ?? undefined });
       const file = itagFile(itag);
       if (!file) return void res.writeHead(404).end();
+      const why = mediaRefusal(req, url, file);
+      if (why) {
+        mediaRefusals.push({ client: url.searchParams.get("c") ?? "", itag, range: req.headers.range ?? "", why });
+        return void res.writeHead(403).end();
+      }
       return serveFile(req, res, file, CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream");
     }
     if (p === "/api/timedtext") {
@@ -813,7 +880,13 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
     exampleLinks,
     media,
     openFiles: () => openFiles.size,
-    setYouTubeModes: (modes) => (youtubeModes = modes),
+    setYouTubeModes: (modes) => {
+      youtubeModes = modes;
+      mediaRefusals = [];
+      expiredThrough = 0;
+      expiredOnce = false;
+    },
+    mediaRefusals: () => [...mediaRefusals],
     youtubeRequests: () => [...youtubeRequests],
     close: () =>
       new Promise<void>((resolve) => {

@@ -143,7 +143,9 @@ export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube"
     ? undefined
     : Promise.all([tryNext(fetch, id, logger), exists(fetch, `https://i.ytimg.com/vi/${id}/maxresdefault.jpg`, logger)]);
 
-  const result = await pickPlayer({ yt, fetch, id, clients: ladder.clients, logger, poTokens: poTokenSourceFor(config.youtube, logger) });
+  // a download whose URLs from a client were refused asks again without it (stream-refresh.ts)
+  const clients = ctx.avoidClients ? ladder.clients.filter((c) => !ctx.avoidClients!.includes(c)) : ladder.clients;
+  const result = await pickPlayer({ yt, fetch, id, clients, logger, poTokens: poTokenSourceFor(config.youtube, logger) });
   const worthYtdlp = result.ok ? !result.complete : ytdlpMayOvercome(result);
   if (ytdlp && ladder.ytdlp && worthYtdlp) {
     const why = result.ok ? "no InnerTube client gave open video and audio" : `${result.error.code}: ${result.error.detail ?? result.error.message}`;
