@@ -26,9 +26,9 @@ afterAll(async () => {
 });
 
 /** Runs Python code with the environment a yt-dlp run gets; its stdout. */
-function python(code: string, proxyUrl: string, args: string[] = []): Promise<string> {
+function python(code: string, proxyUrl: string, args: string[] = [], alsoConnect: string[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile("python3", ["-c", code, ...args], { env: { ...ytdlpEnv(), ...jailEnv(proxyUrl) }, timeout: 20_000 }, (err, stdout, stderr) => {
+    execFile("python3", ["-c", code, ...args], { env: { ...ytdlpEnv(), ...jailEnv(proxyUrl, { alsoConnect }) }, timeout: 20_000 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${err.message}\n${stderr}`));
       else resolve(stdout.trim());
     });
@@ -57,6 +57,31 @@ describe("the network jail around yt-dlp (issue 27, finding 2)", () => {
     expect(await run("localhost", portOf(internal))).toBe("refused");
     expect(await run("::1", portOf(internal))).toBe("refused");
     expect(internalConnections).toBe(0);
+  }, 60_000);
+
+  it("also lets Python reach an operator service named for a plugin (the PO-token provider), by name, at its port only", async () => {
+    const proxyUrl = `http://token:x@127.0.0.1:${portOf(proxy)}`;
+    const provider = `http://localhost:${portOf(internal)}/`;
+    const run = (host: string, port: number) => python(TRY, proxyUrl, [host, String(port)], [provider]);
+    const before = internalConnections;
+    expect(await run("localhost", portOf(internal))).toBe("connected:internal");
+    expect(await run("127.0.0.1", portOf(proxy))).toBe("connected:proxy");
+    // the provider's host at another port where something listens, and other names, stay shut
+    let otherConnections = 0;
+    const other = net.createServer((s) => {
+      otherConnections++;
+      s.end("other");
+    });
+    await new Promise<void>((r) => other.listen(0, "127.0.0.1", r));
+    try {
+      expect(await run("localhost", portOf(other))).toBe("refused");
+      expect(await run("127.0.0.1", portOf(other))).toBe("refused");
+    } finally {
+      await new Promise<void>((r) => other.close(() => r()));
+    }
+    expect(await run("example.com", 80)).toBe("refused");
+    expect(otherConnections).toBe(0);
+    expect(internalConnections).toBe(before + 1);
   }, 60_000);
 
   it("refuses datagrams and name lookups", async () => {

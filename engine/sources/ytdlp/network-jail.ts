@@ -28,14 +28,29 @@ def _vidfetch_jail():
         # no proxy named: nothing may connect at all
         host, port = "", "0"
     port = int(port)
+    endpoints = {(host, port)}
+    names = {host}
+    real_getaddrinfo = _socket.getaddrinfo
+    # the operator's own services a plugin reaches directly (the PO-token provider): their
+    # addresses are looked up once, here, before the lookups close
+    for item in _os.environ.get("VIDFETCH_ALSO_CONNECT", "").split(","):
+        extra_host, _, extra_port = item.strip().rpartition(":")
+        extra_host = extra_host.strip("[]")
+        if not extra_host or not extra_port.isdigit():
+            continue
+        names.add(extra_host)
+        try:
+            for info in real_getaddrinfo(extra_host, int(extra_port), 0, _socket.SOCK_STREAM):
+                endpoints.add((info[4][0], int(extra_port)))
+        except OSError:
+            pass
 
     def permitted(sock, address):
         return (
-            sock.family == _socket.AF_INET
+            sock.family in (_socket.AF_INET, _socket.AF_INET6)
             and isinstance(address, tuple)
-            and len(address) == 2
-            and address[0] == host
-            and address[1] == port
+            and len(address) >= 2
+            and (address[0], address[1]) in endpoints
         )
 
     def refused(what):
@@ -43,7 +58,6 @@ def _vidfetch_jail():
 
     real_connect = _socket.socket.connect
     real_connect_ex = _socket.socket.connect_ex
-    real_getaddrinfo = _socket.getaddrinfo
 
     def connect(self, address):
         if not permitted(self, address):
@@ -59,7 +73,7 @@ def _vidfetch_jail():
         raise refused("a datagram")
 
     def getaddrinfo(name, *args, **kwargs):
-        if name not in (host, host.encode()):
+        if (name.decode() if isinstance(name, bytes) else name) not in names:
             raise _socket.gaierror(_socket.EAI_NONAME, "refused by VidFetch: no name lookups but the proxy's")
         return real_getaddrinfo(name, *args, **kwargs)
 
@@ -95,17 +109,25 @@ export function jailFolder(): string {
   return dir;
 }
 
+/** "host:port" of a URL, with the scheme's port when it names none */
+function endpointOf(url: URL): string {
+  return `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
+}
+
 /**
  * The environment additions that confine a yt-dlp run to `proxyUrl` (host and port); without a
- * proxy (`--version`) it may connect nowhere. PYTHONNOUSERSITE keeps a user's site folder from
- * adding code of its own.
+ * proxy (`--version`) it may connect nowhere. `alsoConnect`: operator services a yt-dlp plugin
+ * reaches directly rather than through the proxy (the PO-token provider, decision 055), trusted
+ * like the proxy itself. PYTHONNOUSERSITE keeps a user's site folder from adding code of its own.
  */
-export function jailEnv(proxyUrl?: string, opts: { report?: boolean } = {}): NodeJS.ProcessEnv {
+export function jailEnv(proxyUrl?: string, opts: { report?: boolean; alsoConnect?: string[] } = {}): NodeJS.ProcessEnv {
   const proxy = proxyUrl ? new URL(proxyUrl) : null;
+  const also = (opts.alsoConnect ?? []).map((u) => endpointOf(new URL(u)));
   return {
     PYTHONPATH: jailFolder(),
     PYTHONNOUSERSITE: "1",
     VIDFETCH_ONLY_CONNECT: proxy ? `${proxy.hostname}:${proxy.port}` : "",
+    ...(also.length > 0 ? { VIDFETCH_ALSO_CONNECT: also.join(",") } : {}),
     ...(opts.report ? { VIDFETCH_JAIL_REPORT: "1" } : {}),
   };
 }

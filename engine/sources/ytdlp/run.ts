@@ -88,7 +88,8 @@ export function runYtdlp(opts: RunOptions): Promise<RunOutput> {
     ];
     const child = spawn(opts.binary, args, {
       // it may connect to the proxy and nowhere else, whatever the scheme (network-jail.ts)
-      env: { ...ytdlpEnv(), ...jailEnv(opts.proxyUrl) },
+      // the PO-token plugin calls its provider directly, not through the proxy
+      env: { ...ytdlpEnv(), ...jailEnv(opts.proxyUrl, { alsoConnect: opts.potProviderUrl ? [opts.potProviderUrl] : [] }) },
       stdio: ["ignore", "pipe", "pipe"],
       // its own process group: a wrapper script's children are killed with it
       detached: true,
