@@ -12,7 +12,7 @@ import { createBillingServices, type BillingServices } from "#app/modules/billin
 import { startBlogFreshness } from "#app/modules/blog/freshness.server.ts";
 import { startRetentionSweep } from "#app/modules/retention/retention-sweep.server.ts";
 import { recordDownload } from "#app/modules/history/record-download.server.ts";
-import { recordAttempt } from "#app/modules/platform-health/health-store.server.ts";
+import { healthRecorder } from "#app/modules/platform-health/health-store.server.ts";
 import { createPlatformNotices } from "#app/modules/platform-health/platform-notices.server.ts";
 import { CANARY_CLIENT, canaryLinksFor } from "#app/modules/platform-health/run-canary.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
@@ -198,17 +198,17 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
   // one full collection once the server has been quiet a while (requests, downloads, start-up),
   // then the C heap's free pages given back
   const noteActivity = collectWhenQuiet({ afterCollect: opts.cHeapTrim });
+  const health = healthRecorder(shared.platformHealth, { logger, ignoreClient: CANARY_CLIENT });
   const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap), {
     // a signed-in user's downloads land in their history (the engine knows no database)
     onDownloadFinished: (event) => {
       noteActivity();
+      health.downloadFinished(event);
       return recordDownload(database.db, event);
     },
     state: shared.engineState,
     // each platform's health (GET /api/v1/status); the canary records its own checks
-    onResolved: (outcome) => {
-      if (outcome.client !== CANARY_CLIENT) recordAttempt(shared.platformHealth, { ...outcome, source: "resolve" }, { logger });
-    },
+    onResolved: (outcome) => health.resolved(outcome),
   });
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
   logYtdlp(logger, engine.ytdlp, config.YTDLP_PATH);

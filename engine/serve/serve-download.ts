@@ -5,10 +5,10 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import type { ParsedLink } from "#common/links.ts";
+import type { ParsedLink, PlatformId } from "#common/links.ts";
 import type { EngineConfig } from "../config.ts";
 import { canDownload, fairUseApplies } from "../entitlements.ts";
-import { EngineError, errorBody, isEngineError, redactUrls } from "../errors.ts";
+import { EngineError, errorBody, isEngineError, redactUrls, type EngineErrorCode } from "../errors.ts";
 import { isFormatId } from "../formats.ts";
 import type { MediaTools } from "../media/ffmpeg.ts";
 import type { SpawnGate } from "../media/spawn-gate.ts";
@@ -36,6 +36,10 @@ export interface DownloadFinished {
   bytes: number | null;
   /** this stream delivered the file to its last byte (a full download, or a resume that reached the end) */
   complete: boolean;
+  /** the link's platform (YouTube or a yt-dlp one), when it is one: the host keeps its health */
+  platform?: PlatformId;
+  /** why the stream failed on our side (not when the client left) */
+  error?: EngineErrorCode;
 }
 
 /** What serving a link needs from the engine around it. */
@@ -168,7 +172,7 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
   let claimsId: string | null = null;
   /** set once the request passed every refusal and work began: failures then count as a failed download */
   // (set in a callback: the cast keeps TypeScript from narrowing it to null)
-  let started = null as Omit<DownloadFinished, "bytes" | "complete"> | null;
+  let started = null as Omit<DownloadFinished, "bytes" | "complete" | "error"> | null;
   try {
     if (ctx.isClosing()) throw shuttingDown();
     const claims = verifyDownload(ctx.config.signingSecret, token, ctx.now());
@@ -200,7 +204,7 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
       language: claims.language,
       filenameTemplate: claims.template,
       onResolved: (media) => {
-        if (!headOnly) started = { id, caller, format, title: media.details.title };
+        if (!headOnly) started = { id, caller, format, title: media.details.title, ...(link.kind === "youtube" ? { platform: "youtube" } : link.kind === "site" ? { platform: link.site } : {}) };
       },
     });
     if (controller.signal.aborted) {
@@ -244,7 +248,10 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
         releaseSlots();
         ctx.active.delete(controller);
         progress.finish(id, state);
-        if (finished) ctx.reportFinished({ ...finished, bytes: span.total ?? span.offset + sent, complete: state === "done" && span.reachesEnd });
+        if (finished) {
+          const error = state === "failed" ? (isEngineError(err) ? err.code : "download.failed") : undefined;
+          ctx.reportFinished({ ...finished, bytes: span.total ?? span.offset + sent, complete: state === "done" && span.reachesEnd, ...(error ? { error } : {}) });
+        }
         if (state === "failed") ctx.logger.warn({ download: id, code: isEngineError(err) ? err.code : undefined, detail: redactUrls(err?.message) }, "download failed after headers; connection aborted");
         else ctx.logger.debug({ download: id, state }, "download ended");
       },
@@ -265,7 +272,7 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
       ctx.prefetch.release(claimsId);
     }
     // work had begun (resolve, upstream, ffmpeg) and failed: the user saw a failed download
-    if (started) ctx.reportFinished({ ...started, bytes: null, complete: false });
+    if (started) ctx.reportFinished({ ...started, bytes: null, complete: false, ...(clientLeft ? {} : { error: e.code }) });
     logFailure(ctx.logger, e, { id: claimsId, closing, clientLeft });
     if (res.headersSent) {
       res.destroy(e);

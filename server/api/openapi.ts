@@ -318,7 +318,7 @@ export function openApiDocument(serverUrl: string) {
           operationId: "status",
           summary: "Whether each platform's downloads work right now",
           description:
-            "Each platform this server serves (YouTube always; yt-dlp's only when the server has yt-dlp), from its outcomes of the last 30 minutes: real resolves and the canary's checks. down: three or more failures and no success; degraded: two or more failures, at least a quarter of the outcomes; ok otherwise. A video's own state (private, removed…) counts neither way. Cache-Control: public, max-age=30.",
+            "Each platform this server serves (YouTube always; yt-dlp's only when the server has yt-dlp), from its outcomes of the last 30 minutes: real resolves, real downloads and the canary's checks. down: three or more failures and no success; degraded: two or more failures, at least a quarter of the outcomes; ok otherwise. A video's own state (private, removed…) counts neither way. Cache-Control: public, max-age=30.",
           responses: {
             "200": { description: "One entry per platform, in the platform table's order", content: { "application/json": { schema: { $ref: "#/components/schemas/Status" } } } },
           },

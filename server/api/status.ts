@@ -6,7 +6,7 @@ const STATUS_MAX_AGE_SECONDS = 30;
 
 /**
  * `GET /api/v1/status` (issue 32 §5): each platform this server serves, with its status from
- * recent downloads and canary checks (app/modules/platform-health/health-rule.ts), when a link
+ * recent resolves, downloads and canary checks (app/modules/platform-health/health-rule.ts), when a link
  * of it last worked, and plain words when it is not "ok". No caller is needed.
  */
 export function createStatusRouter(deps: { store: PlatformHealthStore; ytdlp: () => boolean; now?: () => number }): Router {

@@ -1,6 +1,7 @@
 /**
  * How healthy a platform is, from what recently happened to its links (issue 32 §5). Outcomes
- * come from real resolves and from the canary job; the rule below turns them into the status
+ * come from real resolves, real downloads (a file delivered whole, or a stream that failed on our
+ * side) and the canary job; the rule below turns them into the status
  * `GET /api/v1/status` answers and the plain words the site shows.
  *
  * The rule, over the outcomes of the last STATUS_WINDOW_MS (at most KEPT_OUTCOMES of them):
@@ -16,7 +17,7 @@
 export type HealthStatus = "ok" | "degraded" | "down";
 
 /** where an outcome was seen */
-export type HealthSource = "resolve" | "canary";
+export type HealthSource = "resolve" | "download" | "canary";
 
 export interface HealthOutcome {
   /** epoch ms */

@@ -50,6 +50,24 @@ export function recordAttempt(store: PlatformHealthStore, attempt: PlatformAttem
   store.record(attempt.platform, outcome).catch((err: unknown) => opts.logger.warn({ err, platform: attempt.platform }, "could not record the platform's health"));
 }
 
+/**
+ * The engine's hooks, as the host wires them: a fresh resolve (the canary's own excepted, it
+ * records its checks itself), and a download's stream that delivered its file whole or failed on
+ * our side (a client that left, or a resume that stopped short, says nothing of the platform).
+ */
+export function healthRecorder(store: PlatformHealthStore, opts: { logger: Pick<Logger, "warn">; ignoreClient?: string; now?: () => number }) {
+  return {
+    resolved(outcome: { platform: PlatformId; ok: boolean; code: string | null; client: string | undefined }): void {
+      if (opts.ignoreClient !== undefined && outcome.client === opts.ignoreClient) return;
+      recordAttempt(store, { platform: outcome.platform, ok: outcome.ok, code: outcome.code, source: "resolve" }, opts);
+    },
+    downloadFinished(event: { platform?: PlatformId; complete: boolean; error?: string }): void {
+      if (!event.platform || !(event.complete || event.error)) return;
+      recordAttempt(store, { platform: event.platform, ok: event.complete, code: event.error, source: "download" }, opts);
+    },
+  };
+}
+
 export interface PlatformHealth {
   id: PlatformId;
   name: string;

@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import express from "express";
 import type http from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { memoryPlatformHealth, recordAttempt, type PlatformHealthStore } from "#app/modules/platform-health/health-store.server.ts";
+import { healthRecorder, memoryPlatformHealth, type PlatformHealthStore } from "#app/modules/platform-health/health-store.server.ts";
 import { CANARY_CLIENT } from "#app/modules/platform-health/run-canary.server.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
 import { canaryJob } from "#jobs/canary.ts";
@@ -32,17 +32,19 @@ describe("platform health on the mock platform", () => {
   beforeAll(async () => {
     platform = await startMockPlatform({ dataDir: path.join(os.tmpdir(), "vidfetch-test-platform") });
     const { config } = sourceContext({ hostMap: platform.hostMap });
-    // wired as server/services.ts wires it: resolves feed the record, the canary's own excepted
-    engine = await createEngine(
-      { ...config, limits: { ...config.limits, resolveCacheSeconds: 0 } },
-      { onResolved: (o) => o.client !== CANARY_CLIENT && recordAttempt(store, { ...o, source: "resolve" }, { logger: silentLogger }) },
-    );
+    // wired as server/services.ts wires it: resolves and downloads feed the record, the canary's resolves excepted
+    const health = () => healthRecorder(store, { logger: silentLogger, ignoreClient: CANARY_CLIENT });
     const app = express();
+    app.get("/api/v1/dl/:token", (req, res) => void engine.handleDownload(req.params.token, req, res));
     // each test gets a fresh record (afterEach): the router reads whichever is current
     app.use("/api/v1", createStatusRouter({ store: { record: (p, o) => store.record(p, o), read: (p) => store.read(p) }, ytdlp: () => ytdlp }));
     server = app.listen(0, "127.0.0.1");
     await new Promise<void>((r) => server.once("listening", () => r()));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    engine = await createEngine(
+      { ...config, publicUrl: origin, limits: { ...config.limits, resolveCacheSeconds: 0 } },
+      { onResolved: (o) => health().resolved(o), onDownloadFinished: (e) => health().downloadFinished(e) },
+    );
   });
   afterEach(() => {
     store = memoryPlatformHealth();
@@ -81,6 +83,24 @@ describe("platform health on the mock platform", () => {
       [true, null],
       [false, "video.private"],
     ]);
+  });
+
+  it("a download delivered whole is recorded as the platform's success; one the client leaves is not", async () => {
+    const created = await engine.createDownload({ url: "https://youtu.be/vidfetch720", format: "mp4-360", caller: anonymous, ip: "127.0.0.1" });
+    const res = await fetch(created.downloadUrl);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    const left = await engine.createDownload({ url: "https://www.youtube.com/watch?v=vidfetchAll", format: "mp4-720", caller: anonymous, ip: "127.0.0.1" });
+    const controller = new AbortController();
+    const partial = await fetch(left.downloadUrl, { signal: controller.signal });
+    await partial.body!.getReader().read();
+    controller.abort();
+    let state = "";
+    const stop = await engine.subscribeProgress(left.id, (p) => (state = p.state));
+    await expect.poll(() => state).toBe("aborted");
+    stop();
+    // each link resolved twice (when made, when opened: no resolve cache here), one file delivered
+    expect((await store.read("youtube")).outcomes.map((o) => `${o.source} ${o.ok}`).sort()).toEqual(["download true", "resolve true", "resolve true", "resolve true", "resolve true"]);
   });
 
   it("YouTube's bot wall on every client: after three failed resolves the status says down, in plain words", async () => {
