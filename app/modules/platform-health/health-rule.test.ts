@@ -26,6 +26,12 @@ describe("platform status rule", () => {
     expect(healthVerdict("Vimeo", [fail(1), fail(2), ok(3), ok(4), ok(5), ok(6), ok(7), ok(8), ok(9)], NOW).status).toBe("ok");
   });
 
+  it("names a platform that refuses to send its videos", () => {
+    expect(healthVerdict("YouTube", [fail(1, "upstream.refused"), fail(2, "upstream.refused"), fail(3, "upstream.timeout")], NOW).detail).toBe(
+      "YouTube downloads are not working right now; we're on it. YouTube is refusing to send its videos to our server.",
+    );
+  });
+
   it("two failures alone are degraded, not down", () => {
     expect(healthVerdict("YouTube", [fail(1), fail(2)], NOW).status).toBe("degraded");
   });
@@ -47,7 +53,7 @@ describe("platform status rule", () => {
   });
 
   it("records platform failures and video states, never our own refusals", () => {
-    expect(["video.bot_check", "upstream.timeout", "video.private", "download.failed"].map(recordsHealth)).toEqual([true, true, true, true]);
+    expect(["video.bot_check", "upstream.timeout", "upstream.refused", "video.private", "download.failed"].map(recordsHealth)).toEqual([true, true, true, true, true]);
     expect(["link.invalid", "format.premium", "download.rate_limited", "download.busy", "plan.required"].map(recordsHealth)).toEqual([false, false, false, false, false]);
   });
 });

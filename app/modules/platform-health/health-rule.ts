@@ -50,12 +50,15 @@ const VIDEO_STATE_CODES = new Set([
   "video.unavailable",
 ]);
 
-/** Failures the platform (or the way to it) causes; anything else is ours or the caller's and is not recorded. */
-const PLATFORM_FAILURE_CODES = new Set(["video.bot_check", "video.no_formats", "upstream.api_error", "upstream.fetch_failed", "upstream.timeout", "upstream.too_large", "upstream.expired", "download.failed", "internal"]);
+/**
+ * Failures the platform (or the way to it) causes: these and every `upstream.*` code; anything
+ * else is ours or the caller's and is not recorded.
+ */
+const PLATFORM_FAILURE_CODES = new Set(["video.bot_check", "video.no_formats", "download.failed", "internal"]);
 
 /** Whether a failure with this code says anything about the platform (and so is recorded). */
 export function recordsHealth(code: string): boolean {
-  return VIDEO_STATE_CODES.has(code) || PLATFORM_FAILURE_CODES.has(code);
+  return VIDEO_STATE_CODES.has(code) || PLATFORM_FAILURE_CODES.has(code) || code.startsWith("upstream.");
 }
 
 /** A failure that counts against the platform (a video's own state does not). */
@@ -71,6 +74,7 @@ const CAUSE_WORDS: Record<string, (platform: string) => string> = {
   "upstream.api_error": (p) => `${p} is answering with errors.`,
   "upstream.too_large": (p) => `${p} is answering with errors.`,
   "upstream.expired": (p) => `${p}'s download links expire before they are used.`,
+  "upstream.refused": (p) => `${p} is refusing to send its videos to our server.`,
   "video.no_formats": (p) => `${p} offers no downloadable formats for its videos.`,
 };
 
