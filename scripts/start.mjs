@@ -2,7 +2,7 @@
 // `npm start`: build the site and the compiled host when either is missing or older than its
 // sources, then serve production from BUILD_DIR (docs/decisions/019-small-footprint.md).
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { hostSources as hostSourcesOf, SITE_SOURCES } from "./build-sources.mjs";
@@ -49,7 +49,16 @@ if (!builtAt || sourcesAt > builtAt || process.env.FORCE_BUILD === "true") {
   writeFileSync(path.join(buildDir, "package.json"), '{ "type": "module" }\n');
   // A build folder outside the project (parallel runs use /tmp) still needs the packages.
   const modules = path.join(buildDir, "node_modules");
-  if (path.relative(root, buildDir).startsWith("..") && !existsSync(modules)) symlinkSync(path.join(root, "node_modules"), modules, "dir");
+  if (path.relative(root, buildDir).startsWith("..")) {
+    const target = path.join(root, "node_modules");
+    let link = lstatSync(modules, { throwIfNoEntry: false });
+    // a link left by another checkout (perhaps since deleted) is pointed at this one's packages
+    if (link?.isSymbolicLink() && readlinkSync(modules) !== target) {
+      unlinkSync(modules);
+      link = undefined;
+    }
+    if (!link) symlinkSync(target, modules, "dir");
+  }
   writeFileSync(stamp, new Date().toISOString() + "\n");
   console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
