@@ -6,6 +6,8 @@ import type { Caller, FormatId, ResolvedMedia, UpstreamStream } from "./types.ts
 
 const anonymous: Caller = { kind: "anonymous" };
 const premium: Caller = { kind: "premium", plan: "pro" };
+/** sizes of the files as they come, without tags (the tags' bytes: media/tags/plan-tags.test.ts) */
+const BARE = { tags: false };
 
 function stream(partial: Partial<UpstreamStream> & Pick<UpstreamStream, "id" | "kind">): UpstreamStream {
   return { url: `https://media.example/${partial.id}`, transport: { type: "direct" }, container: "mp4", ...partial };
@@ -61,7 +63,7 @@ function youtubeLike(overrides: Partial<ResolvedMedia> = {}): ResolvedMedia {
   };
 }
 
-const byId = (media: ResolvedMedia, caller: Caller = anonymous) => Object.fromEntries(listFormats(media, caller).map((f) => [f.id, f]));
+const byId = (media: ResolvedMedia, caller: Caller = anonymous) => Object.fromEntries(listFormats(media, caller, BARE).map((f) => [f.id, f]));
 
 describe("format catalogue", () => {
   it("has the spec's twelve formats with their labels and size ranges, then the premium ids", () => {
@@ -229,7 +231,7 @@ describe("planFormat", () => {
   it("offers a size between qualities under the one below it: a 640×1136 reel is 480p, never 720p", () => {
     const reel = stream({ id: "reel", kind: "progressive", vcodec: "h264", acodec: "aac", width: 640, height: 1136, contentLength: 9_000_000 });
     const media = youtubeLike({ streams: [reel] });
-    expect(planFormat(media, "mp4-480")).toMatchObject({ op: "passthrough", input: { id: "reel" }, bytes: 9_000_000 });
+    expect(planFormat(media, "mp4-480", BARE)).toMatchObject({ op: "passthrough", input: { id: "reel" }, bytes: 9_000_000 });
     expect(byId(media)["mp4-480"]).toMatchObject({ available: true });
     expect(byId(media)["mp4-720"]).toMatchObject({ available: false });
     expect(byId(media)["mp4-360"]).toMatchObject({ available: false });
@@ -247,7 +249,7 @@ describe("planFormat", () => {
     const media = youtubeLike({
       streams: [stream({ id: "18", kind: "progressive", vcodec: "h264", acodec: "aac", width: 640, height: 360, contentLength: 30_000_000 })],
     });
-    expect(planFormat(media, "mp4-360")).toMatchObject({ op: "passthrough", mimeType: "video/mp4", extension: "mp4", bytes: 30_000_000 });
+    expect(planFormat(media, "mp4-360", BARE)).toMatchObject({ op: "passthrough", mimeType: "video/mp4", extension: "mp4", bytes: 30_000_000 });
     // the AAC inside the progressive file still makes an M4A and the MP3s
     expect(planFormat(media, "m4a")).toMatchObject({ op: "remux", container: "m4a" });
     expect(planFormat(media, "mp3-128")).toMatchObject({ op: "transcode", codec: "mp3", bitrateKbps: 128 });
@@ -309,7 +311,7 @@ describe("planFormat", () => {
   });
 
   it("m4a is the best AAC track as it is", () => {
-    expect(planFormat(youtubeLike(), "m4a")).toMatchObject({ op: "passthrough", input: { id: "140" }, mimeType: "audio/mp4", extension: "m4a", bytes: 11_670_000 });
+    expect(planFormat(youtubeLike(), "m4a", BARE)).toMatchObject({ op: "passthrough", input: { id: "140" }, mimeType: "audio/mp4", extension: "m4a", bytes: 11_670_000 });
   });
 
   it("m4a is unavailable without AAC", () => {

@@ -9,6 +9,8 @@ import { safeFileTitle } from "#common/file-names.ts";
 import { pickCaptionTrack } from "./captions/fetch-transcript.ts";
 import { canDownload, isPremiumFormat } from "./entitlements.ts";
 import { EngineError } from "./errors.ts";
+import { DEFAULT_MEDIA_OPTIONS, type MediaOptions } from "./media/options/media-options.ts";
+import { tagPlan } from "./media/tags/plan-tags.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, Thumbnail, UpstreamStream } from "./types.ts";
 
 export interface FormatSpec {
@@ -387,11 +389,18 @@ function usesUnpipeable(plan: MediaPlan): boolean {
   return inputs.some((s) => s.pipeSafe === false);
 }
 
+/** The plan and size for a format with the download's media options applied (tags: decision 059). */
+function build(media: ResolvedMedia, id: FormatId, options: MediaOptions): Outcome {
+  const outcome = buildBare(media, id);
+  if (!outcome.ok || !options.tags) return outcome;
+  return { ok: true, built: { ...outcome.built, ...tagPlan(outcome.built, media, id, pickHdThumbnail(media.thumbnails)) } };
+}
+
 /**
  * Streams ffmpeg cannot read from a pipe are fine to pass through; for any other operation the
  * plan is made again from the remaining streams.
  */
-function build(media: ResolvedMedia, id: FormatId): Outcome {
+function buildBare(media: ResolvedMedia, id: FormatId): Outcome {
   const outcome = buildFrom(media, id);
   if (!outcome.ok || !usesUnpipeable(outcome.built.plan)) return outcome;
   const retry = buildFrom({ ...media, streams: media.streams.filter((s) => s.pipeSafe !== false) }, id);
@@ -424,9 +433,9 @@ function buildFrom(media: ResolvedMedia, id: FormatId): Outcome {
 }
 
 /** The plan for one format, or `EngineError("format.unavailable")` when this video has no way to make it. */
-export function planFormat(media: ResolvedMedia, id: FormatId): MediaPlan {
+export function planFormat(media: ResolvedMedia, id: FormatId, options: MediaOptions = DEFAULT_MEDIA_OPTIONS): MediaPlan {
   if (!isFormatId(id)) throw new EngineError("format.unknown", { detail: String(id) });
-  const outcome = build(media, id);
+  const outcome = build(media, id, options);
   if (!outcome.ok) throw new EngineError("format.unavailable", { detail: `${id}: ${outcome.note}` });
   return outcome.built.plan;
 }
@@ -436,11 +445,11 @@ export function formatBytes(bytes: number, estimated = false): string {
   return formatByteSize(bytes, estimated);
 }
 
-/** Every catalogue format for this video: availability, size, and whether the caller may have it. */
-export function listFormats(media: ResolvedMedia, caller: Caller): FormatOption[] {
+/** Every catalogue format for this video: availability, size (with the tags a default download gets), and whether the caller may have it. */
+export function listFormats(media: ResolvedMedia, caller: Caller, options: MediaOptions = DEFAULT_MEDIA_OPTIONS): FormatOption[] {
   return FORMAT_IDS.map((id) => {
     const entry = FORMAT_CATALOG[id];
-    const outcome = build(media, id);
+    const outcome = build(media, id, options);
     const base = { id, label: entry.label, quality: entry.quality, format: entry.format, icon: entry.icon, premium: entry.premium, allowed: canDownload(caller, id) };
     const fallbackSize = entry.sizeRange ?? "Size unknown";
     // a format this video does not have has no size either (the spec's range would read as a promise)

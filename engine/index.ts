@@ -33,6 +33,7 @@ import { archiveName, buildBulkArchive, bulkFilename } from "./serve/bulk-archiv
 import { renderFilename, templateProblem } from "./serve/filename-template.ts";
 import { isLanguageTag, subtitleListing, withSubtitleLanguage, type SubtitleTrackAnswer, type SubtitleTranslationAnswer } from "./captions/languages.ts";
 import type { ManifestRow } from "./media/zip/manifest-csv.ts";
+import type { MediaOptions } from "./media/options/media-options.ts";
 import { openMedia } from "./serve/open-media.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
 import type { RefusalPolicy } from "./stream/refusal-ladder.ts";
@@ -44,6 +45,7 @@ export type { DownloadFinished } from "./serve/serve-download.ts";
 export type { EngineConfig } from "./config.ts";
 export type { EngineState, EngineStateFactory } from "./state/types.ts";
 export { PAID_PLAN_LACKS_FORMAT } from "./refusals.ts";
+export { DEFAULT_MEDIA_OPTIONS, parseMediaOptions, type MediaOptions } from "./media/options/media-options.ts";
 
 export interface CreatedDownload {
   id: string;
@@ -110,6 +112,8 @@ export interface BulkRequest {
   /** a download profile's subtitle language and file-name template, for every file */
   language?: string;
   filenameTemplate?: string;
+  /** the media options of every file (tags…; absent: the defaults) */
+  options?: MediaOptions;
 }
 
 /** A bulk ZIP opened for a job: see Engine.openBulkDownload. */
@@ -137,7 +141,7 @@ export interface Engine {
    * A signed link to one file; for a playlist link (`/playlist?list=…`, a platform's playlist
    * page) the playlist's ZIP, exactly as `createBulkDownload` of its entries in order.
    */
-  createDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal; language?: string; filenameTemplate?: string }): Promise<CreatedDownload>;
+  createDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal; language?: string; filenameTemplate?: string; options?: MediaOptions }): Promise<CreatedDownload>;
   /**
    * A signed link to one ZIP of several links in one format (issue 30 §3), for callers whose plan
    * has bulk downloads: 403 `plan.required` otherwise, 400 `bulk.too_many_links` over the plan's
@@ -156,7 +160,7 @@ export interface Engine {
    * job uses it). Entitlement as for a link (canDownload); it holds one of the server's streaming
    * slots until the stream closes; fair use is not counted. `signal` aborting destroys the stream.
    */
-  openDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal; language?: string; filenameTemplate?: string }): Promise<OpenedDownload>;
+  openDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal; language?: string; filenameTemplate?: string; options?: MediaOptions }): Promise<OpenedDownload>;
   /**
    * Streams a signed link's file; writes a JSON error itself when the failure comes before
    * headers. `ip` is the client address for fair use (the host's view, after `trust proxy`);
@@ -451,11 +455,11 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       return { video: media.details, formats: listFormats(media, caller), ...subtitleListing(media) };
     },
 
-    async createDownload({ url, format, caller, ip, signal, language, filenameTemplate }) {
+    async createDownload({ url, format, caller, ip, signal, language, filenameTemplate, options }) {
       const list = wholePlaylist(url);
       if (list) {
         const playlist = await playlistLinks(list, { format, caller, ip, signal });
-        return engine.createBulkDownload({ urls: playlist.urls, format, caller, ip, name: playlist.title });
+        return engine.createBulkDownload({ urls: playlist.urls, format, caller, ip, name: playlist.title, options });
       }
       const link = parse(url);
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
@@ -474,7 +478,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       try {
         const resolved = await resolveCached(link, false, { id, format }, { signal, ip });
         media = language !== undefined ? withSubtitleLanguage(resolved, language) : resolved;
-        plan = planFormat(media, format);
+        plan = planFormat(media, format, options);
       } catch (err) {
         segmentPrefetch.release(id);
         throw err;
@@ -492,6 +496,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         exp,
         ...(language !== undefined ? { language } : {}),
         ...(filenameTemplate !== undefined ? { template: filenameTemplate } : {}),
+        ...(options ? { options } : {}),
       });
       const defaultName = filenameFor(media, format, language);
       progress.create(id, plan.bytes);
@@ -505,7 +510,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     },
 
     async createBulkDownload(input) {
-      const { urls, format: wanted, caller, ip, name, unbranded, language, filenameTemplate } = input;
+      const { urls, format: wanted, caller, ip, name, unbranded, language, filenameTemplate, options } = input;
       // one playlist link pasted as the list: the playlist's videos
       const list = urls.length === 1 ? wholePlaylist(urls[0]!) : null;
       if (list) {
@@ -519,7 +524,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       const exp = Math.floor(issued / 1000) + config.limits.linkTtlSeconds;
       // the link carries an unbranded default as its name, so the file it serves is named the same
       const archive = name ? archiveName(name) : unbranded ? bulkFilename(new Date(issued), null, true).replace(/\.zip$/, "") : "";
-      const token = signBulk(config.signingSecret, { id, urls: normalised, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp, ...(archive ? { name: archive } : {}), ...(language !== undefined ? { language } : {}), ...(filenameTemplate !== undefined ? { template: filenameTemplate } : {}) });
+      const token = signBulk(config.signingSecret, { id, urls: normalised, format, caller: caller.kind, plan: caller.plan, userId: caller.userId, exp, ...(archive ? { name: archive } : {}), ...(language !== undefined ? { language } : {}), ...(filenameTemplate !== undefined ? { template: filenameTemplate } : {}), ...(options ? { options } : {}) });
       if (token.length > MAX_BULK_TOKEN_CHARS) {
         throw new EngineError("bulk.too_many_links", { message: "These links are too long to download together. Send fewer links at once.", detail: `token ${token.length} chars` });
       }
@@ -533,7 +538,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       };
     },
 
-    async openDownload({ url, format, caller, ip, signal, language, filenameTemplate }) {
+    async openDownload({ url, format, caller, ip, signal, language, filenameTemplate, options }) {
       if (closing) throw new EngineError("download.busy", { retryAfter: 5, detail: "the engine is closing" });
       const link = parse(url);
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
@@ -549,7 +554,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       active.add(controller);
       let opened;
       try {
-        opened = await openMedia({ ...serving, resolve: (l, fresh) => resolveCached(l, fresh, undefined, { ip }) }, link, format, { id, signal: controller.signal, language, filenameTemplate });
+        opened = await openMedia({ ...serving, resolve: (l, fresh) => resolveCached(l, fresh, undefined, { ip }) }, link, format, { id, signal: controller.signal, language, filenameTemplate, options });
       } catch (err) {
         release();
         active.delete(controller);
@@ -601,7 +606,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       active.add(controller);
       const archive = buildBulkArchive(
         { ...serving, resolve: (l, fresh) => resolveCached(l, fresh, undefined, { ip }) },
-        { id, urls, format, language: input.language, filenameTemplate: input.filenameTemplate, caller, signal: controller.signal, now: () => new Date(now()), onFiles: input.onFiles },
+        { id, urls, format, language: input.language, filenameTemplate: input.filenameTemplate, options: input.options, caller, signal: controller.signal, now: () => new Date(now()), onFiles: input.onFiles },
       );
       archive.done.catch(() => undefined);
       archive.output.once("close", () => {

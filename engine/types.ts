@@ -223,6 +223,27 @@ export interface FormatOption {
   allowed?: boolean;
 }
 
+/** What a tagged file says about itself (issue 33 §3; engine/media/tags/). */
+export interface TagFields {
+  title: string;
+  /** the channel or uploader */
+  artist: string;
+  /** "YYYY-MM-DD", or "" when the video's date is unknown */
+  date: string;
+  /** the source link (MP3, M4A, AAC) */
+  comment: string;
+  /** the video's description (MP4 video) */
+  description: string;
+}
+
+/** How one download is tagged: ID3 (MP3) or MP4 tags, the fields, and the thumbnail fetched as its cover (none for video). */
+export interface FileTags {
+  style: "id3" | "mp4";
+  fields: TagFields;
+  /** with its size when resolve measured it */
+  cover: { url: string; bytes: number | null } | null;
+}
+
 /** What the stream runner must do for one download. */
 export type MediaPlan =
   | {
@@ -231,6 +252,8 @@ export type MediaPlan =
       mimeType: string;
       extension: string;
       bytes: number | null;
+      /** tags written into the file's head on its way through (docs/decisions/059) */
+      tags?: FileTags;
     }
   | {
       op: "remux";
@@ -245,6 +268,7 @@ export type MediaPlan =
       transcodeAudio?: "aac" | "opus";
       /** output height when transcoding video */
       height?: number;
+      tags?: FileTags;
     }
   | {
       op: "transcode";
@@ -254,6 +278,7 @@ export type MediaPlan =
       mimeType: string;
       extension: string;
       bytes: number | null;
+      tags?: FileTags;
     }
   | { op: "image"; url: string; mimeType: "image/jpeg"; extension: "jpg"; bytes: number | null }
   | { op: "text"; kind: "txt" | "srt" | "vtt"; track: CaptionTrack; mimeType: string; extension: string; bytes: null };

@@ -74,7 +74,7 @@ describe("ffmpegArgsForPlan", () => {
 
   it("transcodes MP3 at a constant bitrate and AAC into a fragmented M4A", () => {
     expect(argString({ op: "transcode", input: opus, codec: "mp3", bitrateKbps: 320, mimeType: "audio/mpeg", extension: "mp3", bytes: null })).toMatch(
-      /-i pipe:3 -map 0:a:0 -vn -c:a libmp3lame -b:a 320k -f mp3 -flush_packets 0 pipe:1$/,
+      /-i pipe:3 -map 0:a:0 -vn -c:a libmp3lame -b:a 320k -write_id3v1 0 -id3v2_version 0 -f mp3 -flush_packets 0 pipe:1$/,
     );
     const aacText = argString({ op: "transcode", input: opus, codec: "aac", bitrateKbps: 256, mimeType: "audio/mp4", extension: "m4a", bytes: null });
     expect(aacText).toContain("-c:a aac -b:a 256k");

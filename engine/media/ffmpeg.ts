@@ -99,6 +99,14 @@ export async function locateMediaTools(opts: { ffmpegPath?: string; ffprobePath?
 
 /** Fragmented MP4 can be written to a pipe (no seek back to the moov) and still reports its duration. */
 const FRAGMENTED_MP4 = ["-movflags", "frag_keyframe+empty_moov+default_base_moof"];
+/**
+ * A tagged one has no trailer (mfra): its fragment index holds absolute offsets, which the tags
+ * written into the moov afterwards would move (docs/decisions/059); players find the fragments
+ * without it, and the duration still reads.
+ */
+const FRAGMENTED_MP4_TAGGED = ["-movflags", "frag_keyframe+empty_moov+default_base_moof+skip_trailer"];
+/** ffmpeg writes no ID3 tag of its own: ours goes ahead of the frames (media/tags/id3.ts), or none (a bare file) */
+const NO_ID3 = ["-write_id3v1", "0", "-id3v2_version", "0"];
 const BASE_ARGS = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error"];
 /**
  * Written before the output pipe. On a pipe ffmpeg otherwise flushes after every packet (a
@@ -170,7 +178,7 @@ export function ffmpegArgsForPlan(plan: MediaPlan): string[] {
         }
       }
       if (plan.container === "webm") args.push("-f", "webm");
-      else args.push(...FRAGMENTED_MP4, "-f", plan.container === "m4a" ? "ipod" : "mp4");
+      else args.push(...(plan.tags ? FRAGMENTED_MP4_TAGGED : FRAGMENTED_MP4), "-f", plan.container === "m4a" ? "ipod" : "mp4");
       args.push(...OUTPUT_ARGS);
       return args;
     }
@@ -178,9 +186,9 @@ export function ffmpegArgsForPlan(plan: MediaPlan): string[] {
       const args = [...BASE_ARGS, ...inputArgs(1), "-map", "0:a:0", "-vn"];
       if (plan.codec === "mp3") {
         // constant bitrate, so the file is what its label says and ffprobe reports it
-        args.push("-c:a", "libmp3lame", "-b:a", `${plan.bitrateKbps}k`, "-f", "mp3");
+        args.push("-c:a", "libmp3lame", "-b:a", `${plan.bitrateKbps}k`, ...NO_ID3, "-f", "mp3");
       } else {
-        args.push("-c:a", "aac", "-b:a", `${plan.bitrateKbps}k`, ...FRAGMENTED_MP4, "-f", "ipod");
+        args.push("-c:a", "aac", "-b:a", `${plan.bitrateKbps}k`, ...(plan.tags ? FRAGMENTED_MP4_TAGGED : FRAGMENTED_MP4), "-f", "ipod");
       }
       args.push(...OUTPUT_ARGS);
       return args;

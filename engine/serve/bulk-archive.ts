@@ -11,6 +11,7 @@ import { MANIFEST_NAME, manifestCsv, type ManifestRow } from "../media/zip/manif
 import { createZipStream, ZipEntryError } from "../media/zip/zip-stream.ts";
 import type { FileProgress, FilesProgress } from "../state/progress-registry.ts";
 import type { Caller, FormatId } from "../types.ts";
+import type { MediaOptions } from "../media/options/media-options.ts";
 import { openMedia, type MediaContext } from "./open-media.ts";
 import type { ServeContext } from "./serve-download.ts";
 
@@ -65,6 +66,8 @@ export interface BulkArchiveInput {
   /** a download profile's subtitle language and file-name template, for every file */
   language?: string;
   filenameTemplate?: string;
+  /** the media options of every file (absent: the defaults) */
+  options?: MediaOptions;
   caller: Caller;
   /** aborting stops the archive where it is (the client left, the engine closes, a job is stopped) */
   signal: AbortSignal;
@@ -105,7 +108,7 @@ export function buildBulkArchive(ctx: ArchiveContext, input: BulkArchiveInput): 
       let entryName: string | null = null;
       let opened: Awaited<ReturnType<typeof openMedia>> | null = null;
       try {
-        opened = await openMedia(ctx, ctx.parse(url), format, { id: itemId, signal, language: input.language, filenameTemplate: input.filenameTemplate });
+        opened = await openMedia(ctx, ctx.parse(url), format, { id: itemId, signal, language: input.language, filenameTemplate: input.filenameTemplate, options: input.options });
         item.title = opened.media.details.title;
         tell();
         const entry = await zip.addEntry(opened.filename, opened.out.body);

@@ -4,6 +4,7 @@
  * safe for a file system (common/file-names.ts) and capped; the format's extension follows.
  */
 import { safeFileTitle } from "#common/file-names.ts";
+import { isoDate } from "../media/tags/tag-fields.ts";
 import type { FormatId, ResolvedMedia } from "../types.ts";
 
 export const TEMPLATE_FIELDS = ["title", "channel", "id", "date", "format", "platform"] as const;
@@ -17,14 +18,6 @@ export function templateProblem(template: string): string | null {
     if (!(TEMPLATE_FIELDS as readonly string[]).includes(name!)) return `{${name}} is not a field. Use ${TEMPLATE_FIELDS.map((f) => `{${f}}`).join(", ")}.`;
   }
   return null;
-}
-
-/** "2026-06-03" from the video's date ("Jun 3, 2026"), "" when it has none */
-function isoDate(publishedAt: string): string {
-  const d = new Date(publishedAt);
-  if (!publishedAt || Number.isNaN(d.getTime())) return "";
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { ParsedLink } from "#common/links.ts";
 import { withSubtitleLanguage } from "../captions/languages.ts";
 import { filenameFor, planFormat } from "../formats.ts";
+import type { MediaOptions } from "../media/options/media-options.ts";
 import { renderFilename } from "./filename-template.ts";
 import { runPlan, type PlanOutput } from "../stream/run-plan.ts";
 import type { FormatId, ResolvedMedia } from "../types.ts";
@@ -38,13 +39,15 @@ export async function openMedia(
     language?: string;
     /** a download profile's file-name template (the link's claim) */
     filenameTemplate?: string;
+    /** the download's media options (the link's claim; absent: the defaults) */
+    options?: MediaOptions;
     /** called once the media is known, before any reader opens */
     onResolved?: (media: ResolvedMedia) => void;
   },
 ): Promise<OpenedMedia> {
   const resolved = await ctx.resolve(link);
   const media = opts.language ? withSubtitleLanguage(resolved, opts.language) : resolved;
-  const plan = planFormat(media, format);
+  const plan = planFormat(media, format, opts.options);
   const defaultName = filenameFor(media, format, opts.language);
   const filename = opts.filenameTemplate ? renderFilename(opts.filenameTemplate, media, format, defaultName, opts.language) : defaultName;
   opts.onResolved?.(media);

@@ -108,6 +108,7 @@ export async function serveBulk(ctx: ServeContext, token: string, req: IncomingM
     format,
     language: bulk.language,
     filenameTemplate: bulk.template,
+    options: bulk.options,
     caller,
     signal: controller.signal,
     now: () => new Date(ctx.now()),

@@ -203,6 +203,7 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
       range: rangeHeader,
       language: claims.language,
       filenameTemplate: claims.template,
+      options: claims.options,
       onResolved: (media) => {
         if (!headOnly) started = { id, caller, format, title: media.details.title, ...(link.kind === "youtube" ? { platform: "youtube" } : link.kind === "site" ? { platform: link.site } : {}) };
       },

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { EngineError } from "../errors.ts";
+import { optionsClaim, optionsFromClaim, type MediaOptions } from "../media/options/media-options.ts";
 import type { Caller } from "../types.ts";
 
 /**
@@ -25,6 +26,16 @@ export interface DownloadClaims {
   language?: string;
   /** a download profile's file-name template (absent: the format's own name) */
   template?: string;
+  /** the media options asked for (absent: the defaults); signed with the rest, so a link cannot be edited to others */
+  options?: MediaOptions;
+}
+
+/** a verified payload's options, or the refusal of a link whose options were not ours to write */
+function readOptions(raw: unknown): MediaOptions | undefined {
+  if (raw === undefined) return undefined;
+  const options = optionsFromClaim(raw);
+  if (!options) throw new EngineError("download.link_invalid", { detail: "payload options" });
+  return options;
 }
 
 const b64url = (buf: Buffer) => buf.toString("base64url");
@@ -36,7 +47,7 @@ function mac(secret: string, body: string): Buffer {
 export function signDownload(secret: string, claims: DownloadClaims): string {
   if (!secret) throw new EngineError("internal", { detail: "signing secret is empty" });
   const body = b64url(
-    Buffer.from(JSON.stringify({ d: claims.id, u: claims.url, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp, l: claims.language, t: claims.template })),
+    Buffer.from(JSON.stringify({ d: claims.id, u: claims.url, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp, l: claims.language, t: claims.template, o: optionsClaim(claims.options) })),
   );
   return `${body}.${b64url(mac(secret, body))}`;
 }
@@ -52,7 +63,7 @@ export function verifyDownload(secret: string, token: string, now: number = Date
   const given = Buffer.from(token.slice(dot + 1), "utf8");
   const expected = Buffer.from(b64url(mac(secret, body)), "utf8");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new EngineError("download.link_invalid");
-  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown; l?: unknown; t?: unknown };
+  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown; l?: unknown; t?: unknown; o?: unknown };
   try {
     raw = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as typeof raw;
   } catch (cause) {
@@ -78,6 +89,8 @@ export function verifyDownload(secret: string, token: string, now: number = Date
   if (typeof raw.a === "string") claims.userId = raw.a;
   if (typeof raw.l === "string") claims.language = raw.l;
   if (typeof raw.t === "string") claims.template = raw.t;
+  const options = readOptions(raw.o);
+  if (options) claims.options = options;
   return claims;
 }
 
@@ -108,7 +121,7 @@ export function isBulkToken(token: string): boolean {
 
 export function signBulk(secret: string, claims: BulkClaims): string {
   if (!secret) throw new EngineError("internal", { detail: "signing secret is empty" });
-  const json = JSON.stringify({ d: claims.id, u: claims.urls, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp, n: claims.name, l: claims.language, t: claims.template });
+  const json = JSON.stringify({ d: claims.id, u: claims.urls, f: claims.format, c: claims.caller, p: claims.plan, a: claims.userId, e: claims.exp, n: claims.name, l: claims.language, t: claims.template, o: optionsClaim(claims.options) });
   const body = b64url(deflateRawSync(json));
   return `${BULK_TOKEN_PREFIX}${body}.${b64url(bulkMac(secret, body))}`;
 }
@@ -122,7 +135,7 @@ export function verifyBulk(secret: string, token: string, now: number = Date.now
   const given = Buffer.from(rest.slice(dot + 1), "utf8");
   const expected = Buffer.from(b64url(bulkMac(secret, body)), "utf8");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new EngineError("download.link_invalid");
-  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown; n?: unknown; l?: unknown; t?: unknown };
+  let raw: { d?: unknown; u?: unknown; f?: unknown; c?: unknown; p?: unknown; a?: unknown; e?: unknown; n?: unknown; l?: unknown; t?: unknown; o?: unknown };
   try {
     raw = JSON.parse(inflateRawSync(Buffer.from(body, "base64url"), { maxOutputLength: MAX_BULK_PAYLOAD_BYTES }).toString("utf8")) as typeof raw;
   } catch (cause) {
@@ -151,5 +164,7 @@ export function verifyBulk(secret: string, token: string, now: number = Date.now
   if (typeof raw.n === "string") claims.name = raw.n;
   if (typeof raw.l === "string") claims.language = raw.l;
   if (typeof raw.t === "string") claims.template = raw.t;
+  const options = readOptions(raw.o);
+  if (options) claims.options = options;
   return claims;
 }

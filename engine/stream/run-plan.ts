@@ -4,6 +4,8 @@ import { fetchTranscript } from "../captions/index.ts";
 import { EngineError, isEngineError, redactUrls } from "../errors.ts";
 import { ffmpegArgsForPlan, runFfmpeg, type MediaTools } from "../media/ffmpeg.ts";
 import { processSpawnGate, type SpawnGate } from "../media/spawn-gate.ts";
+import { fetchCover, openTaggedPassthrough, prepend, withFileTags } from "../media/tags/tag-stream.ts";
+import type { CoverImage } from "../media/tags/tag-fields.ts";
 import type { MediaPlan, UpstreamStream } from "../types.ts";
 import { isAbortError } from "./abort-error.ts";
 import type { Outbound } from "../outbound/outbound-fetch.ts";
@@ -180,19 +182,6 @@ function firstChunk(body: Readable, signal: AbortSignal): Promise<Buffer | null>
   });
 }
 
-/** `first` followed by the rest of `body`, as one stream (errors and teardown forwarded). */
-function prepend(first: Buffer, body: Readable): Readable {
-  async function* all(): AsyncGenerator<Buffer> {
-    yield first;
-    for await (const chunk of body) yield chunk as Buffer;
-  }
-  const out = Readable.from(all(), { objectMode: false, highWaterMark: 64 * 1024 });
-  out.once("close", () => {
-    if (!body.destroyed) body.destroy();
-  });
-  return out;
-}
-
 export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: string } = {}): Promise<PlanOutput> {
   // The run's own signal: aborted by the caller's signal and by teardown, so an input still
   // opening when the run is torn down (another input failed) stops too.
@@ -251,9 +240,32 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
     length: data.length,
     teardown,
   });
+  // the cover is fetched beside the media: a slow or failing one costs the file its cover, never the file
+  const tags = plan.op === "passthrough" || plan.op === "remux" || plan.op === "transcode" ? plan.tags : undefined;
+  const cover: Promise<CoverImage | null> = tags?.cover ? fetchCover(tags.cover.url, { open: ctx.outbound.open, signal: runController.signal, logger: ctx.logger }) : Promise.resolve(null);
   try {
     switch (plan.op) {
       case "passthrough": {
+        if (tags && plan.input.transport.type === "direct") {
+          const tagged = await openTaggedPassthrough({
+            tags,
+            cover,
+            total: plan.input.contentLength ?? null,
+            range: opts.range,
+            signal: run.signal,
+            open: async (range) => {
+              const input = await openInput(plan.input, run, range);
+              track(input.body);
+              return input;
+            },
+            parseRange,
+            rangeInvalid: (total) => new EngineError("download.range_invalid", { detail: `bytes */${total}` }),
+          });
+          const headers: Record<string, string> = { "content-type": plan.mimeType, "accept-ranges": "bytes" };
+          if (tagged.length !== null) headers["content-length"] = String(tagged.length);
+          if (tagged.contentRange) headers["content-range"] = tagged.contentRange;
+          return { status: tagged.status, headers, body: track(tagged.body), length: tagged.length, teardown };
+        }
         const total = plan.bytes ?? plan.input.contentLength ?? null;
         const range = plan.input.transport.type === "direct" ? parseRange(opts.range, total) : null;
         if (range === "invalid") {
@@ -308,7 +320,8 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
         // A broken input usually makes ffmpeg fail at once: learn it before the headers go out.
         const first = await firstChunk(ffmpeg.output, run.signal);
         if (first === null) throw new EngineError("download.failed", { detail: "ffmpeg produced no output" });
-        const body = track(prepend(first, ffmpeg.output));
+        const output = track(prepend(first, ffmpeg.output));
+        const body = tags ? track(await withFileTags(tags, cover, output, run.signal)) : output;
         return { status: 200, headers: { "content-type": plan.mimeType }, body, length: null, teardown };
       }
     }

@@ -109,6 +109,7 @@ export function openApiDocument(serverUrl: string) {
             { name: "url", in: "query", required: true, schema: { type: "string" } },
             { name: "format", in: "query", required: true, schema: { $ref: "#/components/schemas/FormatId" } },
             { name: "language", in: "query", required: false, schema: { type: "string", maxLength: 35 }, description: "srt, vtt or transcript in this language (Pro, Ultimate)" },
+            { name: "tags", in: "query", required: false, schema: { type: "string", enum: ["true", "false", "1", "0"], default: "true" }, description: "title, artist (the channel), date, the source link and the thumbnail as cover in MP3, M4A and AAC files; title, artist, date and description in MP4 (default true); false leaves the file bare" },
           ],
           responses: {
             "302": { description: "Location: the signed download link", headers: { Location: { schema: { type: "string", format: "uri" } } } },
@@ -412,8 +413,10 @@ export function openApiDocument(serverUrl: string) {
             format: { $ref: "#/components/schemas/FormatId" },
             language: { type: "string", maxLength: 35, description: "srt, vtt or transcript in this language (Pro, Ultimate): a track's or a translation's language from POST /resolve" },
             profile: { type: "string", maxLength: 64, description: "a download profile's id (Ultimate): its format and language where the request has none, and its file name" },
+            tags: { $ref: "#/components/schemas/TagsOption" },
           },
         },
+        TagsOption: { type: "boolean", default: true, description: "title, artist (the channel), date, the source link and the thumbnail as cover in MP3, M4A and AAC files; title, artist, date and description in MP4 (default true); false leaves the file bare" },
         ProfileRequest: {
           type: "object",
           required: ["name", "format"],
@@ -447,6 +450,7 @@ export function openApiDocument(serverUrl: string) {
             format: { $ref: "#/components/schemas/FormatId" },
             name: { type: "string", maxLength: 200, description: "the archive's name (unsafe characters become spaces, cut to 120 characters); default `VidFetch bulk <date>` (`Bulk <date>` with an Ultimate API key: the white label)" },
             profile: { type: "string", maxLength: 64, description: "a download profile's id (Ultimate): the format when there is none, and every file's subtitle language and file name" },
+            tags: { $ref: "#/components/schemas/TagsOption" },
           },
         },
         FormatId: { type: "string", enum: FORMAT_IDS },

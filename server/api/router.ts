@@ -10,6 +10,7 @@ import { anonymousCaller, clientIp, type CallerResolver } from "./caller.ts";
 import { whiteLabelled } from "./api-key-auth.ts";
 import { openApiDocument } from "./openapi.ts";
 import { CatalogueError } from "#common/error-catalogue.ts";
+import { mediaOptionsShape, parseMediaOptions } from "#engine/media/options/media-options.ts";
 
 /**
  * The public HTTP API v1 (DESIGN §5), mounted by the host at /api/v1. Thin routes: parse with
@@ -25,7 +26,7 @@ const downloadBody = z
 /** a bulk download (issue 30 §3): the plan's limit on the number of links is the engine's to check */
 /** `name`: the archive's name (a playlist's title); made safe for a file name by the engine */
 const bulkDownloadBody = z
-  .object({ urls: z.array(z.string().max(4096)).max(1000), format: z.string().max(64).optional(), name: z.string().max(200).optional(), profile: z.string().min(1).max(64).optional() })
+  .object({ urls: z.array(z.string().max(4096)).max(1000), format: z.string().max(64).optional(), name: z.string().max(200).optional(), profile: z.string().min(1).max(64).optional(), ...mediaOptionsShape })
   .strict()
   .refine((b) => b.format !== undefined || b.profile !== undefined, { message: "format or profile" });
 const downloadQuery = z.object({ url: z.string().max(4096), format: z.string().max(64), language: z.string().min(1).max(35).optional() });
@@ -90,6 +91,7 @@ export function createApiRouter(deps: {
   router.post("/downloads", resolveLimit, async (req, res) => {
     if (typeof req.body === "object" && req.body !== null && "urls" in req.body) {
       const { urls, format, name, profile } = parse(bulkDownloadBody, req.body);
+      const options = parseMediaOptions(req.body);
       const caller = await callerFromRequest(req);
       // a profile gives every file its format (unless given), subtitle language and file name
       const saved = profile !== undefined ? await profileOf(caller, profile) : {};
@@ -99,6 +101,7 @@ export function createApiRouter(deps: {
         name,
         language: saved.language,
         filenameTemplate: saved.filenameTemplate,
+        options,
         unbranded: whiteLabelled(req),
         caller,
         ip: clientIp(req),
@@ -107,18 +110,21 @@ export function createApiRouter(deps: {
       return;
     }
     const body = parse(downloadBody, req.body);
+    // the media options (issue 33 §7), checked before anything is resolved
+    const options = parseMediaOptions(req.body);
     const caller = await callerFromRequest(req);
     // a profile gives the format, language and file name a request leaves out
     const saved = body.profile !== undefined ? await profileOf(caller, body.profile) : {};
     const format = body.format ?? saved.format ?? "";
     const language = body.language ?? saved.language;
-    const created = await engine.createDownload({ url: body.url, format, language, filenameTemplate: saved.filenameTemplate, caller, ip: clientIp(req), signal: leaving(res) });
+    const created = await engine.createDownload({ url: body.url, format, language, filenameTemplate: saved.filenameTemplate, options, caller, ip: clientIp(req), signal: leaving(res) });
     res.set("cache-control", "no-store").json(created);
   });
 
   router.get("/download", resolveLimit, async (req, res) => {
     const { url, format, language } = parse(downloadQuery, req.query);
-    const created = await engine.createDownload({ url, format, language, caller: await callerFromRequest(req), ip: clientIp(req), signal: leaving(res) });
+    const options = parseMediaOptions(req.query);
+    const created = await engine.createDownload({ url, format, language, options, caller: await callerFromRequest(req), ip: clientIp(req), signal: leaving(res) });
     res.set("cache-control", "no-store").redirect(302, created.downloadUrl);
   });
 

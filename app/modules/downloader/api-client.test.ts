@@ -35,6 +35,16 @@ describe("API client", () => {
     expect(JSON.parse(String(calls[1]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchSub", format: "srt" });
   });
 
+  it("posts tags: false for a bare file, and no tags key otherwise (the server's default is tagged)", async () => {
+    const { calls, fetchFn } = respond(200, { id: "a", downloadUrl: "/api/v1/dl/x", filename: "f.mp3", expiresAt: "t", bytes: null });
+    await requestDownload("https://youtu.be/vidfetchAll", "mp3-128", { fetchFn, tags: false });
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll", format: "mp3-128", tags: false });
+    await requestDownload("https://youtu.be/vidfetchAll", "mp3-128", { fetchFn, tags: true });
+    expect(JSON.parse(String(calls[1]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll", format: "mp3-128" });
+    await requestDownload("https://youtu.be/vidfetchAll", "mp3-128", { fetchFn, profile: "p1", tags: false });
+    expect(JSON.parse(String(calls[2]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll", profile: "p1", tags: false });
+  });
+
   it("posts a ZIP's links, format and name; without a name, none is sent", async () => {
     const { calls, fetchFn } = respond(200, { id: "b", downloadUrl: "/api/v1/dl/zip.x", filename: "VidFetch sample playlist.zip", expiresAt: "t", bytes: null });
     await requestBulkDownload(["https://youtu.be/vidfetchAll", "https://youtu.be/vidfetchCap"], "mp4-360", { fetchFn, name: "VidFetch sample playlist" });

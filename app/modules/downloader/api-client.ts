@@ -121,11 +121,16 @@ export function resolveVideo(url: string, opts?: { signal?: AbortSignal; fetchFn
 /**
  * `language`: the subtitles' language for srt, vtt or transcript (Pro, Ultimate); none: the video's own pick.
  * `profile`: a download profile's id (Ultimate): the server takes its format, language and file name instead.
+ * `tags: false`: the file is left bare (no title, channel, date or cover written into it); sent only then.
  */
-export function requestDownload(url: string, format: string, opts?: { signal?: AbortSignal; fetchFn?: FetchFn; language?: string; profile?: string }): Promise<DownloadTicket> {
-  const { language, profile, ...rest } = opts ?? {};
+export function requestDownload(
+  url: string,
+  format: string,
+  opts?: { signal?: AbortSignal; fetchFn?: FetchFn; language?: string; profile?: string; tags?: boolean },
+): Promise<DownloadTicket> {
+  const { language, profile, tags, ...rest } = opts ?? {};
   const body = profile ? { url, profile } : language ? { url, format, language } : { url, format };
-  return postJson<DownloadTicket>("/api/v1/downloads", body, rest);
+  return postJson<DownloadTicket>("/api/v1/downloads", tags === false ? { ...body, tags: false } : body, rest);
 }
 
 /**

@@ -111,14 +111,25 @@ export interface RunDownloadDeps {
  * until the server reports the file complete (see `followDownload`).
  */
 export async function runDownload(
-  input: { url: string; format: string; language?: string; profile?: string; onProgress?: (p: ProgressEvent) => void; onTicket?: (t: DownloadTicket) => void; signal?: AbortSignal },
+  input: {
+    url: string;
+    format: string;
+    language?: string;
+    profile?: string;
+    /** false: leave the file bare (no tags written into it) */
+    tags?: boolean;
+    onProgress?: (p: ProgressEvent) => void;
+    onTicket?: (t: DownloadTicket) => void;
+    signal?: AbortSignal;
+  },
   deps: RunDownloadDeps = {},
 ): Promise<DownloadOutcome> {
   const request = deps.request ?? requestDownload;
+  const bare = input.tags === false ? { tags: false } : {};
   const ticket = await request(
     input.url,
     input.format,
-    input.profile ? { signal: input.signal, profile: input.profile } : input.language ? { signal: input.signal, language: input.language } : { signal: input.signal },
+    input.profile ? { signal: input.signal, profile: input.profile, ...bare } : input.language ? { signal: input.signal, language: input.language, ...bare } : { signal: input.signal, ...bare },
   );
   input.onTicket?.(ticket);
   return followDownload(ticket, input, deps);

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyDownload } from "#engine/serve/signed-links.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import { get, startEngineFixture, VIDEO_ID, WATCH_URL, type EngineFixture } from "./engine-fixture.ts";
 import { silentLogger } from "./helpers.ts";
@@ -85,6 +86,27 @@ describe("API v1", () => {
     const res = await fetch(`${origin}/api/v1/download?url=${encodeURIComponent(WATCH_URL)}&format=m4a`, { redirect: "manual" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toMatch(/^http:\/\/127\.0\.0\.1:1\/api\/v1\/dl\/[\w-]+\.[\w-]+$/);
+  });
+
+  it("POST /downloads and GET /download take tags (issue 33 §7): carried in the signed link, a malformed value refused first", async () => {
+    const bare = (await (await post("/downloads", { url: WATCH_URL, format: "mp3-128", tags: false })).json()) as { downloadUrl: string; bytes: number };
+    const tagged = (await (await post("/downloads", { url: WATCH_URL, format: "mp3-128" })).json()) as { downloadUrl: string; bytes: number };
+    const claimsOf = (link: string) => verifyDownload("engine-core-test-secret", new URL(link).pathname.split("/").pop()!);
+    expect(claimsOf(bare.downloadUrl).options).toEqual({ tags: false });
+    expect(claimsOf(tagged.downloadUrl).options).toBeUndefined();
+    // the size announced counts the tags' bytes
+    expect(tagged.bytes).toBeGreaterThan(bare.bytes);
+    const redirect = await fetch(`${origin}/api/v1/download?url=${encodeURIComponent(WATCH_URL)}&format=mp3-128&tags=false`, { redirect: "manual" });
+    expect(redirect.status).toBe(302);
+    expect(claimsOf(redirect.headers.get("location")!).options).toEqual({ tags: false });
+    for (const res of [
+      await post("/downloads", { url: WATCH_URL, format: "mp3-128", tags: "maybe" }),
+      await post("/downloads", { urls: [WATCH_URL], format: "mp3-128", tags: 0 }),
+      await fetch(`${origin}/api/v1/download?url=${encodeURIComponent(WATCH_URL)}&format=mp3-128&tags=yes`, { redirect: "manual" }),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("request.invalid");
+    }
   });
 
   it("GET /downloads/:id/progress streams SSE until the download is done", async () => {

@@ -9,6 +9,8 @@ import { dlPath, get, startEngineFixture, VIDEO_ID, WATCH_URL, type EngineFixtur
 
 const execFileAsync = promisify(execFile);
 const anonymous = { kind: "anonymous" as const };
+/** passthrough compared byte for byte with the source: the file as it is, without tags (tags: tests/integration/media/file-tags.test.ts) */
+const BARE = { tags: false };
 
 let fx: EngineFixture;
 let server: { origin: string; close(): Promise<void> };
@@ -62,7 +64,7 @@ describe("engine: resolve and create downloads", () => {
   });
 
   it("returns a signed, expiring link", async () => {
-    const d = await fx.engine.createDownload({ url: WATCH_URL, format: "m4a", caller: anonymous, ip: "203.0.113.9" });
+    const d = await fx.engine.createDownload({ url: WATCH_URL, format: "m4a", caller: anonymous, ip: "203.0.113.9", options: BARE });
     expect(d.downloadUrl).toMatch(/^http:\/\/127\.0\.0\.1:9\/api\/v1\/dl\/[\w-]+\.[\w-]+$/);
     expect(d.id).toMatch(/^dl_[0-9a-f]{32}$/);
     expect(Date.parse(d.expiresAt) - Date.now()).toBeGreaterThan(590_000);
@@ -72,7 +74,7 @@ describe("engine: resolve and create downloads", () => {
 
 describe("engine: streaming", () => {
   it("passes an M4A through with Content-Length and the RFC 6266 filename", async () => {
-    const d = await fx.engine.createDownload({ url: WATCH_URL, format: "m4a", caller: anonymous, ip: "198.51.100.1" });
+    const d = await fx.engine.createDownload({ url: WATCH_URL, format: "m4a", caller: anonymous, ip: "198.51.100.1", options: BARE });
     const res = await get(server.origin + dlPath(d.downloadUrl));
     const original = await readFile(fx.media.audioM4a);
     expect(res.status).toBe(200);
@@ -90,7 +92,7 @@ describe("engine: streaming", () => {
   });
 
   it("answers Range requests on passthrough with 206 and the exact bytes", async () => {
-    const d = await fx.engine.createDownload({ url: WATCH_URL, format: "m4a", caller: anonymous, ip: "198.51.100.1" });
+    const d = await fx.engine.createDownload({ url: WATCH_URL, format: "m4a", caller: anonymous, ip: "198.51.100.1", options: BARE });
     const original = await readFile(fx.media.audioM4a);
     const res = await get(server.origin + dlPath(d.downloadUrl), { range: "bytes=1000-40999" });
     expect(res.status).toBe(206);
@@ -138,7 +140,7 @@ describe("engine: streaming", () => {
   });
 
   it("re-resolves on 403 mid-download and continues where it stopped", async () => {
-    const d = await fx.engine.createDownload({ url: WATCH_URL, format: "m4a", caller: anonymous, ip: "198.51.100.5" });
+    const d = await fx.engine.createDownload({ url: WATCH_URL, format: "m4a", caller: anonymous, ip: "198.51.100.5", options: BARE });
     const original = await readFile(fx.media.audioM4a);
     const resolvesBefore = fx.resolves();
     // Expire the URL as soon as the first chunk was served.
@@ -185,7 +187,7 @@ describe("engine: streaming", () => {
     const file = fx.upstream.files.get("/audio.m4a")!;
     file.failAfter = 50_000;
     try {
-      const pass = await fx.engine.createDownload({ url: WATCH_URL, format: "m4a", caller: anonymous, ip: "198.51.100.6" });
+      const pass = await fx.engine.createDownload({ url: WATCH_URL, format: "m4a", caller: anonymous, ip: "198.51.100.6", options: BARE });
       const res = await get(server.origin + dlPath(pass.downloadUrl));
       expect(res.status).toBe(200);
       expect(res.outcome).toBe("error");

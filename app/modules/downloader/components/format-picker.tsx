@@ -10,6 +10,7 @@ import { useFormatDownloads } from "../hooks/use-format-downloads.ts";
 import { DownloadAnnouncer, DownloadProgressBar } from "./download-progress.tsx";
 import { FormatButton, type FormatButtonState } from "./format-button.tsx";
 import { SubtitleLanguageSelect } from "./subtitle-language-select.tsx";
+import { TagsSwitch } from "./tags-switch.tsx";
 import { ProfileButtons } from "./profile-buttons.tsx";
 import type { DownloadProfileChoice } from "../downloader-offer.ts";
 import { isOffered, LANGUAGE_FORMATS, languageFor, subtitleLanguageChoices } from "../subtitle-languages.ts";
@@ -64,16 +65,19 @@ export function FormatPicker({
   const [chosen, setChosen] = useState<{ url: string; language: string }>({ url: sourceUrl, language: "" });
   const language = chosen.url === sourceUrl && isOffered(choices, chosen.language) ? chosen.language : "";
   const hasSubtitles = (subtitles?.length ?? 0) > 0;
+  // "Leave files bare": no tags written into MP3, M4A, AAC and MP4 files (issue 33 §3)
+  const [bare, setBare] = useState(false);
+  const tags = bare ? false : undefined;
 
   function choose(option: FormatOption) {
     const lang = languageFor(option.id, language, canChooseLanguage);
     if (queueInstead && onQueue) return onQueue(option, lang);
-    void start(option, lang);
+    void start(option, lang, undefined, tags);
   }
 
   // the server takes the profile's own format, language and file name
   function downloadWith(profile: DownloadProfileChoice) {
-    void start({ id: profile.format, label: profile.name }, undefined, profile.id);
+    void start({ id: profile.format, label: profile.name }, undefined, profile.id, tags);
   }
 
   return (
@@ -101,6 +105,7 @@ export function FormatPicker({
         </TabsList>
         {shownTabs.map((t) => (
           <TabsContent key={t.value} value={t.value}>
+            {t.value === "video" || t.value === "audio" ? <TagsSwitch bare={bare} onChange={setBare} /> : null}
             {hasSubtitles && groups[t.value].some((o) => LANGUAGE_FORMATS.includes(o.id)) ? (
               <SubtitleLanguageSelect choices={choices} value={language} onChange={(l) => setChosen({ url: sourceUrl, language: l })} canChoose={canChooseLanguage} />
             ) : null}

@@ -94,8 +94,9 @@ export function useFormatDownloads(sourceUrl: string | null) {
     /**
      * `language`: the subtitles' language for srt, vtt or transcript (none: the video's own pick).
      * `profile`: a download profile of the viewer's (its format is `option`'s id, its name the label).
+     * `tags: false`: the file is left bare (the picker's "Leave files bare" switch).
      */
-    async (option: { id: string; label: string }, language?: string, profile?: string) => {
+    async (option: { id: string; label: string }, language?: string, profile?: string, tags?: boolean) => {
       if (!sourceUrl) return;
       if (resetTimer.current) clearTimeout(resetTimer.current);
       const ctrl = new AbortController();
@@ -114,6 +115,7 @@ export function useFormatDownloads(sourceUrl: string | null) {
               format: option.id,
               language,
               profile,
+              tags,
               signal: ctrl.signal,
               onTicket: (t) => setActive((a) => (a && a.formatId === key ? { ...a, filename: t.filename, progress: { bytes: 0, total: t.bytes, speed: 0, state: "pending" } } : a)),
               onProgress: (p) => {
