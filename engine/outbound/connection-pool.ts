@@ -9,6 +9,7 @@ import net, { type LookupFunction, type Socket } from "node:net";
 import tls, { type TLSSocket } from "node:tls";
 import { EngineError } from "../errors.ts";
 import { abortError } from "./outbound-errors.ts";
+import { connectRecycling } from "./read-buffers.ts";
 
 export interface Destination {
   secure: boolean;
@@ -93,7 +94,8 @@ export function createConnectionPool(opts: {
           });
           socket = tlsSocket;
         } else {
-          socket = net.connect({ host: to.host, port: to.port, lookup });
+          // plain connections read into recycled buffers (read-buffers.ts); TLS decrypts into its own
+          socket = connectRecycling({ host: to.host, port: to.port, lookup });
         }
         const timer = setTimeout(() => socket.destroy(new EngineError("upstream.timeout", { detail: `no connection to ${to.host} in ${timeoutMs} ms` })), timeoutMs);
         const onAbort = () => socket.destroy(abortError(signal));

@@ -19,6 +19,7 @@ import { unbracket } from "./address-guard.ts";
 import { ChunkedBody } from "./chunked-body.ts";
 import type { ConnectionPool, Destination } from "./connection-pool.ts";
 import { abortError } from "./outbound-errors.ts";
+import { lend, readsRecycled, setSink } from "./read-buffers.ts";
 import { bodyFraming, type BodyFraming, headEnd, keepsAlive, MAX_HEAD_BYTES, parseResponseHead, type ResponseHead, ResponseHeadError } from "./response-head.ts";
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -132,7 +133,7 @@ export function createMediaExchange(opts: { pool: ConnectionPool; userAgent: str
           clearTimeout(headTimer);
           signal?.removeEventListener("abort", onAbort);
           signal?.removeEventListener("abort", onBodyAbort);
-          socket.off("data", onData);
+          setSink(socket, null);
           socket.off("end", onEnd);
           socket.off("close", onClose);
           socket.off("error", onError);
@@ -149,7 +150,9 @@ export function createMediaExchange(opts: { pool: ConnectionPool; userAgent: str
           response?.push(null);
         };
         const deliver = (piece: Buffer) => {
-          if (piece.length > 0 && !response!.push(piece)) socket.pause();
+          if (piece.length === 0) return;
+          lend(piece);
+          if (!response!.push(piece)) socket.pause();
         };
         const onBody = (buf: Buffer) => {
           if (framing.kind === "close") return deliver(buf);
@@ -173,7 +176,8 @@ export function createMediaExchange(opts: { pool: ConnectionPool; userAgent: str
             }
             return;
           }
-          received = received ? Buffer.concat([received, buf]) : buf;
+          // a recycled read's buffer is reused once this returns: the head's bytes are copied
+          received = received ? Buffer.concat([received, buf]) : readsRecycled(socket) ? Buffer.from(buf) : buf;
           try {
             // a 1xx (100 Continue, 103 Early Hints) is followed by the real head
             for (;;) {
@@ -234,7 +238,7 @@ export function createMediaExchange(opts: { pool: ConnectionPool; userAgent: str
         };
 
         signal?.addEventListener("abort", onAbort, { once: true });
-        socket.on("data", onData);
+        setSink(socket, onData);
         socket.on("end", onEnd);
         socket.on("close", onClose);
         socket.on("error", onError);

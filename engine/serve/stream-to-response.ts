@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
-import { Transform } from "node:stream";
+import { type Readable, Transform } from "node:stream";
 import { stripInvisibleControls } from "#common/file-names.ts";
+import { giveBack } from "../outbound/read-buffers.ts";
 import type { PlanOutput } from "../stream/run-plan.ts";
 
 /**
@@ -77,14 +78,30 @@ export function streamToResponse(res: ServerResponse, out: PlanOutput, opts: Str
     if (!res.writableFinished) end("aborted");
   });
   if (!opts.beforeEnd) {
-    out.body.pipe(res);
+    pump(out.body, res);
     return;
   }
   // The last chunk waits for beforeEnd (with a Content-Length, the last byte is the end). The
   // headers go now: a source that fails while its only chunk is held still shows as a broken
   // download, not as a server that never answered.
   res.flushHeaders();
-  out.body.pipe(holdLastChunk(opts.beforeEnd)).pipe(res);
+  pump(out.body.pipe(holdLastChunk(opts.beforeEnd)), res);
+}
+
+/**
+ * `source.pipe(res)` that also hands each chunk's memory back once the socket has taken it: a
+ * relayed chunk is a view of a recycled socket read (engine/outbound/read-buffers.ts), and only
+ * the writer knows when its bytes are out. A failed write keeps its chunk (left to the collector).
+ */
+function pump(source: Readable, res: ServerResponse): void {
+  const resume = () => source.resume();
+  source.on("data", (chunk: Buffer) => {
+    if (!res.write(chunk, (err) => err || giveBack(chunk))) {
+      source.pause();
+      res.once("drain", resume);
+    }
+  });
+  source.once("end", () => res.end());
 }
 
 /** Passes chunks on one step late, and the last one only after `beforeEnd` has settled. */
