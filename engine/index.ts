@@ -16,7 +16,8 @@ import type { SpawnGate } from "./media/spawn-gate.ts";
 import { planRequired, premiumRefusal } from "./refusals.ts";
 import { createSourceRegistry, defaultSources } from "./sources/index.ts";
 import { locateYtdlp, type YtdlpBinary } from "./sources/ytdlp/index.ts";
-import type { PlaylistListing, SourceAdapter, SourceContext } from "./sources/types.ts";
+import type { ClientAttempt, PlaylistListing, SourceAdapter, SourceContext } from "./sources/types.ts";
+import { YTDLP_RUNG as YTDLP_CLIENT } from "./sources/youtube/ytdlp-rung.ts";
 import { createCachedResolver } from "./state/cached-resolve.ts";
 import { memoryEngineState } from "./state/memory.ts";
 import type { EngineStateFactory } from "./state/types.ts";
@@ -26,7 +27,7 @@ import { measureHdThumbnail } from "./details/thumbnail-size.ts";
 import { measureTranscript } from "./details/transcript-size.ts";
 import { createOutbound, type Outbound, type ResolveHost } from "./outbound/outbound-fetch.ts";
 import { createSegmentPrefetch } from "./stream/segment-prefetch.ts";
-import { serveDownload, type DownloadFinished, type ServeContext } from "./serve/serve-download.ts";
+import { egressOf, platformOfMedia, serveDownload, type DownloadFinished, type ServeContext } from "./serve/serve-download.ts";
 import { isBulkToken, MAX_BULK_TOKEN_CHARS, signBulk, signDownload } from "./serve/signed-links.ts";
 import { serveBulk } from "./serve/serve-bulk.ts";
 import { archiveName, buildBulkArchive, bulkFilename } from "./serve/bulk-archive.ts";
@@ -38,13 +39,14 @@ import { openMedia } from "./serve/open-media.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
 import type { RefusalPolicy } from "./stream/refusal-ladder.ts";
 
-export type { DownloadProgress, DownloadState, FileProgress, FilesProgress } from "./state/progress-registry.ts";
+export type { DownloadProgress, DownloadState, FileProgress, FilesProgress, ProgressError } from "./state/progress-registry.ts";
 export type { ManifestRow } from "./media/zip/manifest-csv.ts";
 export type { SubtitleTrackAnswer, SubtitleTranslationAnswer } from "./captions/languages.ts";
 export type { DownloadFinished } from "./serve/serve-download.ts";
 export type { EngineConfig } from "./config.ts";
 export type { EngineState, EngineStateFactory } from "./state/types.ts";
 export { PAID_PLAN_LACKS_FORMAT } from "./refusals.ts";
+export type { ClientAttempt } from "./sources/types.ts";
 export { DEFAULT_MEDIA_OPTIONS, parseMediaOptions, type MediaOptions } from "./media/options/media-options.ts";
 
 export interface CreatedDownload {
@@ -98,6 +100,9 @@ export interface OpenedDownload {
   bytes: number | null;
   contentType: string;
   title: string;
+  /** the platform client whose answer it streams (ResolvedMedia.client) and the egress of that answer */
+  client?: string;
+  egress?: string;
 }
 
 /** What a ZIP of several links is asked for with, as a link or for a job. */
@@ -159,8 +164,22 @@ export interface Engine {
    * The same resolve, plan and stream a download link runs, as a Readable (the scheduled-download
    * job uses it). Entitlement as for a link (canDownload); it holds one of the server's streaming
    * slots until the stream closes; fair use is not counted. `signal` aborting destroys the stream.
+   * `clients`: ask only these platform clients (`YOUTUBE_CLIENTS` names), never from the cache and
+   * without the next-client rung of the refusal ladder: the canary's check of one client.
+   * The stream's end (whole, or failed on our side) reaches onDownloadFinished with `history: false`.
    */
-  openDownload(input: { url: string; format: string; caller: Caller; ip: string; signal?: AbortSignal; language?: string; filenameTemplate?: string; options?: MediaOptions }): Promise<OpenedDownload>;
+  openDownload(input: {
+    url: string;
+    format: string;
+    caller: Caller;
+    ip: string;
+    signal?: AbortSignal;
+    language?: string;
+    filenameTemplate?: string;
+    clients?: readonly string[];
+    /** the media options (absent: the defaults) */
+    options?: MediaOptions;
+  }): Promise<OpenedDownload>;
   /**
    * Streams a signed link's file; writes a JSON error itself when the failure comes before
    * headers. `ip` is the client address for fair use (the host's view, after `trust proxy`);
@@ -184,6 +203,10 @@ export interface ResolveOutcome {
   ms: number;
   /** the asker's address (Engine.resolve's `ip`), when it gave one */
   client: string | undefined;
+  /** each platform client asked and how it did (YouTube's ladder; one `ytdlp` attempt for yt-dlp's platforms) */
+  clients: ClientAttempt[];
+  /** the egress the answer was fetched through (`direct` unless the answer names one) */
+  egress: string;
 }
 
 /** Seams for tests and the benchmark; production passes none. */
@@ -214,6 +237,11 @@ export interface EngineDeps {
   state?: EngineStateFactory;
   /** how downloads answer a refusal (403) mid-way, and the per-host budget (defaults: refusal-ladder.ts) */
   refusals?: RefusalPolicy;
+  /**
+   * the order to ask YouTube's configured clients in, read at each resolve (the host moves a client
+   * failing its canaries down): given the configured names, the same names reordered
+   */
+  clientOrder?: (configured: readonly string[]) => readonly string[];
 }
 const DEFAULT_MAX_CONCURRENT_PER_IP = 10;
 /** the formats a subtitle language applies to */
@@ -257,7 +285,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
   // adapters passed in by a test replace the production set, yt-dlp included
   const ytdlp = deps.sources ? null : await locateYtdlp(config.ytdlpPath);
   const registry = createSourceRegistry(deps.sources ?? defaultSources({ ytdlp, ytdlpTimeoutMs: config.ytdlpTimeoutMs }));
-  const ctx: SourceContext = { fetch: outbound.fetch, config, logger, media: mediaTools };
+  const ctx: SourceContext = { fetch: outbound.fetch, config, logger, media: mediaTools, ...(deps.clientOrder ? { clientOrder: deps.clientOrder } : {}) };
   const segmentPrefetch = createSegmentPrefetch({ open: outbound.open, logger });
   const downloadPrefetch = createDownloadPrefetch(segmentPrefetch, config.limits.segmentConcurrency);
   const engineState = (deps.state ?? memoryEngineState)({
@@ -303,18 +331,28 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     format: FormatId;
   }
 
-  async function resolveFresh(link: ParsedLink, signal: AbortSignal, client: string | undefined, forDownload?: ForDownload, avoidClients?: readonly string[]): Promise<ResolvedMedia> {
+  async function resolveFresh(
+    link: ParsedLink,
+    signal: AbortSignal,
+    client: string | undefined,
+    forDownload?: ForDownload,
+    avoidClients?: readonly string[],
+    onlyClients?: readonly string[],
+  ): Promise<ResolvedMedia> {
     const adapter = registry.pick(link);
-    const resolveCtx: SourceContext = { ...ctx, signal, client, ...(avoidClients ? { avoidClients } : {}) };
+    const attempts: ClientAttempt[] = [];
+    const resolveCtx: SourceContext = { ...ctx, signal, client, reportClient: (a) => attempts.push(a), ...(avoidClients ? { avoidClients } : {}), ...(onlyClients ? { onlyClients } : {}) };
     // a resolve for a download being created: segments it will likely read are fetched while
     // the adapter still probes (decision 025)
     if (forDownload) resolveCtx.streamsKnown = (streams) => downloadPrefetch.forStreams(link.url, forDownload.format, forDownload.id, streams);
     const platform: PlatformId | null = link.kind === "youtube" ? "youtube" : link.kind === "site" ? link.site : null;
     const started = now();
-    const report = (code: EngineErrorCode | null) => {
+    const report = (code: EngineErrorCode | null, media?: ResolvedMedia) => {
       if (!platform || !deps.onResolved || signal.aborted) return;
+      // yt-dlp's platforms have one reader: the resolve is its attempt
+      const clients = attempts.length > 0 || platform === "youtube" ? attempts : [{ client: YTDLP_CLIENT, ok: code === null, code }];
       try {
-        deps.onResolved({ platform, ok: code === null, code, ms: now() - started, client });
+        deps.onResolved({ platform, ok: code === null, code, ms: now() - started, client, clients, egress: egressOf(media) });
       } catch (err) {
         logger.warn({ err }, "onResolved failed");
       }
@@ -326,7 +364,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       report(isEngineError(err) ? err.code : "internal");
       throw err;
     }
-    report(result.ok ? null : (result as { code: EngineErrorCode }).code);
+    if (result.ok && link.kind === "site" && result.media.client === undefined) result.media.client = YTDLP_CLIENT;
+    report(result.ok ? null : (result as { code: EngineErrorCode }).code, result.ok ? result.media : undefined);
     if (!result.ok) throw failureToError(result as { code: EngineErrorCode; detail?: string; message?: string });
     await Promise.all([measureHdThumbnail(result.media, ctx.fetch, { signal, logger }), measureTranscript(result.media, ctx.fetch, { signal, logger })]);
     return result.media;
@@ -538,7 +577,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       };
     },
 
-    async openDownload({ url, format, caller, ip, signal, language, filenameTemplate, options }) {
+    async openDownload({ url, format, caller, ip, signal, language, filenameTemplate, clients, options }) {
       if (closing) throw new EngineError("download.busy", { retryAfter: 5, detail: "the engine is closing" });
       const link = parse(url);
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
@@ -552,10 +591,23 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       const release = await admission.acquire();
       signal?.addEventListener("abort", onAbort, { once: true });
       active.add(controller);
+      // the media once known: what the stream's end tells the host about the platform
+      let finished = null as DownloadFinished | null;
+      const onResolved = (media: ResolvedMedia) => {
+        finished = { id, caller, format, title: media.details.title, bytes: null, complete: false, ip, history: false, ...platformOfMedia(link, media) };
+      };
+      const report = (outcome: { complete: boolean; error?: EngineErrorCode }) => {
+        if (finished) reportFinished({ ...finished, ...outcome });
+        finished = null;
+      };
+      const mediaCtx = clients
+        ? { ...serving, resolve: (l: ParsedLink) => resolveFresh(l, controller.signal, ip, undefined, undefined, clients), resolveAvoiding: undefined }
+        : { ...serving, resolve: (l: ParsedLink, fresh?: boolean) => resolveCached(l, fresh, undefined, { ip }) };
       let opened;
       try {
-        opened = await openMedia({ ...serving, resolve: (l, fresh) => resolveCached(l, fresh, undefined, { ip }) }, link, format, { id, signal: controller.signal, language, filenameTemplate, options });
+        opened = await openMedia(mediaCtx, link, format, { id, signal: controller.signal, language, filenameTemplate, options, onResolved });
       } catch (err) {
+        if (!controller.signal.aborted) report({ complete: false, error: isEngineError(err) ? err.code : "download.failed" });
         release();
         active.delete(controller);
         signal?.removeEventListener("abort", onAbort);
@@ -563,6 +615,12 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         throw err;
       }
       const { out, media, filename } = opened;
+      // read to its end: whole; failed on our side: its code; stopped by its reader or `signal`: neither (not reported)
+      if (finished) finished = { ...finished, bytes: out.length };
+      out.body.once("end", () => report({ complete: true }));
+      out.body.once("error", (err) => {
+        if (!controller.signal.aborted) report({ complete: false, error: isEngineError(err) ? err.code : "download.failed" });
+      });
       let closed = false;
       const cleanup = () => {
         if (closed) return;
@@ -583,6 +641,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         bytes: out.length,
         contentType: out.headers["content-type"] ?? "application/octet-stream",
         title: media.details.title,
+        ...(media.client ? { client: media.client } : {}),
+        egress: egressOf(media),
       };
     },
 

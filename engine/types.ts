@@ -181,6 +181,11 @@ export interface ResolvedMedia {
   captionTranslations?: Array<{ languageCode: string; name: string }>;
   /** epoch ms after which the stream URLs are expected to stop working */
   expiresAt?: number;
+  /**
+   * the platform client whose answer this is (YouTube's InnerTube client, `ytdlp` for yt-dlp's):
+   * the host counts downloads per client
+   */
+  client?: string;
 }
 
 export type FormatId =

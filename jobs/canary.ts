@@ -22,6 +22,8 @@ export interface CanaryJobDeps {
   intervalMinutes: number;
   canary: Omit<CanaryDeps, "logger">;
   logger: Logger;
+  /** after each run: the host writes the counts and reorders the clients */
+  afterRun?: () => Promise<void>;
 }
 
 /**
@@ -38,7 +40,9 @@ export function canaryJob(deps: CanaryJobDeps): JobDefinition<null> {
     async handler(job) {
       if (!cron) return { skipped: "the canary is off" };
       const results = await runCanary(deps.links, { ...deps.canary, logger: deps.logger }, job.signal);
-      return { passed: results.filter((r) => r.ok).length, failed: results.filter((r) => !r.ok).map((r) => ({ link: r.link, code: r.code })) };
+      await deps.afterRun?.();
+      const failed = results.filter((r) => !r.ok).map((r) => ({ link: r.link, ...(r.client ? { client: r.client } : {}), code: r.code }));
+      return { passed: results.filter((r) => r.ok).length, failed };
     },
   };
 }

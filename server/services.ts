@@ -14,7 +14,9 @@ import { startRetentionSweep } from "#app/modules/retention/retention-sweep.serv
 import { recordDownload } from "#app/modules/history/record-download.server.ts";
 import { healthRecorder } from "#app/modules/platform-health/health-store.server.ts";
 import { createPlatformNotices } from "#app/modules/platform-health/platform-notices.server.ts";
-import { CANARY_CLIENT, canaryLinksFor } from "#app/modules/platform-health/run-canary.server.ts";
+import { CANARY_CLIENT, canaryClientsOf, canaryLinksFor } from "#app/modules/platform-health/run-canary.server.ts";
+import { createHealthCounts, type HealthCounts } from "#app/modules/platform-health/health-counts.server.ts";
+import { createClientOrder, type ClientOrder } from "#app/modules/platform-health/client-order.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
@@ -51,6 +53,10 @@ export interface Services {
   noteActivity: () => void;
   /** background work on pg-boss, on the same database (jobs/runner.ts) */
   jobs: JobRunner;
+  /** counts per platform, client, egress and failure type over the last day (the operators' table) */
+  healthCounts: HealthCounts;
+  /** YouTube's client order, adapted to the canary */
+  clientOrder: ClientOrder;
   /** finished jobs' files (DATA_DIR/files or a bucket) */
   jobStorage: JobStorage;
   /** scheduled downloads, and the owner's signed links to their files */
@@ -198,7 +204,10 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
   // one full collection once the server has been quiet a while (requests, downloads, start-up),
   // then the C heap's free pages given back
   const noteActivity = collectWhenQuiet({ afterCollect: opts.cHeapTrim });
-  const health = healthRecorder(shared.platformHealth, { logger, ignoreClient: CANARY_CLIENT });
+  const healthCounts = createHealthCounts({ db: database.db, logger });
+  const clientOrder = createClientOrder({ standings: () => healthCounts.canaryStandings(), logger });
+  await clientOrder.refresh();
+  const health = healthRecorder(shared.platformHealth, { logger, ignoreClient: CANARY_CLIENT, counts: healthCounts });
   const engine = await createEngine(engineConfigFrom(config, logger, signingSecret, hostMap), {
     // a signed-in user's downloads land in their history (the engine knows no database)
     onDownloadFinished: (event) => {
@@ -209,6 +218,7 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
     state: shared.engineState,
     // each platform's health (GET /api/v1/status); the canary records its own checks
     onResolved: (outcome) => health.resolved(outcome),
+    clientOrder: (configured) => clientOrder.order(configured),
   });
   logger.info({ ffmpeg: engine.mediaTools.ffmpeg, version: engine.mediaTools.version, source: engine.mediaTools.source }, "ffmpeg located");
   logYtdlp(logger, engine.ytdlp, config.YTDLP_PATH);
@@ -245,7 +255,16 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
       canary: {
         links: canaryLinksFor(config, mocks),
         intervalMinutes: config.CANARY_INTERVAL_MINUTES,
-        canary: { openDownload: (input) => engine.openDownload(input), store: shared.platformHealth },
+        canary: {
+          openDownload: (input) => engine.openDownload(input),
+          store: shared.platformHealth,
+          counts: healthCounts,
+          clientsOf: canaryClientsOf(config.YOUTUBE_CLIENTS, engine.ytdlp !== null),
+        },
+        afterRun: async () => {
+          await healthCounts.flush();
+          await clientOrder.refresh();
+        },
       },
     }),
   });
@@ -274,6 +293,8 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
     jobs,
     jobStorage,
     scheduledJobs,
+    healthCounts,
+    clientOrder,
     async close() {
       stopBlogFreshness();
       stopRetentionSweep();
@@ -283,6 +304,8 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
       await settleBackgroundWork(10_000);
       await ytdlpExtractors.stop();
       await engine.close();
+      clientOrder.stop();
+      await healthCounts.close();
       await shared.close();
       await database.close();
       await mocks?.close();

@@ -8,3 +8,4 @@ export * from "./api-keys.ts";
 export * from "./admin.ts";
 export * from "./profiles.ts";
 export * from "./white-label.ts";
+export * from "./platform-health.ts";

@@ -13,7 +13,7 @@ import type { FileProgress, FilesProgress } from "../state/progress-registry.ts"
 import type { Caller, FormatId } from "../types.ts";
 import type { MediaOptions } from "../media/options/media-options.ts";
 import { openMedia, type MediaContext } from "./open-media.ts";
-import type { ServeContext } from "./serve-download.ts";
+import { platformOfMedia, type ServeContext } from "./serve-download.ts";
 
 /** the longest archive name we give (before ".zip") */
 const MAX_NAME_CHARS = 120;
@@ -107,14 +107,18 @@ export function buildBulkArchive(ctx: ArchiveContext, input: BulkArchiveInput): 
       tell();
       let entryName: string | null = null;
       let opened: Awaited<ReturnType<typeof openMedia>> | null = null;
+      // the item's platform, client and egress once resolved: each file feeds the platform's health
+      let source: ReturnType<typeof platformOfMedia> = {};
       try {
-        opened = await openMedia(ctx, ctx.parse(url), format, { id: itemId, signal, language: input.language, filenameTemplate: input.filenameTemplate, options: input.options });
+        const link = ctx.parse(url);
+        opened = await openMedia(ctx, link, format, { id: itemId, signal, language: input.language, filenameTemplate: input.filenameTemplate, options: input.options });
+        source = platformOfMedia(link, opened.media);
         item.title = opened.media.details.title;
         tell();
         const entry = await zip.addEntry(opened.filename, opened.out.body);
         entryName = entry.name;
         rows.push({ position, title: item.title, source: url, format, fileName: entry.name, bytes: entry.bytes, sha256: entry.sha256, status: "ok" });
-        ctx.reportFinished({ id: itemId, caller, format, title: item.title, bytes: entry.bytes, complete: true });
+        ctx.reportFinished({ id: itemId, caller, format, title: item.title, bytes: entry.bytes, complete: true, ...source });
         item.status = "done";
         counts.done++;
         tell();
@@ -122,7 +126,7 @@ export function buildBulkArchive(ctx: ArchiveContext, input: BulkArchiveInput): 
         const partial = err instanceof ZipEntryError ? err.entry : null;
         // stopped during this file: it shows as failed in history, and the archive ends here
         if (signal.aborted) {
-          if (item.title) ctx.reportFinished({ id: itemId, caller, format, title: item.title, bytes: partial?.bytes ?? null, complete: false });
+          if (item.title) ctx.reportFinished({ id: itemId, caller, format, title: item.title, bytes: partial?.bytes ?? null, complete: false, ...source });
           throw err;
         }
         const error = itemError(err);
@@ -138,7 +142,7 @@ export function buildBulkArchive(ctx: ArchiveContext, input: BulkArchiveInput): 
           error,
         });
         ctx.logger.info({ download: id, position, code: isEngineError(err) ? err.code : undefined, detail: redactUrls((err as Error)?.message) }, "bulk item failed");
-        if (item.title) ctx.reportFinished({ id: itemId, caller, format, title: item.title, bytes: partial?.bytes ?? null, complete: false });
+        if (item.title) ctx.reportFinished({ id: itemId, caller, format, title: item.title, bytes: partial?.bytes ?? null, complete: false, ...source, error: isEngineError(err) ? err.code : "download.failed" });
         item.status = "failed";
         item.error = error;
         counts.failed++;

@@ -10,7 +10,7 @@ import { isFormatId } from "../formats.ts";
 import { planRequired, premiumRefusal } from "../refusals.ts";
 import type { Caller, FormatId } from "../types.ts";
 import { buildBulkArchive, bulkFilename } from "./bulk-archive.ts";
-import { StreamSlots, type ServeContext } from "./serve-download.ts";
+import { progressError, StreamSlots, type ServeContext } from "./serve-download.ts";
 import { verifyBulk, type BulkClaims } from "./signed-links.ts";
 import { contentDisposition } from "./stream-to-response.ts";
 
@@ -55,7 +55,7 @@ export async function serveBulk(ctx: ServeContext, token: string, req: IncomingM
   } catch (err) {
     slots.giveBack();
     const e = isEngineError(err) ? err : new EngineError("download.failed", { cause: err, detail: (err as Error)?.message });
-    if (id) progress.finish(id, "failed");
+    if (id) progress.finish(id, "failed", progressError(e));
     ctx.logger.info({ download: id ?? undefined, code: e.code, detail: redactUrls(e.detail) }, "bulk download refused");
     if (!res.destroyed) writeError(res, e);
     return;
@@ -91,7 +91,7 @@ export async function serveBulk(ctx: ServeContext, token: string, req: IncomingM
     controller.abort(err ?? new Error(`bulk download ${state}`));
     releaseSlots();
     ctx.active.delete(controller);
-    progress.finish(downloadId, state);
+    progress.finish(downloadId, state, state === "failed" ? progressError(err) : undefined);
     if (state === "failed") ctx.logger.warn({ download: downloadId, detail: redactUrls(err?.message) }, "bulk download failed after headers; connection aborted");
     else ctx.logger.debug({ download: downloadId, state }, "bulk download ended");
   };

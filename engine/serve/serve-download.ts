@@ -14,6 +14,7 @@ import type { MediaTools } from "../media/ffmpeg.ts";
 import type { SpawnGate } from "../media/spawn-gate.ts";
 import { premiumRefusal } from "../refusals.ts";
 import type { AdmissionStore, EngineState } from "../state/types.ts";
+import type { ProgressError } from "../state/progress-registry.ts";
 import type { Caller, FormatId, ResolvedMedia } from "../types.ts";
 import { streamToResponse } from "./stream-to-response.ts";
 import { requestKind } from "../state/link-usage.ts";
@@ -40,6 +41,36 @@ export interface DownloadFinished {
   platform?: PlatformId;
   /** why the stream failed on our side (not when the client left) */
   error?: EngineErrorCode;
+  /** the platform client whose URLs it fetched (ResolvedMedia.client) and the egress of its answer */
+  client?: string;
+  egress?: string;
+  /** who asked (the client address), when the engine knows it */
+  ip?: string;
+  /** false: no visitor's download (a job's own file, a canary's check): the host keeps no history of it */
+  history?: false;
+}
+
+/** What a failed download's progress says (the SSE stream, then the downloader): the catalogue's code and words. */
+export function progressError(err: Error | undefined): ProgressError {
+  const e = isEngineError(err) ? err : new EngineError("download.failed");
+  return { code: e.code, message: e.message };
+}
+
+/** What a finished stream of this media tells the host about the platform: its id, client and egress. */
+export function platformOfMedia(link: ParsedLink, media: ResolvedMedia): Pick<DownloadFinished, "platform" | "client" | "egress"> {
+  const platform: PlatformId | undefined = link.kind === "youtube" ? "youtube" : link.kind === "site" ? link.site : undefined;
+  if (!platform) return {};
+  return { platform, egress: egressOf(media), ...(media.client ? { client: media.client } : {}) };
+}
+
+/**
+ * The egress a resolved media names (`proxy-1`, `ipv6`…: the id of the way out its answer took,
+ * given as a string or as `{ id }`), else `direct`.
+ */
+export function egressOf(media: ResolvedMedia | undefined): string {
+  const egress = (media as { egress?: unknown } | undefined)?.egress;
+  const id = typeof egress === "object" && egress !== null ? (egress as { id?: unknown }).id : egress;
+  return typeof id === "string" && id !== "" ? id : "direct";
 }
 
 /** What serving a link needs from the engine around it. */
@@ -205,7 +236,7 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
       filenameTemplate: claims.template,
       options: claims.options,
       onResolved: (media) => {
-        if (!headOnly) started = { id, caller, format, title: media.details.title, ...(link.kind === "youtube" ? { platform: "youtube" } : link.kind === "site" ? { platform: link.site } : {}) };
+        if (!headOnly) started = { id, caller, format, title: media.details.title, ip, ...platformOfMedia(link, media) };
       },
     });
     if (controller.signal.aborted) {
@@ -248,7 +279,7 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
       onEnd: (state, err) => {
         releaseSlots();
         ctx.active.delete(controller);
-        progress.finish(id, state);
+        progress.finish(id, state, state === "failed" ? progressError(err) : undefined);
         if (finished) {
           const error = state === "failed" ? (isEngineError(err) ? err.code : "download.failed") : undefined;
           ctx.reportFinished({ ...finished, bytes: span.total ?? span.offset + sent, complete: state === "done" && span.reachesEnd, ...(error ? { error } : {}) });
@@ -268,7 +299,7 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
     const stoppedByClose = closing && clientLeft && !res.destroyed;
     const e = stoppedByClose ? shuttingDown() : isEngineError(err) ? err : new EngineError("download.failed", { cause: err, detail: (err as Error)?.message });
     if (claimsId) {
-      progress.finish(claimsId, clientLeft ? "aborted" : "failed");
+      progress.finish(claimsId, clientLeft ? "aborted" : "failed", clientLeft ? undefined : progressError(e));
       // a download that failed or was left before its readers opened: nothing of it is fetched on
       ctx.prefetch.release(claimsId);
     }

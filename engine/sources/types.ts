@@ -33,6 +33,19 @@ export interface PlaylistListing {
   total: number | null;
 }
 
+/**
+ * How one client of a platform's ladder did (YouTube's InnerTube clients, `ytdlp` for yt-dlp), for
+ * the host's counts per client (issue 32 §5): `ok` when its answer alone had open video and audio;
+ * otherwise why not: the catalogue's code of its refusal, or one of the ladder's own verdicts on an
+ * answer it could not use alone (`client.sabr_only`: formats without URLs; `client.needs_token`:
+ * formats that need a proof-of-origin token it was not given).
+ */
+export interface ClientAttempt {
+  client: string;
+  ok: boolean;
+  code: string | null;
+}
+
 export interface SourceContext {
   fetch: OutboundFetch;
   config: EngineConfig;
@@ -55,6 +68,18 @@ export interface SourceContext {
   avoidClients?: readonly string[];
   /** a playlist listing may stop once it knows this many entries (the caller's cap plus one) */
   playlistEnough?: number;
+  /**
+   * ask only these clients (a `YOUTUBE_CLIENTS` subset, `ytdlp` included), in this order, whatever
+   * the configured order and its ranking: the canary checks one client at a time
+   */
+  onlyClients?: readonly string[];
+  /**
+   * the host's ranking of the configured clients (EngineDeps.clientOrder): the same names, the
+   * order to ask them in (a client failing its canaries moves down); absent, the configured order
+   */
+  clientOrder?: (configured: readonly string[]) => readonly string[];
+  /** hears how each client asked did (the host counts them per client) */
+  reportClient?: (attempt: ClientAttempt) => void;
 }
 
 export interface SourceAdapter {

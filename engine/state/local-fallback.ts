@@ -61,9 +61,9 @@ export function withLocalFallback(shared: EngineStateFactory, logger: Pick<Logge
           remote.progress.setFiles(id, files);
           local.progress.setFiles(id, files);
         },
-        finish: (id, state) => {
-          remote.progress.finish(id, state);
-          local.progress.finish(id, state);
+        finish: (id, state, error) => {
+          remote.progress.finish(id, state, error);
+          local.progress.finish(id, state, error);
         },
         subscribe: (id, fn) => either("progress", () => remote.progress.subscribe(id, fn), () => local.progress.subscribe(id, fn)),
       },

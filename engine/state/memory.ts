@@ -86,7 +86,7 @@ export function memoryProgress(opts: { now?: () => number; intervalMs?: number }
     start: (id, total, offset) => inner.start(id, total, offset),
     addBytes: (id, n) => inner.addBytes(id, n),
     setFiles: (id, files) => inner.setFiles(id, files),
-    finish: (id, state) => inner.finish(id, state),
+    finish: (id, state, error) => inner.finish(id, state, error),
     async subscribe(id, fn) {
       if (!inner.has(id)) throw new EngineError("download.not_found");
       return inner.subscribe(id, fn);

@@ -24,12 +24,20 @@ export interface FilesProgress {
   items: FileProgress[];
 }
 
+/** Why a download failed, as the API answers errors: the catalogue's code and its sentence (a failed state only). */
+export interface ProgressError {
+  code: string;
+  message: string;
+}
+
 export interface DownloadProgress {
   bytes: number;
   total: number | null;
   state: DownloadState;
   /** a ZIP's files (absent for a single file) */
   files?: FilesProgress;
+  /** why it failed, when the engine knows (state "failed" only) */
+  error?: ProgressError;
 }
 
 type Listener = (p: DownloadProgress) => void;
@@ -56,7 +64,7 @@ export interface ProgressRegistry {
   addBytes(id: string, n: number): void;
   /** a ZIP's files changed (a file started, ended or failed): subscribers hear it at once */
   setFiles(id: string, files: FilesProgress): void;
-  finish(id: string, state: Exclude<DownloadState, "queued" | "streaming">): void;
+  finish(id: string, state: Exclude<DownloadState, "queued" | "streaming">, error?: ProgressError): void;
   /** calls `fn` at once with the current progress, then on changes (bytes at most every `intervalMs`) */
   subscribe(id: string, fn: Listener): () => void;
   /** active entries (tests, metrics) */
@@ -125,10 +133,12 @@ export function createProgressRegistry(opts: { intervalMs?: number; retainMs?: n
       e.touched = now();
       emit(e);
     },
-    finish(id, state) {
+    finish(id, state, error) {
       const e = entries.get(id);
       if (!e) return;
       e.progress.state = state;
+      if (state === "failed" && error) e.progress.error = error;
+      else delete e.progress.error;
       e.touched = now();
       emit(e);
     },

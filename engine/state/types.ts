@@ -1,4 +1,4 @@
-import type { DownloadProgress, DownloadState, FilesProgress } from "./progress-registry.ts";
+import type { DownloadProgress, DownloadState, FilesProgress, ProgressError } from "./progress-registry.ts";
 import type { RequestKind } from "./link-usage.ts";
 import type { ResolvedMedia } from "../types.ts";
 
@@ -40,7 +40,7 @@ export interface ProgressStore {
   /** a ZIP's files changed (one started, ended or failed); written at once, not throttled */
   setFiles(id: string, files: FilesProgress): void;
   /** ends the download's current stream; a no-op for an id nobody created */
-  finish(id: string, state: Exclude<DownloadState, "queued" | "streaming">): void;
+  finish(id: string, state: Exclude<DownloadState, "queued" | "streaming">, error?: ProgressError): void;
   /**
    * calls `fn` with the current progress, then on changes; throws download.not_found for an
    * unknown id. The returned function unsubscribes.

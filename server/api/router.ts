@@ -152,8 +152,8 @@ export function createApiRouter(deps: {
         return;
       }
       if (closed) return;
-      // a ZIP's files ride along (docs/api.md); nothing else of the store's record leaves
-      const event = p.files ? { bytes: p.bytes, total: p.total, state: p.state, files: p.files } : { bytes: p.bytes, total: p.total, state: p.state };
+      // a ZIP's files and a failure's code and words ride along (docs/api.md); nothing else of the store's record leaves
+      const event = { bytes: p.bytes, total: p.total, state: p.state, ...(p.files ? { files: p.files } : {}), ...(p.state === "failed" && p.error ? { error: { code: p.error.code, message: p.error.message } } : {}) };
       res.write(`data: ${JSON.stringify(event)}\n\n`);
       if (p.state === "done" || p.state === "failed" || p.state === "aborted") close();
     };

@@ -84,6 +84,7 @@ local v = redis.call('GET', KEYS[1])
 if not v then return 0 end
 local p = cjson.decode(v)
 p.state = ARGV[1]
+if ARGV[3] ~= '' then p.error = cjson.decode(ARGV[3]) else p.error = nil end
 local out = cjson.encode(p)
 redis.call('SET', KEYS[1], out, 'PX', ARGV[2])
 redis.call('PUBLISH', KEYS[1], out)
@@ -286,15 +287,18 @@ export function redisProgress(opts: RedisStateOptions & { now: () => number }): 
       e.progress.files = files;
       emit(id, e);
     },
-    finish(id, state) {
+    finish(id, state, error) {
+      const failure = state === "failed" ? error : undefined;
       const e = local.get(id);
       if (e) {
         local.delete(id);
         e.progress.state = state;
+        if (failure) e.progress.error = failure;
+        else delete e.progress.error;
         emit(id, e);
         return;
       }
-      evalScript(redis, FINISH_SCRIPT, [key(id)], [state, PROGRESS_RETAIN_MS]).catch(warn);
+      evalScript(redis, FINISH_SCRIPT, [key(id)], [state, PROGRESS_RETAIN_MS, failure ? JSON.stringify(failure) : ""]).catch(warn);
     },
     async subscribe(id, fn) {
       const sub = await redis.subscriber();

@@ -5,6 +5,7 @@ import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import type { AdminFormResult } from "./admin-actions.server.ts";
 import type { AdminView } from "./admin-view.server.ts";
+import { failureWords } from "#app/modules/platform-health/failure-types.ts";
 
 /** A date as the same text on the server and in the browser (no time zone guessing). */
 export function adminDate(iso: string): string {
@@ -51,6 +52,69 @@ function IntentButton({ intent, name, value, label, context, variant = "outline"
 
 const cell = "border-b border-slate-200 px-3 py-2 text-left align-top";
 const empty = (text: string) => <p className="text-sm text-slate-600">{text}</p>;
+
+/**
+ * Resolves, downloads and canary checks per platform, client and egress over the window (issue
+ * 32 §5): the worst rows first, each failure type in words with its code.
+ */
+function PlatformHealthTable({ health }: { health: AdminView["health"] }) {
+  const window = `the last ${health.windowHours} hours`;
+  return (
+    <>
+      <p className="text-sm text-slate-600">
+        {health.askedLast.length > 0
+          ? `Failing their canary checks, asked after the other YouTube clients until they pass again: ${health.askedLast.join(", ")}.`
+          : "Every YouTube client passes its canary checks (or none ran yet): the configured order stands."}
+      </p>
+      {health.rows.length === 0 ? (
+        empty(`No resolves, downloads or canary checks in ${window}.`)
+      ) : (
+        <div className="mt-3 overflow-x-auto">
+          <table className="w-full text-sm">
+            <caption className="sr-only">Successes and failures by type per platform, client and egress over {window}, most failures first</caption>
+            <thead>
+              <tr>
+                <th scope="col" className={cell}>Platform</th>
+                <th scope="col" className={cell}>Client</th>
+                <th scope="col" className={cell}>Egress</th>
+                <th scope="col" className={cell}>Successes</th>
+                <th scope="col" className={cell}>Failures by type</th>
+                <th scope="col" className={cell}>Last success</th>
+                <th scope="col" className={cell}>Last failure</th>
+              </tr>
+            </thead>
+            <tbody>
+              {health.rows.map((r) => (
+                <tr key={`${r.platform} ${r.client} ${r.egress}`}>
+                  <td className={cell}>{r.platform}</td>
+                  <th scope="row" className={`${cell} font-medium`}>{r.client}</th>
+                  <td className={cell}>{r.egress}</td>
+                  <td className={cell}>{r.successes}</td>
+                  <td className={cell}>
+                    {r.failures.length === 0 ? (
+                      "none"
+                    ) : (
+                      <ul>
+                        {r.failures.map((f) => (
+                          <li key={f.type}>
+                            {failureWords(f.type) ?? f.type}: {f.count}
+                            {failureWords(f.type) ? <span className="text-slate-500"> ({f.type})</span> : null}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                  <td className={cell}>{r.lastSuccessAt ? adminDate(r.lastSuccessAt) : "none"}</td>
+                  <td className={cell}>{r.lastFailureAt ? adminDate(r.lastFailureAt) : "none"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
 
 /** /admin for the operator: work lists first, counts after, the log last. */
 export function AdminPage({ email, view, result }: { email: string; view: AdminView; result: AdminFormResult | undefined }) {
@@ -178,6 +242,10 @@ export function AdminPage({ email, view, result }: { email: string; view: AdminV
             </table>
           </div>
         )}
+      </Section>
+
+      <Section id="admin-health" title="Platform health">
+        <PlatformHealthTable health={view.health} />
       </Section>
 
       <Section id="admin-users" title="Users and plans">

@@ -4,6 +4,8 @@ import type { Database } from "#db/client.ts";
 import { adminActions, blogCommentReports, blogComments, contactMessages, downloadJobs, platformRequests, subscriptions, users } from "#db/schema/index.ts";
 import { isPaidPlanId, PLAN_IDS, type PlanId } from "#common/plans.ts";
 import { ENTITLED_STATUSES } from "#app/modules/billing/user-plan.server.ts";
+import { COUNTS_WINDOW_HOURS, readCanaryStandings, readHealthTable, type ClientHealthRow } from "#app/modules/platform-health/health-counts.server.ts";
+import { failingClients } from "#app/modules/platform-health/client-order.server.ts";
 
 /** How many rows each list shows: the page is a work list, not an archive. */
 export const ADMIN_LIST_LIMIT = 50;
@@ -43,21 +45,26 @@ export interface AdminView {
     failed: Array<{ id: string; kind: string; owner: string; error: string; finishedAt: string | null }>;
   };
   actions: Array<{ id: string; admin: string; action: string; target: string; detail: string; createdAt: string }>;
+  /** each platform's clients per egress over the last `windowHours` (issue 32 §5), and the YouTube clients asked last now */
+  health: { windowHours: number; rows: ClientHealthRow[]; askedLast: string[] };
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** Everything /admin shows, each list bounded. */
 export async function adminViewOf(db: Database, now: Date = new Date()): Promise<AdminView> {
-  const [messages, comments, platforms, users_, jobs, actions] = await Promise.all([
+  const [messages, comments, platforms, users_, jobs, actions, healthRows, standings] = await Promise.all([
     listContactMessages(db),
     listComments(db),
     platformCounts(db),
     userPlanCounts(db, now),
     jobCounts(db),
     recentActions(db),
+    readHealthTable(db, now.getTime()),
+    readCanaryStandings(db, now.getTime()),
   ]);
-  return { messages, comments, platforms, users: users_, jobs, actions };
+  const health = { windowHours: COUNTS_WINDOW_HOURS, rows: healthRows, askedLast: [...failingClients(standings)].sort() };
+  return { messages, comments, platforms, users: users_, jobs, actions, health };
 }
 
 /** Open messages first (priority ones, then newest), handled ones after them. */

@@ -12,6 +12,8 @@ export interface ProgressEvent {
   state: string;
   /** the engine's wording when the state is a failure */
   message?: string;
+  /** the engine's error code when the state is a failure and the engine knows why (e.g. `video.bot_check`, `upstream.refused`) */
+  code?: string;
   /** a ZIP's files; absent for a single file */
   files?: FilesProgress;
 }
@@ -67,8 +69,9 @@ export function parseProgress(data: string): ProgressEvent | null {
       : typeof (r.error as { message?: unknown } | undefined)?.message === "string"
         ? ((r.error as { message: string }).message)
         : undefined;
+  const code = typeof (r.error as { code?: unknown } | undefined)?.code === "string" ? (r.error as { code: string }).code : undefined;
   const files = parseFiles(r.files);
-  return files ? { bytes, total, state: r.state, message, files } : { bytes, total, state: r.state, message };
+  return { bytes, total, state: r.state, message, ...(code ? { code } : {}), ...(files ? { files } : {}) };
 }
 
 /** The progress endpoint through the browser's EventSource (reconnects are ours to decide). */
@@ -182,7 +185,8 @@ export function followDownload(
         lastFiles = files;
         input.onProgress?.(p);
         if (DONE_STATES.has(p.state)) finish(() => resolve({ ticket, tracked: true }));
-        else if (FAILED_STATES.has(p.state)) finish(() => reject(new ApiError("download.failed", p.message || DOWNLOAD_FAILED_MESSAGE, 500)));
+        // the cause the engine knows (a bot wall, a region, a refusal…) in its words, not a generic failure
+        else if (FAILED_STATES.has(p.state)) finish(() => reject(new ApiError(p.code ?? "download.failed", p.message || DOWNLOAD_FAILED_MESSAGE, 500)));
         else if (CANCELLED_STATES.has(p.state)) finish(() => reject(new ApiError("download.cancelled", DOWNLOAD_CANCELLED_MESSAGE, 499)));
       },
       onUnavailable: () => {

@@ -14,7 +14,8 @@ import { historyCutoff } from "./retention.ts";
  */
 export async function recordDownload(db: Database, event: DownloadFinished, now: Date = new Date()): Promise<void> {
   const userId = event.caller.userId;
-  if (!userId) return;
+  // a job's own file or a canary check (openDownload) is no download of the visitor's
+  if (!userId || event.history === false) return;
   const status = event.complete ? "done" : "failed";
   await db
     .insert(downloadHistory)

@@ -57,3 +57,24 @@ describe("platform status rule", () => {
     expect(["link.invalid", "format.premium", "download.rate_limited", "download.busy", "plan.required"].map(recordsHealth)).toEqual([false, false, false, false, false]);
   });
 });
+
+describe("platform status rule, downloads against resolves", () => {
+  const at = (minutesAgo: number) => NOW - minutesAgo * 60_000;
+  const resolved = (minutesAgo: number): HealthOutcome => ({ at: at(minutesAgo), ok: true, code: null, source: "resolve" });
+  const refused = (minutesAgo: number): HealthOutcome => ({ at: at(minutesAgo), ok: false, code: "upstream.refused", source: "download" });
+
+  it("a platform that answers every resolve and refuses every download is down, naming the refusal", () => {
+    const outcomes = [resolved(1), resolved(2), refused(3), resolved(4), resolved(5), refused(6), resolved(7), resolved(8), refused(9)];
+    expect(healthVerdict("YouTube", outcomes, NOW)).toMatchObject({
+      status: "down",
+      detail: "YouTube downloads are not working right now; we're on it. YouTube is refusing to send its videos to our server.",
+    });
+  });
+
+  it("resolve successes count while no download failed, and a download that came counts as a success", () => {
+    const failures = [fail(1), fail(2), fail(3)];
+    expect(healthVerdict("YouTube", [...failures, resolved(4)], NOW).status).toBe("degraded");
+    const delivered: HealthOutcome = { at: at(4), ok: true, code: null, source: "download" };
+    expect(healthVerdict("YouTube", [refused(1), refused(2), refused(3), delivered, resolved(5)], NOW)).toMatchObject({ status: "degraded", detail: expect.stringContaining("3 of the last 4 attempts failed") });
+  });
+});

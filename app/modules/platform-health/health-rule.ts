@@ -8,6 +8,9 @@
  * - a failure is one the platform caused (a bot wall, an error answer, a timeout, no formats);
  *   a video's own state (private, removed, age-restricted, region-blocked…) proves the platform
  *   answered and counts neither way, and our own refusals (a bad link, a plan) are never recorded;
+ * - a resolve that worked proves less than a file that came: once a visitor's download failed in
+ *   the window, resolve successes are left out (a platform that answers every resolve and refuses
+ *   every download is down, not fine); downloads, canary checks and resolve failures always count;
  * - "down": at least DOWN_MIN_FAILURES failures and no success at all;
  * - "degraded": at least DEGRADED_MIN_FAILURES failures making up at least DEGRADED_SHARE of the
  *   outcomes;
@@ -93,12 +96,14 @@ export interface HealthVerdict {
   detail: string | null;
 }
 
-/** The outcomes the rule looks at: inside the window, newest KEPT_OUTCOMES. */
+/** The outcomes the rule looks at: inside the window, newest KEPT_OUTCOMES; resolve successes only while no download failed. */
 function recent(outcomes: readonly HealthOutcome[], now: number): HealthOutcome[] {
-  return outcomes
+  const inWindow = outcomes
     .filter((o) => o.at > now - STATUS_WINDOW_MS && o.at <= now)
     .sort((a, b) => b.at - a.at)
     .slice(0, KEPT_OUTCOMES);
+  const downloadFailed = inWindow.some((o) => o.source === "download" && isPlatformFailure(o));
+  return downloadFailed ? inWindow.filter((o) => !(o.ok && o.source === "resolve")) : inWindow;
 }
 
 export function countOutcomes(outcomes: readonly HealthOutcome[]): HealthCounts {

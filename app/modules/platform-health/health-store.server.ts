@@ -1,6 +1,12 @@
 import type { Logger } from "pino";
 import { PLATFORMS, type PlatformId } from "#common/links.ts";
-import { healthVerdict, KEPT_OUTCOMES, recordsHealth, type HealthCounts, type HealthOutcome, type HealthSource, type HealthStatus } from "./health-rule.ts";
+import { healthVerdict, isPlatformFailure, KEPT_OUTCOMES, recordsHealth, type HealthCounts as StatusCounts, type HealthOutcome, type HealthSource, type HealthStatus } from "./health-rule.ts";
+import type { HealthCounts } from "./health-counts.server.ts";
+
+/** the egress of an answer that names none */
+export const DIRECT_EGRESS = "direct";
+/** the client name of yt-dlp's answers */
+export const YTDLP_CLIENT = "ytdlp";
 
 /**
  * The platform health record (issue 32 §5): per platform, its newest outcomes and when a link of
@@ -50,20 +56,62 @@ export function recordAttempt(store: PlatformHealthStore, attempt: PlatformAttem
   store.record(attempt.platform, outcome).catch((err: unknown) => opts.logger.warn({ err, platform: attempt.platform }, "could not record the platform's health"));
 }
 
+/** A failure that says something about the client that met it: a platform failure or a ladder verdict (client.*), never a video's own state or our refusal. */
+function countsAgainstClient(code: string): boolean {
+  return code.startsWith("client.") || (recordsHealth(code) && isPlatformFailure({ ok: false, code }));
+}
+
+/** What the engine reports of a resolve (engine/index.ts ResolveOutcome, without importing the engine). */
+export interface ResolvedReport {
+  platform: PlatformId;
+  ok: boolean;
+  code: string | null;
+  client: string | undefined;
+  /** each platform client asked; an InnerTube client's refusal that is not the video's final word counts against it */
+  clients?: ReadonlyArray<{ client: string; ok: boolean; code: string | null }>;
+  egress?: string;
+}
+
+/** What the engine reports of a finished stream (engine DownloadFinished's fields used here). */
+export interface FinishedReport {
+  platform?: PlatformId;
+  complete: boolean;
+  error?: string;
+  client?: string;
+  egress?: string;
+  ip?: string;
+}
+
 /**
  * The engine's hooks, as the host wires them: a fresh resolve (the canary's own excepted, it
  * records its checks itself), and a download's stream that delivered its file whole or failed on
  * our side (a client that left, or a resume that stopped short, says nothing of the platform).
+ * Each also goes into the counts per client and egress (`counts`, health-counts.server.ts).
  */
-export function healthRecorder(store: PlatformHealthStore, opts: { logger: Pick<Logger, "warn">; ignoreClient?: string; now?: () => number }) {
+export function healthRecorder(
+  store: PlatformHealthStore,
+  opts: { logger: Pick<Logger, "warn">; ignoreClient?: string; now?: () => number; counts?: Pick<HealthCounts, "add"> },
+) {
+  const now = opts.now ?? Date.now;
   return {
-    resolved(outcome: { platform: PlatformId; ok: boolean; code: string | null; client: string | undefined }): void {
+    resolved(outcome: ResolvedReport): void {
       if (opts.ignoreClient !== undefined && outcome.client === opts.ignoreClient) return;
       recordAttempt(store, { platform: outcome.platform, ok: outcome.ok, code: outcome.code, source: "resolve" }, opts);
+      if (!opts.counts) return;
+      const at = now();
+      for (const a of outcome.clients ?? []) {
+        // yt-dlp's answer may be the video's own state (private…); an InnerTube client's refusal here never is (the ladder keeps those out)
+        if (!a.ok && a.client === YTDLP_CLIENT && !countsAgainstClient(a.code ?? "internal")) continue;
+        opts.counts.add({ platform: outcome.platform, client: a.client, egress: outcome.egress ?? DIRECT_EGRESS, source: "resolve", ok: a.ok, code: a.code, at });
+      }
     },
-    downloadFinished(event: { platform?: PlatformId; complete: boolean; error?: string }): void {
+    downloadFinished(event: FinishedReport): void {
       if (!event.platform || !(event.complete || event.error)) return;
+      if (opts.ignoreClient !== undefined && event.ip === opts.ignoreClient) return;
       recordAttempt(store, { platform: event.platform, ok: event.complete, code: event.error, source: "download" }, opts);
+      if (!opts.counts || (!event.complete && !countsAgainstClient(event.error ?? "internal"))) return;
+      const code = event.complete ? null : (event.error ?? "internal");
+      opts.counts.add({ platform: event.platform, client: event.client ?? "unknown", egress: event.egress ?? DIRECT_EGRESS, source: "download", ok: event.complete, code, at: now() });
     },
   };
 }
@@ -75,7 +123,7 @@ export interface PlatformHealth {
   /** ISO time, or null when no link of it has worked since the record began */
   lastSuccessAt: string | null;
   detail: string | null;
-  counts: HealthCounts;
+  counts: StatusCounts;
 }
 
 /** The platforms this server serves: YouTube always, yt-dlp's only when the server has yt-dlp. */

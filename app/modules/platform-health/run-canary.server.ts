@@ -2,12 +2,17 @@ import type { Logger } from "pino";
 import { parseLink, type PlatformId } from "#common/links.ts";
 import type { Engine } from "#engine/index.ts";
 import { isEngineError } from "#engine/errors.ts";
-import { recordAttempt, type PlatformHealthStore } from "./health-store.server.ts";
+import { clientKey } from "./client-order.server.ts";
+import type { HealthCounts } from "./health-counts.server.ts";
+import { DIRECT_EGRESS, recordAttempt, YTDLP_CLIENT, type PlatformHealthStore } from "./health-store.server.ts";
 
 /**
  * The canary (issue 32 §5): each configured link is resolved and its first megabyte fetched
  * through the engine, exactly as a visitor's download runs, and each outcome goes into the
- * platform health record. The canary job (jobs/canary.ts) runs it every CANARY_INTERVAL_MINUTES;
+ * platform health record. A YouTube link is then checked once per configured client, that client
+ * alone (`clientsOf`): those checks go into the counts per client and egress, which order the
+ * clients (client-order.server.ts), and not into the platform's status (one client failing while
+ * the ladder works is no trouble for visitors). The canary job (jobs/canary.ts) runs it every CANARY_INTERVAL_MINUTES;
  * `npm run canary` (scripts/canary.ts) once, printing the table.
  */
 
@@ -26,6 +31,10 @@ export interface CanaryResult {
   link: string;
   /** null for a link that is no platform's (a direct file): checked, but not recorded */
   platform: PlatformId | null;
+  /** the one client checked; null: the whole ladder, as a visitor's download asks it */
+  client: string | null;
+  /** the egress the answer came through (`direct` unless the engine names another) */
+  egress: string;
   ok: boolean;
   ms: number;
   /** bytes read (CANARY_BYTES, or the whole file when it is smaller) */
@@ -37,6 +46,10 @@ export interface CanaryResult {
 export interface CanaryDeps {
   openDownload: Engine["openDownload"];
   store: PlatformHealthStore;
+  /** the counts per client and egress (the database's); absent: only the platform record is kept */
+  counts?: Pick<HealthCounts, "add">;
+  /** the clients to check one by one on a platform's links (YouTube: YOUTUBE_CLIENTS, `ytdlp` only where yt-dlp is); none: the link's one check */
+  clientsOf?: (platform: PlatformId) => readonly string[];
   logger: Pick<Logger, "info" | "warn">;
   now?: () => number;
 }
@@ -61,43 +74,78 @@ async function readFirstBytes(stream: NodeJS.ReadableStream & { destroy(): void 
   }
 }
 
-/** One link: open it, read its first megabyte. Never throws: a failure is a result. */
-export async function checkLink(link: string, deps: Pick<CanaryDeps, "openDownload" | "now">, signal?: AbortSignal): Promise<CanaryResult> {
+/** One link (with `client`: that client alone): open it, read its first megabyte. Never throws: a failure is a result. */
+export async function checkLink(link: string, deps: Pick<CanaryDeps, "openDownload" | "now">, signal?: AbortSignal, client?: string): Promise<CanaryResult> {
   const now = deps.now ?? Date.now;
   const started = now();
   const platform = platformOf(link);
   const timeout = AbortSignal.timeout(CHECK_TIMEOUT_MS);
   const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const which = { link, platform, client: client ?? null };
   try {
-    const opened = await deps.openDownload({ url: link, format: CANARY_FORMAT, caller: { kind: "anonymous" }, ip: CANARY_CLIENT, signal: both });
+    const opened = await deps.openDownload({ url: link, format: CANARY_FORMAT, caller: { kind: "anonymous" }, ip: CANARY_CLIENT, signal: both, ...(client ? { clients: [client] } : {}) });
     const { bytes, whole } = await readFirstBytes(opened.stream, CANARY_BYTES);
     // a file smaller than a megabyte passes when it came whole (its stream ended without an error)
     const ok = bytes >= CANARY_BYTES || (whole && bytes > 0);
-    return { link, platform, ok, ms: now() - started, bytes, code: ok ? null : "download.failed" };
+    return { ...which, egress: opened.egress ?? DIRECT_EGRESS, ok, ms: now() - started, bytes, code: ok ? null : "download.failed" };
   } catch (err) {
     const code = timeout.aborted ? "upstream.timeout" : isEngineError(err) ? err.code : "internal";
-    return { link, platform, ok: false, ms: now() - started, bytes: 0, code };
+    return { ...which, egress: DIRECT_EGRESS, ok: false, ms: now() - started, bytes: 0, code };
   }
 }
 
-/** Checks the links one after another (gentle on the platforms) and records each platform link's outcome. */
+/**
+ * Checks the links one after another (gentle on the platforms): each link as a visitor's download
+ * runs (recorded as the platform's), then each of its platform's clients alone (counted per client).
+ */
 export async function runCanary(links: readonly string[], deps: CanaryDeps, signal?: AbortSignal): Promise<CanaryResult[]> {
   const results: CanaryResult[] = [];
+  const now = deps.now ?? Date.now;
+  const count = (r: CanaryResult, client: string) => {
+    if (r.platform) deps.counts?.add({ platform: r.platform, client, egress: r.egress, source: "canary", ok: r.ok, code: r.code, at: now() });
+  };
   for (const link of links) {
     if (signal?.aborted) break;
     const result = await checkLink(link, deps, signal);
     results.push(result);
-    if (result.platform) recordAttempt(deps.store, { platform: result.platform, ok: result.ok, code: result.code, source: "canary" }, { logger: deps.logger, now: deps.now });
-    deps.logger.info({ platform: result.platform, ok: result.ok, ms: result.ms, bytes: result.bytes, code: result.code }, result.ok ? "canary passed" : "canary failed");
+    log(deps.logger, result);
+    if (!result.platform) continue;
+    recordAttempt(deps.store, { platform: result.platform, ok: result.ok, code: result.code, source: "canary" }, { logger: deps.logger, now: deps.now });
+    const clients = deps.clientsOf?.(result.platform) ?? [];
+    // a platform yt-dlp reads has one client: the link's check is its check
+    if (clients.length === 0) count(result, YTDLP_CLIENT);
+    for (const client of clients) {
+      if (signal?.aborted) break;
+      const alone = await checkLink(link, deps, signal, client);
+      results.push(alone);
+      log(deps.logger, alone);
+      count(alone, client);
+    }
   }
   return results;
 }
 
-/** The results as a plain-text table, one row per link. */
+function log(logger: CanaryDeps["logger"], r: CanaryResult): void {
+  logger.info({ platform: r.platform, client: r.client ?? undefined, egress: r.egress, ok: r.ok, ms: r.ms, bytes: r.bytes, code: r.code }, r.ok ? "canary passed" : "canary failed");
+}
+
+/** The results as a plain-text table, one row per check: each link (client "all": the whole ladder), then each of its clients alone. */
 export function canaryTable(results: readonly CanaryResult[]): string {
-  const rows = [["link", "platform", "result", "time", "failure"], ...results.map((r) => [r.link, r.platform ?? "-", r.ok ? "ok" : "FAILED", `${(r.ms / 1000).toFixed(1)} s`, r.code ?? "-"])];
+  const rows = [
+    ["link", "platform", "client", "egress", "result", "time", "failure"],
+    ...results.map((r) => [r.link, r.platform ?? "-", r.client ?? "all", r.egress, r.ok ? "ok" : "FAILED", `${(r.ms / 1000).toFixed(1)} s`, r.code ?? "-"]),
+  ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+}
+
+/**
+ * The clients the canary checks one by one on a platform's links: YouTube's configured ladder
+ * (`YOUTUBE_CLIENTS`; `ytdlp` only on a server that has yt-dlp), none on the others.
+ */
+export function canaryClientsOf(configured: readonly string[], hasYtdlp: boolean): (platform: PlatformId) => readonly string[] {
+  const clients = [...new Set(configured.map(clientKey).filter((c) => c !== "" && (c !== YTDLP_CLIENT || hasYtdlp)))];
+  return (platform) => (platform === "youtube" ? clients : []);
 }
 
 /** CANARY_LINKS, else the mock platform's YouTube videos under MOCKS=true, else DEFAULT_CANARY_LINKS. */

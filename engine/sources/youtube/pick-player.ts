@@ -28,6 +28,7 @@ import type { Logger } from "pino";
 import { EngineError, isEngineError } from "../../errors.ts";
 import type { OutboundFetch } from "../../outbound/outbound-fetch.ts";
 import type { UpstreamStream } from "../../types.ts";
+import type { ClientAttempt } from "../types.ts";
 import { EMBEDDED_CLIENT, isTokenGated, takesWebToken } from "./client-policy.ts";
 import { decipherFormats, getPlayer, needsDecipher } from "./decipher.ts";
 import { fetchPlayer, parseVideoInfo } from "./innertube.ts";
@@ -46,6 +47,16 @@ export interface PlayerCandidate {
   captionsInfo?: YT.VideoInfo;
   /** true when its player request and media URLs carry a proof-of-origin token */
   poToken?: boolean;
+  /** true when its adaptive formats came without URLs (SABR-only) and nothing deciphered them */
+  sabrOnly?: boolean;
+}
+
+/** The verdict of an answer (not a refusal) on its client. */
+function attemptOf(answer: PlayerCandidate): ClientAttempt {
+  const { client } = answer;
+  if (lacksToken(answer)) return { client, ok: false, code: "client.needs_token" };
+  if (hasAdaptivePair(answer.streams)) return { client, ok: true, code: null };
+  return { client, ok: false, code: answer.sabrOnly ? "client.sabr_only" : "video.no_formats" };
 }
 
 /** An answer whose formats need a PO token it was not given: a last resort. */
@@ -143,7 +154,7 @@ async function askClient(opts: { yt: Innertube; fetch: OutboundFetch; id: string
   if (adaptive.length === 0 || adaptive.some(hasDirectUrl)) return candidate;
   if (!adaptive.some(needsDecipher)) {
     logger.info({ client, videoId: id, directStreams: candidate.streams.length }, "youtube: adaptive formats have no URL (SABR-only); trying the next client");
-    return candidate;
+    return { ...candidate, sabrOnly: true };
   }
   try {
     const deciphered = await decipherCandidate({ yt, fetch, id, client, poToken });
@@ -195,10 +206,11 @@ function verdictOf(refusals: Refusal[], answered: boolean, asked: readonly strin
 }
 
 /** The ladder's end: the answer to use (`complete` when it has video and audio of an open client), or why none. */
+/** `attempts`: each client asked and how it did (a refusal about the video itself is no client's failure: left out) */
 export type LadderResult =
-  | { ok: true; picked: PlayerCandidate; complete: boolean; asked: string[] }
+  | { ok: true; picked: PlayerCandidate; complete: boolean; asked: string[]; attempts: ClientAttempt[] }
   /** `final`: a refusal about the video itself, which no other client or extractor would change */
-  | { ok: false; error: EngineError; final: boolean; asked: string[] };
+  | { ok: false; error: EngineError; final: boolean; asked: string[]; attempts: ClientAttempt[] };
 
 export async function pickPlayer(opts: {
   yt: Innertube;
@@ -213,6 +225,7 @@ export async function pickPlayer(opts: {
   const ladder = [...clients];
   const answers: PlayerCandidate[] = [];
   const refusals: Refusal[] = [];
+  const attempts: ClientAttempt[] = [];
   for (let i = 0; i < ladder.length; i++) {
     const client = ladder[i]!;
     // undefined when the provider is down: the client is asked as it would be without one
@@ -220,13 +233,15 @@ export async function pickPlayer(opts: {
     const asked = await askClient({ yt, fetch, id, client, logger, poToken });
     const outcome = poToken && !(asked instanceof Refusal) ? withToken(asked, poToken) : asked;
     if (outcome instanceof Refusal) {
-      if (outcome.final) return { ok: false, error: outcome.error, final: true, asked: ladder.slice(0, i + 1) };
+      if (outcome.final) return { ok: false, error: outcome.error, final: true, asked: ladder.slice(0, i + 1), attempts };
+      attempts.push({ client, ok: false, code: outcome.error.code });
       logger.warn({ client, videoId: id, code: outcome.error.code, detail: outcome.error.detail }, "youtube: client refused; trying the next client");
       refusals.push(outcome);
       if (outcome.error.code === "video.age_restricted" && outcome.verdict?.embeddable && !ladder.includes(EMBEDDED_CLIENT)) ladder.push(EMBEDDED_CLIENT);
       continue;
     }
     answers.push(outcome);
+    attempts.push(attemptOf(outcome));
     if (isComplete(outcome)) break;
     if (lacksToken(outcome) && outcome.streams.length > 0 && i < ladder.length - 1) {
       logger.info({ client, videoId: id }, "youtube: formats need a proof-of-origin token; trying the next client");
@@ -236,11 +251,11 @@ export async function pickPlayer(opts: {
   const asked = ladder.slice(0, answers.length + refusals.length);
 
   const { streams, primary, merged } = mergeAnswers(answers);
-  if (!primary) return { ok: false, error: verdictOf(refusals, answers.length > 0, asked), final: false, asked };
+  if (!primary) return { ok: false, error: verdictOf(refusals, answers.length > 0, asked), final: false, asked, attempts };
   // video and audio that need no token we lack: nothing further (yt-dlp) could do better
   const complete = hasAdaptivePair(mergeStreams(answers.filter((a) => !lacksToken(a))));
   if (!hasAdaptivePair(streams)) logger.warn({ clients: asked, videoId: id }, "youtube: no client gave adaptive URLs; using the progressive streams");
   else if (merged.length > 1) logger.info({ clients: merged, videoId: id }, "youtube: formats merged from several clients");
   // the details and captions are the primary answer's; the streams every answer's
-  return { ok: true, picked: { ...primary, streams }, complete, asked };
+  return { ok: true, picked: { ...primary, streams }, complete, asked, attempts };
 }

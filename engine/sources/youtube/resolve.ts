@@ -18,7 +18,7 @@ import { pickPlayer } from "./pick-player.ts";
 import { poTokenSourceFor } from "./po-token.ts";
 import { expiryOf } from "./streams.ts";
 import { standardThumbnails } from "./thumbnails.ts";
-import { isYtdlpRung, ytdlpMayOvercome, type YtdlpRung } from "./ytdlp-rung.ts";
+import { isYtdlpRung, YTDLP_RUNG, ytdlpMayOvercome, type YtdlpRung } from "./ytdlp-rung.ts";
 
 export { DEFAULT_YOUTUBE_CLIENTS, SUPPORTED_YOUTUBE_CLIENTS } from "./innertube.ts";
 
@@ -74,6 +74,18 @@ export function ladderOf(configured: readonly string[], hasYtdlp: boolean, logge
   return { clients: ytdlp && innertube.length === 0 ? [] : usableClients(innertube, logger), ytdlp };
 }
 
+/**
+ * The clients this resolve asks, before ladderOf: the canary's one client (`onlyClients`), else the
+ * configured ones in the host's order (`clientOrder`: a client failing its canaries asked after the
+ * others). A ranking that is not a reordering of the configured names is ignored.
+ */
+export function clientsToAsk(configured: readonly string[], ctx: Pick<SourceContext, "onlyClients" | "clientOrder">): readonly string[] {
+  if (ctx.onlyClients) return ctx.onlyClients;
+  const ranked = ctx.clientOrder?.(configured);
+  if (!ranked || ranked.length !== configured.length || !configured.every((c) => ranked.includes(c))) return configured;
+  return ranked;
+}
+
 function captionsOf(info: ReturnType<typeof parseVideoInfo>): CaptionTrack[] {
   return (info.captions?.caption_tracks ?? []).map((t) => ({
     languageCode: t.language_code,
@@ -117,6 +129,7 @@ async function fromYtdlp(opts: {
     details: browserFacing(details, ctx.config.hostMap),
     thumbnails: own?.thumbnails ?? media.thumbnails,
     expiresAt: media.expiresAt ?? expiryOf(media.streams),
+    client: YTDLP_RUNG,
   };
 }
 
@@ -128,7 +141,7 @@ async function fromYtdlp(opts: {
 export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube" }>, ctx: SourceContext, ytdlp?: YtdlpRung): Promise<ResolvedMedia> {
   const { id } = link;
   const { fetch, logger, config } = ctx;
-  const ladder = ladderOf(config.youtube.clients, ytdlp !== undefined, logger);
+  const ladder = ladderOf(clientsToAsk(config.youtube.clients, ctx), ytdlp !== undefined, logger);
   const yt = await getInnertube(fetch);
 
   // Details from the Data API run alongside the player requests.
@@ -146,16 +159,19 @@ export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube"
   // a download whose URLs from a client were refused asks again without it (stream-refresh.ts)
   const clients = ctx.avoidClients ? ladder.clients.filter((c) => !ctx.avoidClients!.includes(c)) : ladder.clients;
   const result = await pickPlayer({ yt, fetch, id, clients, logger, poTokens: poTokenSourceFor(config.youtube, logger) });
+  for (const attempt of result.attempts) ctx.reportClient?.(attempt);
   const worthYtdlp = result.ok ? !result.complete : ytdlpMayOvercome(result);
   if (ytdlp && ladder.ytdlp && worthYtdlp) {
     const why = result.ok ? "no InnerTube client gave open video and audio" : `${result.error.code}: ${result.error.detail ?? result.error.message}`;
     logger.info({ videoId: id, clients: [...result.asked, "ytdlp"], why }, "youtube: asking yt-dlp, the last rung of the ladder");
     try {
       const media = await fromYtdlp({ link, ctx, ytdlp, apiDetails });
+      ctx.reportClient?.({ client: YTDLP_RUNG, ok: true, code: null });
       logger.info({ videoId: id, clients: [...result.asked, "ytdlp"], streams: media.streams.length }, "youtube: formats from yt-dlp");
       return media;
     } catch (err) {
       if (!isEngineError(err)) throw err;
+      ctx.reportClient?.({ client: YTDLP_RUNG, ok: false, code: err.code });
       logger.warn({ videoId: id, code: err.code, detail: err.detail }, "youtube: yt-dlp could not read the video either; the InnerTube ladder's answer stands");
     }
   }
@@ -182,5 +198,6 @@ export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube"
     captions: captionsOf(picked.captionsInfo ?? picked.info),
     captionTranslations: captionTranslationsOf(picked.captionsInfo ?? picked.info),
     expiresAt: expiryOf(picked.streams) ?? picked.info.streaming_data?.expires?.getTime(),
+    client: picked.client,
   };
 }

@@ -159,22 +159,26 @@ describe("platform health on the mock platform", () => {
 });
 
 describe("npm run canary", () => {
-  it("prints a row per link against the mock platform and exits 0 when all pass, 1 when one fails", async () => {
-    const env = { ...process.env, MOCKS: "true", DATA_DIR: path.join(os.tmpdir(), "vidfetch-canary-cli"), REDIS_URL: "", DATABASE_URL: "", LOG_LEVEL: "silent" };
+  it("prints a row per link and per client against the mock platform and exits 0 when all pass, 1 when one fails", async () => {
+    // YOUTUBE_CLIENTS names ytdlp: its row is there only where yt-dlp is (YTDLP_PATH=off: not here)
+    const env = { ...process.env, MOCKS: "true", DATA_DIR: path.join(os.tmpdir(), "vidfetch-canary-cli"), REDIS_URL: "", DATABASE_URL: "", LOG_LEVEL: "silent", YOUTUBE_CLIENTS: "VISIONOS,ANDROID,ytdlp", YTDLP_PATH: "off" };
     const tsx = path.resolve("node_modules/.bin/tsx");
     const passed = await execFileAsync(tsx, ["scripts/canary.ts"], { env, timeout: 170_000 });
     const lines = passed.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^link\s+platform\s+result\s+time\s+failure$/);
-    expect(lines[1]).toMatch(/^https:\/\/www\.youtube\.com\/watch\?v=vidfetchAll\s+youtube\s+ok\s+\d+\.\d s\s+-$/);
-    expect(lines[2]).toMatch(/^https:\/\/youtu\.be\/vidfetch720\s+youtube\s+ok\s+\d+\.\d s\s+-$/);
-    expect(lines[3]).toBe("all 2 checks passed");
+    expect(lines[0]).toMatch(/^link\s+platform\s+client\s+egress\s+result\s+time\s+failure$/);
+    const row = (link: string, client: string) => new RegExp(`^${link.replace(/[.?/]/g, "\\$&")}\\s+youtube\\s+${client}\\s+direct\\s+ok\\s+\\d+\\.\\d s\\s+-$`);
+    const all = "https://www.youtube.com/watch?v=vidfetchAll";
+    const short = "https://youtu.be/vidfetch720";
+    expect(lines.slice(1, 7)).toEqual([expect.stringMatching(row(all, "all")), expect.stringMatching(row(all, "VISIONOS")), expect.stringMatching(row(all, "ANDROID")), expect.stringMatching(row(short, "all")), expect.stringMatching(row(short, "VISIONOS")), expect.stringMatching(row(short, "ANDROID"))]);
+    expect(lines[7]).toBe("all 6 checks passed");
 
     const failed = await execFileAsync(tsx, ["scripts/canary.ts", "https://youtu.be/vidfetch720", "https://www.youtube.com/watch?v=vidfetchPrv"], { env, timeout: 170_000 }).then(
       () => null,
       (err: { code: number; stdout: string }) => err,
     );
     expect(failed?.code).toBe(1);
-    expect(failed?.stdout).toMatch(/vidfetchPrv\s+youtube\s+FAILED\s+\d+\.\d s\s+video\.private/);
-    expect(failed?.stdout).toContain("1 of 2 checks failed");
+    expect(failed?.stdout).toMatch(/vidfetchPrv\s+youtube\s+all\s+direct\s+FAILED\s+\d+\.\d s\s+video\.private/);
+    expect(failed?.stdout).toMatch(/vidfetchPrv\s+youtube\s+VISIONOS\s+direct\s+FAILED\s+\d+\.\d s\s+video\.private/);
+    expect(failed?.stdout).toContain("3 of 6 checks failed");
   }, 360_000);
 });

@@ -5,17 +5,16 @@
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERRORS, type EngineErrorCode } from "#engine/errors.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
-import { startMockPlatform, type MockPlatform, type YouTubeModes } from "#tests/mocks/platform.ts";
+import type { YouTubeModes } from "#tests/mocks/platform.ts";
 import { MOCK_CAPTION_LINES } from "#tests/mocks/youtube.ts";
 import { writeFakeYtdlp } from "#tests/mocks/ytdlp.ts";
-import { sourceContext, startDownloadServer } from "./helpers.ts";
+import { mockPlatformSuite, sourceContext } from "./helpers.ts";
 import { youtubeDocument } from "./ytdlp-documents.ts";
 
 const execFileAsync = promisify(execFile);
@@ -23,23 +22,13 @@ const VIDEO = "vidfetch720";
 const URL_OF = (id: string) => `https://www.youtube.com/watch?v=${id}`;
 
 describe("YouTube client ladder on the mock platform", () => {
-  let platform: MockPlatform;
-  let server: http.Server;
-  let origin = "";
+  const suite = mockPlatformSuite();
   let dir = "";
-  const engines: Engine[] = [];
-  let current: Engine | undefined;
 
   beforeAll(async () => {
-    platform = await startMockPlatform({ dataDir: path.join(os.tmpdir(), "vidfetch-test-platform") });
     dir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-ladder-"));
-    ({ server, origin } = await startDownloadServer(() => current));
   });
-  afterEach(() => platform.setYouTubeModes({}));
   afterAll(async () => {
-    for (const engine of engines) await engine.close();
-    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
-    await platform?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -48,17 +37,15 @@ describe("YouTube client ladder on the mock platform", () => {
    * `ytdlpPath`: the yt-dlp it has ("off": none, even where one is installed).
    */
   async function engineWith(clients: string[], ytdlpPath = "off"): Promise<Engine> {
-    const { config } = sourceContext({ hostMap: platform.hostMap, clients });
-    current = await createEngine({ ...config, ytdlpPath, publicUrl: origin, limits: { ...config.limits, resolveCacheSeconds: 60 } });
-    engines.push(current);
-    return current;
+    const { config } = sourceContext({ hostMap: suite.platform.hostMap, clients });
+    return suite.use(await createEngine({ ...config, ytdlpPath, publicUrl: suite.origin, limits: { ...config.limits, resolveCacheSeconds: 60 } }));
   }
 
   /** What the platform saw for `id` while `run` ran: the player requests' clients, the media URLs' clients. */
   async function watch<T>(id: string, run: () => Promise<T>) {
-    const from = platform.youtubeRequests().length;
+    const from = suite.platform.youtubeRequests().length;
     const result = await run();
-    const seen = platform.youtubeRequests().slice(from).filter((r) => r.videoId === id);
+    const seen = suite.platform.youtubeRequests().slice(from).filter((r) => r.videoId === id);
     return {
       result,
       players: seen.filter((r) => r.kind === "player").map((r) => r.client),
@@ -68,7 +55,7 @@ describe("YouTube client ladder on the mock platform", () => {
 
   /** Resolves and downloads mp4-720 (136 + 140): the whole file, checked with ffprobe. */
   async function download(modes: YouTubeModes, clients = ["VISIONOS", "ANDROID"], id = VIDEO, ytdlpPath?: string) {
-    platform.setYouTubeModes(modes);
+    suite.platform.setYouTubeModes(modes);
     const engine = await engineWith(clients, ytdlpPath);
     return watch(id, async () => {
       const created = await engine.createDownload({ url: URL_OF(id), format: "mp4-720", caller: { kind: "anonymous" }, ip: "127.0.0.1" });
@@ -80,13 +67,13 @@ describe("YouTube client ladder on the mock platform", () => {
       const probe = JSON.parse(stdout) as { format: { duration: string }; streams: Array<{ codec_type: string; height?: number }> };
       expect(probe.streams.find((s) => s.codec_type === "video")?.height).toBe(720);
       expect(probe.streams.some((s) => s.codec_type === "audio")).toBe(true);
-      expect(Math.abs(Number(probe.format.duration) - platform.media.durationSeconds)).toBeLessThan(1);
+      expect(Math.abs(Number(probe.format.duration) - suite.platform.media.durationSeconds)).toBeLessThan(1);
     });
   }
 
   /** The resolve fails with `code` and the catalogue's words for it. */
   async function refused(modes: YouTubeModes, code: EngineErrorCode, id = VIDEO, clients = ["VISIONOS", "ANDROID"], ytdlpPath?: string) {
-    platform.setYouTubeModes(modes);
+    suite.platform.setYouTubeModes(modes);
     const engine = await engineWith(clients, ytdlpPath);
     const seen = await watch(id, () => engine.resolve(URL_OF(id), { kind: "anonymous" }).then(() => undefined, (err: unknown) => err));
     expect(seen.result).toMatchObject({ code, message: ERRORS[code].message });
@@ -122,7 +109,7 @@ describe("YouTube client ladder on the mock platform", () => {
   });
 
   it("caption tracks that need a PO token on VISIONOS: the transcript comes from ANDROID's tracks, the video from VISIONOS", async () => {
-    platform.setYouTubeModes({ captionsNeedToken: ["VISIONOS"] });
+    suite.platform.setYouTubeModes({ captionsNeedToken: ["VISIONOS"] });
     const engine = await engineWith(["VISIONOS", "ANDROID"]);
     const id = "vidfetchCap";
     const { result: transcript, players } = await watch(id, async () => {
@@ -169,7 +156,7 @@ describe("YouTube client ladder on the mock platform", () => {
   describe("yt-dlp, the last rung", () => {
     const LADDER = ["VISIONOS", "ANDROID", "ytdlp"];
     /** A stand-in yt-dlp printing what yt-dlp prints for the video, its formats on the mock platform. */
-    const fakeYtdlp = () => writeFakeYtdlp({ type: "json", document: youtubeDocument(platform.media, VIDEO) });
+    const fakeYtdlp = () => writeFakeYtdlp({ type: "json", document: youtubeDocument(suite.platform.media, VIDEO) });
 
     it.each<[string, YouTubeModes]>([
       ["SABR-only everywhere", { sabrOnly: ["VISIONOS", "ANDROID"] }],
@@ -183,7 +170,7 @@ describe("YouTube client ladder on the mock platform", () => {
     });
 
     it("its media is a YouTube video: the audio arrives byte for byte, the details are YouTube's", async () => {
-      platform.setYouTubeModes({ botWall: ["VISIONOS", "ANDROID"] });
+      suite.platform.setYouTubeModes({ botWall: ["VISIONOS", "ANDROID"] });
       const fake = await fakeYtdlp();
       const engine = await engineWith(LADDER, fake.path);
       const { video, formats } = await engine.resolve(URL_OF(VIDEO), { kind: "anonymous" });
@@ -192,7 +179,7 @@ describe("YouTube client ladder on the mock platform", () => {
       const created = await engine.createDownload({ url: URL_OF(VIDEO), format: "m4a", caller: { kind: "anonymous" }, ip: "127.0.0.1" });
       const res = await fetch(created.downloadUrl);
       expect(res.status).toBe(200);
-      expect(Buffer.from(await res.arrayBuffer()).equals(await readFile(platform.media.audioM4a))).toBe(true);
+      expect(Buffer.from(await res.arrayBuffer()).equals(await readFile(suite.platform.media.audioM4a))).toBe(true);
     });
 
     it("a playing VISIONOS: yt-dlp is never run", async () => {

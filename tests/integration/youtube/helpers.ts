@@ -4,10 +4,12 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import type { EngineConfig } from "#engine/config.ts";
 import { createOutboundFetch } from "#engine/outbound/outbound-fetch.ts";
 import type { OutboundFetch } from "#engine/outbound/outbound-fetch.ts";
 import type { Engine } from "#engine/index.ts";
+import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
 
 export const silentLogger = pino({ level: "silent" });
 
@@ -63,4 +65,46 @@ export async function startDownloadServer(current: () => Engine | undefined): Pr
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+export interface MockPlatformSuite {
+  /** the mock platform (set in beforeAll) */
+  platform: MockPlatform;
+  /** the download server's origin: an engine's `publicUrl` */
+  origin: string;
+  /** makes `engine` the one the download server answers with; it is closed after all tests */
+  use(engine: Engine): Engine;
+}
+
+/**
+ * A test file's mock platform and download server, with the hooks every such file needs: started
+ * before all tests, the YouTube modes reset after each, the engines made with `use`, the server
+ * and the platform closed after all.
+ */
+export function mockPlatformSuite(): MockPlatformSuite {
+  const engines: Engine[] = [];
+  let current: Engine | undefined;
+  let server: http.Server | undefined;
+  const suite: MockPlatformSuite = {
+    platform: undefined as unknown as MockPlatform,
+    origin: "",
+    use(engine) {
+      engines.push(engine);
+      current = engine;
+      return engine;
+    },
+  };
+  beforeAll(async () => {
+    suite.platform = await startMockPlatform({ dataDir: path.join(os.tmpdir(), "vidfetch-test-platform") });
+    const started = await startDownloadServer(() => current);
+    server = started.server;
+    suite.origin = started.origin;
+  });
+  afterEach(() => suite.platform?.setYouTubeModes({}));
+  afterAll(async () => {
+    for (const engine of engines) await engine.close();
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    await suite.platform?.close();
+  });
+  return suite;
 }

@@ -5,40 +5,22 @@
  * until it expires; a provider that is down or hangs leaves the ladder as it is without one; and
  * yt-dlp runs name the provider to bgutil's plugin.
  */
-import type http from "node:http";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "#engine/index.ts";
-import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
 import { startFakePotProvider, type FakePotProvider } from "#tests/mocks/pot-provider.ts";
 import { writeFakeYtdlp } from "#tests/mocks/ytdlp.ts";
-import { sourceContext, startDownloadServer } from "./helpers.ts";
+import { mockPlatformSuite, sourceContext } from "./helpers.ts";
 import { youtubeDocument } from "./ytdlp-documents.ts";
 
 const VIDEO = "vidfetch720";
 const URL_OF = (id: string) => `https://www.youtube.com/watch?v=${id}`;
 
 describe("proof-of-origin tokens from a provider, on the mock platform", () => {
-  let platform: MockPlatform;
   let provider: FakePotProvider;
-  let server: http.Server;
-  let origin = "";
-  const engines: Engine[] = [];
-  let current: Engine | undefined;
+  const suite = mockPlatformSuite();
 
-  beforeAll(async () => {
-    platform = await startMockPlatform({ dataDir: path.join(os.tmpdir(), "vidfetch-test-platform") });
-    ({ server, origin } = await startDownloadServer(() => current));
-  });
   afterEach(async () => {
-    platform.setYouTubeModes({});
     await provider?.close();
-  });
-  afterAll(async () => {
-    for (const engine of engines) await engine.close();
-    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
-    await platform?.close();
   });
 
   /**
@@ -46,26 +28,25 @@ describe("proof-of-origin tokens from a provider, on the mock platform", () => {
    * `resolveCacheSeconds: 0`: every resolve asks the platform (a download resolves twice then).
    */
   async function engineWith(clients: string[], potProviderUrl: string | undefined, opts: { ytdlpPath?: string; resolveCacheSeconds?: number } = {}): Promise<Engine> {
-    const { config } = sourceContext({ hostMap: platform.hostMap, clients });
-    current = await createEngine({
+    const { config } = sourceContext({ hostMap: suite.platform.hostMap, clients });
+    const engine = await createEngine({
       ...config,
       youtube: { ...config.youtube, potProviderUrl },
       ytdlpPath: opts.ytdlpPath ?? "off",
-      publicUrl: origin,
+      publicUrl: suite.origin,
       limits: { ...config.limits, resolveCacheSeconds: opts.resolveCacheSeconds ?? 60 },
     });
-    engines.push(current);
-    return current;
+    return suite.use(engine);
   }
 
   /** Downloads mp4-720 whole; what the platform saw for the video meanwhile. */
   async function download(engine: Engine) {
-    const from = platform.youtubeRequests().length;
+    const from = suite.platform.youtubeRequests().length;
     const created = await engine.createDownload({ url: URL_OF(VIDEO), format: "mp4-720", caller: { kind: "anonymous" }, ip: "127.0.0.1" });
     const res = await fetch(created.downloadUrl);
     expect(res.status).toBe(200);
     expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
-    const seen = platform.youtubeRequests().slice(from).filter((r) => r.videoId === VIDEO);
+    const seen = suite.platform.youtubeRequests().slice(from).filter((r) => r.videoId === VIDEO);
     const media = seen.filter((r) => r.kind === "media");
     return {
       players: seen.filter((r) => r.kind === "player").map((r) => ({ client: r.client, poToken: r.poToken })),
@@ -152,8 +133,8 @@ describe("proof-of-origin tokens from a provider, on the mock platform", () => {
 
   it("yt-dlp runs name the provider to bgutil's plugin (youtubepot-bgutilhttp:base_url)", async () => {
     provider = await startFakePotProvider();
-    platform.setYouTubeModes({ botWall: ["VISIONOS"] });
-    const fake = await writeFakeYtdlp({ type: "json", document: youtubeDocument(platform.media, VIDEO) });
+    suite.platform.setYouTubeModes({ botWall: ["VISIONOS"] });
+    const fake = await writeFakeYtdlp({ type: "json", document: youtubeDocument(suite.platform.media, VIDEO) });
     const engine = await engineWith(["VISIONOS", "ytdlp"], `${provider.url}/`, { ytdlpPath: fake.path });
     await engine.resolve(URL_OF(VIDEO), { kind: "anonymous" });
     const runs = await fake.runs();
@@ -164,8 +145,8 @@ describe("proof-of-origin tokens from a provider, on the mock platform", () => {
   });
 
   it("yt-dlp runs without a provider carry no such argument", async () => {
-    platform.setYouTubeModes({ botWall: ["VISIONOS"] });
-    const fake = await writeFakeYtdlp({ type: "json", document: youtubeDocument(platform.media, VIDEO) });
+    suite.platform.setYouTubeModes({ botWall: ["VISIONOS"] });
+    const fake = await writeFakeYtdlp({ type: "json", document: youtubeDocument(suite.platform.media, VIDEO) });
     const engine = await engineWith(["VISIONOS", "ytdlp"], undefined, { ytdlpPath: fake.path });
     await engine.resolve(URL_OF(VIDEO), { kind: "anonymous" });
     const runs = await fake.runs();

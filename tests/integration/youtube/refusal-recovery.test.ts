@@ -11,17 +11,15 @@
  */
 import { execFile } from "node:child_process";
 import { readFile, rm, writeFile } from "node:fs/promises";
-import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ERRORS } from "#engine/errors.ts";
 import { createEngine, type Engine, type EngineDeps } from "#engine/index.ts";
 import { createHostRefusals } from "#engine/outbound/host-refusals.ts";
 import { DEFAULT_MAX_REFUSALS } from "#engine/stream/refusal-ladder.ts";
-import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
-import { sourceContext, startDownloadServer } from "./helpers.ts";
+import { mockPlatformSuite, sourceContext } from "./helpers.ts";
 
 const execFileAsync = promisify(execFile);
 const VIDEO = "vidfetch720";
@@ -31,57 +29,41 @@ const PIECE = 16 * 1024;
 const AUDIO_ITAG = "140";
 
 describe("403 recovery on the mock platform", () => {
-  let platform: MockPlatform;
-  let server: http.Server;
-  let origin = "";
-  const engines: Engine[] = [];
-  let current: Engine | undefined;
-
-  beforeAll(async () => {
-    platform = await startMockPlatform({ dataDir: path.join(os.tmpdir(), "vidfetch-test-platform") });
-    ({ server, origin } = await startDownloadServer(() => current));
-  });
-  afterEach(() => platform.setYouTubeModes({}));
-  afterAll(async () => {
-    for (const engine of engines) await engine.close();
-    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
-    await platform?.close();
-  });
+  const suite = mockPlatformSuite();
 
   /** A fresh engine (its own resolve cache) with `chunkBytes` first ranges and the scaled-down piece size. */
   async function engineWith(opts: { chunkBytes: number; refusals?: EngineDeps["refusals"] }): Promise<Engine> {
-    const { config } = sourceContext({ hostMap: platform.hostMap, clients: ["VISIONOS", "ANDROID"] });
-    current = await createEngine(
-      { ...config, ytdlpPath: "off", publicUrl: origin, limits: { ...config.limits, chunkBytes: opts.chunkBytes, resolveCacheSeconds: 60 } },
+    const { config } = sourceContext({ hostMap: suite.platform.hostMap, clients: ["VISIONOS", "ANDROID"] });
+    const engine = await createEngine(
+      { ...config, ytdlpPath: "off", publicUrl: suite.origin, limits: { ...config.limits, chunkBytes: opts.chunkBytes, resolveCacheSeconds: 60 } },
       { refusals: { pieceBytes: PIECE, ...opts.refusals } },
     );
-    engines.push(current);
-    return current;
+    return suite.use(engine);
   }
 
   /** Downloads `format` of VIDEO; what the platform saw meanwhile: player clients, media requests of `itag`, refusals. */
   async function download(engine: Engine, format: string, itag = AUDIO_ITAG) {
-    const from = platform.youtubeRequests().length;
+    const from = suite.platform.youtubeRequests().length;
     // the bytes are compared with the source's: the file as it is, without tags
     const created = await engine.createDownload({ url: URL_OF(VIDEO), format, caller: { kind: "anonymous" }, ip: "127.0.0.1", options: { tags: false } });
     const res = await fetch(created.downloadUrl);
     const body = Buffer.from(await res.arrayBuffer());
-    const seen = platform.youtubeRequests().slice(from).filter((r) => r.videoId === VIDEO);
+    const seen = suite.platform.youtubeRequests().slice(from).filter((r) => r.videoId === VIDEO);
     return {
       status: res.status,
       body,
       players: seen.filter((r) => r.kind === "player").map((r) => r.client),
       media: seen.filter((r) => r.kind === "media" && r.itag === itag),
-      refusals: platform.mediaRefusals(),
+      refusals: suite.platform.mediaRefusals(),
     };
   }
 
   const ceilDiv = (a: number, b: number) => Math.ceil(a / b);
 
   it("a token-gated client's URL refuses long ranges: the download continues in small ranges, byte for byte, without a re-resolve", async () => {
-    platform.setYouTubeModes({ mediaNeedsToken: ["VISIONOS"], mediaTokenFreeBytes: PIECE });
+    suite.platform.setYouTubeModes({ mediaNeedsToken: ["VISIONOS"], mediaTokenFreeBytes: PIECE });
     const engine = await engineWith({ chunkBytes: 64 * 1024 });
-    const expected = await readFile(platform.media.audioM4a);
+    const expected = await readFile(suite.platform.media.audioM4a);
     const got = await download(engine, "m4a");
     expect(got.status).toBe(200);
     expect(got.body.equals(expected)).toBe(true);
@@ -92,7 +74,7 @@ describe("403 recovery on the mock platform", () => {
   });
 
   it("video and audio behind the same token gate share one shrink: the merged file is whole", async () => {
-    platform.setYouTubeModes({ mediaNeedsToken: ["VISIONOS"], mediaTokenFreeBytes: PIECE });
+    suite.platform.setYouTubeModes({ mediaNeedsToken: ["VISIONOS"], mediaTokenFreeBytes: PIECE });
     const engine = await engineWith({ chunkBytes: 256 * 1024 });
     const got = await download(engine, "mp4-720", "136");
     expect(got.status).toBe(200);
@@ -102,19 +84,19 @@ describe("403 recovery on the mock platform", () => {
     const probe = JSON.parse(stdout) as { format: { duration: string }; streams: Array<{ codec_type: string; height?: number }> };
     expect(probe.streams.find((s) => s.codec_type === "video")?.height).toBe(720);
     expect(probe.streams.some((s) => s.codec_type === "audio")).toBe(true);
-    expect(Math.abs(Number(probe.format.duration) - platform.media.durationSeconds)).toBeLessThan(1);
+    expect(Math.abs(Number(probe.format.duration) - suite.platform.media.durationSeconds)).toBeLessThan(1);
     await rm(file, { force: true });
     expect(got.players).toEqual(["VISIONOS"]);
     // one refusal per input at most (each was asking for a long range when the gate answered)
     expect(got.refusals.length).toBeLessThanOrEqual(2);
     expect(got.refusals.every((r) => r.why === "token")).toBe(true);
-    expect(got.media.length).toBe(1 + ceilDiv((await readFile(platform.media.video[720])).length, PIECE));
+    expect(got.media.length).toBe(1 + ceilDiv((await readFile(suite.platform.media.video[720])).length, PIECE));
   });
 
   it("a URL that expires mid-download: one fresh resolve on the same client, continuing at the offset reached, byte for byte", async () => {
-    platform.setYouTubeModes({ mediaExpires: { clients: ["VISIONOS"], atByte: 40_000 } });
+    suite.platform.setYouTubeModes({ mediaExpires: { clients: ["VISIONOS"], atByte: 40_000 } });
     const engine = await engineWith({ chunkBytes: PIECE });
-    const expected = await readFile(platform.media.audioM4a);
+    const expected = await readFile(suite.platform.media.audioM4a);
     const got = await download(engine, "m4a");
     expect(got.status).toBe(200);
     expect(got.body.equals(expected)).toBe(true);
@@ -129,9 +111,9 @@ describe("403 recovery on the mock platform", () => {
   });
 
   it("a client whose URLs stay refused after a re-resolve: the next client finishes the download, byte for byte", async () => {
-    platform.setYouTubeModes({ mediaRefused: ["VISIONOS"] });
+    suite.platform.setYouTubeModes({ mediaRefused: ["VISIONOS"] });
     const engine = await engineWith({ chunkBytes: PIECE });
-    const expected = await readFile(platform.media.audioM4a);
+    const expected = await readFile(suite.platform.media.audioM4a);
     const got = await download(engine, "m4a");
     expect(got.status).toBe(200);
     expect(got.body.equals(expected)).toBe(true);
@@ -141,7 +123,7 @@ describe("403 recovery on the mock platform", () => {
   });
 
   it("when no rung works the download fails with the catalogue's words, within its budget", async () => {
-    platform.setYouTubeModes({ mediaRefused: ["VISIONOS", "ANDROID"] });
+    suite.platform.setYouTubeModes({ mediaRefused: ["VISIONOS", "ANDROID"] });
     const engine = await engineWith({ chunkBytes: 64 * 1024 });
     const got = await download(engine, "m4a");
     expect(got.status).toBe(ERRORS["upstream.refused"].status);
@@ -157,11 +139,11 @@ describe("403 recovery on the mock platform", () => {
     const hostBudget = 2;
     /** refusals the host saw while `downloads` downloads failed at once with a host budget of `capacity` */
     const storm = async (capacity: number) => {
-      platform.setYouTubeModes({ mediaRefused: ["VISIONOS", "ANDROID"] });
+      suite.platform.setYouTubeModes({ mediaRefused: ["VISIONOS", "ANDROID"] });
       const engine = await engineWith({ chunkBytes: PIECE, refusals: { hosts: createHostRefusals({ capacity, refillPerSecond: 0 }) } });
       const results = await Promise.all(Array.from({ length: downloads }, () => download(engine, "m4a")));
       for (const r of results) expect(JSON.parse(r.body.toString("utf8"))).toMatchObject({ error: { code: "upstream.refused" } });
-      return platform.mediaRefusals().length;
+      return suite.platform.mediaRefusals().length;
     };
     // with room to spare, each download climbs its own rungs
     expect(await storm(100)).toBeGreaterThan(downloads + hostBudget);
