@@ -15,6 +15,12 @@ export interface EngineConfig {
   hostMap?: string;
   /** allow user links that resolve to loopback/private addresses */
   allowPrivateSources: boolean;
+  /**
+   * the ways out (engine/outbound/egress.ts): raw OUTBOUND_PROXIES (http://, https:// or socks5://
+   * URLs, optional user:password) and OUTBOUND_IPV6_CIDR (a routed prefix to take source addresses
+   * from); unset: every request leaves from this host's own address
+   */
+  egress?: { proxies?: string; ipv6Cidr?: string };
   youtube: {
     /** InnerTube clients in the order they are tried */
     clients: string[];

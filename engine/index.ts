@@ -25,7 +25,11 @@ import { createDownloadPrefetch } from "./serve/download-prefetch.ts";
 import type { DownloadProgress, FilesProgress } from "./state/progress-registry.ts";
 import { measureHdThumbnail } from "./details/thumbnail-size.ts";
 import { measureTranscript } from "./details/transcript-size.ts";
-import { createOutbound, type Outbound, type ResolveHost } from "./outbound/outbound-fetch.ts";
+import { createOutbound, viaEgress, type Outbound, type ResolveHost } from "./outbound/outbound-fetch.ts";
+import { createEgressPool, parseIpv6Cidr, parseOutboundProxies, withEgress, type EgressPool } from "./outbound/egress.ts";
+import { defaultResolveHost } from "./outbound/guarded-lookup.ts";
+import { resolveCacheKey } from "./state/cached-resolve.ts";
+import type { EgressRef } from "./types.ts";
 import { createSegmentPrefetch } from "./stream/segment-prefetch.ts";
 import { egressOf, platformOfMedia, serveDownload, type DownloadFinished, type ServeContext } from "./serve/serve-download.ts";
 import { isBulkToken, MAX_BULK_TOKEN_CHARS, signBulk, signDownload } from "./serve/signed-links.ts";
@@ -237,6 +241,8 @@ export interface EngineDeps {
   state?: EngineStateFactory;
   /** how downloads answer a refusal (403) mid-way, and the per-host budget (defaults: refusal-ladder.ts) */
   refusals?: RefusalPolicy;
+  /** the ways out (default: from config.egress; tests pass one to rest an egress or set its clock) */
+  egress?: EgressPool;
   /**
    * the order to ask YouTube's configured clients in, read at each resolve (the host moves a client
    * failing its canaries down): given the configured names, the same names reordered
@@ -274,7 +280,11 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
   const logger = config.logger;
   const now = deps.now ?? Date.now;
   const mediaTools = deps.media ?? (await locateMediaTools({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath }));
+  const egresses =
+    deps.egress ??
+    createEgressPool({ proxies: parseOutboundProxies(config.egress?.proxies), ipv6: parseIpv6Cidr(config.egress?.ipv6Cidr), resolve: deps.resolveHost ?? defaultResolveHost, logger, now });
   const outbound: Outbound = createOutbound({
+    egress: egresses,
     hostMap: config.hostMap,
     allowPrivate: config.allowPrivateSources,
     timeoutMs: config.limits.outboundTimeoutMs,
@@ -338,13 +348,16 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     forDownload?: ForDownload,
     avoidClients?: readonly string[],
     onlyClients?: readonly string[],
+    egress: EgressRef = egresses.choose(link.url),
   ): Promise<ResolvedMedia> {
     const adapter = registry.pick(link);
     const attempts: ClientAttempt[] = [];
-    const resolveCtx: SourceContext = { ...ctx, signal, client, reportClient: (a) => attempts.push(a), ...(avoidClients ? { avoidClients } : {}), ...(onlyClients ? { onlyClients } : {}) };
+    // every request of this resolve (yt-dlp's too) leaves by its egress
+    const door = viaEgress(outbound, egress);
+    const resolveCtx: SourceContext = { ...ctx, fetch: door.fetch, egress: { ref: egress, dialer: egresses.dialer(egress) }, signal, client, reportClient: (a) => attempts.push(a), ...(avoidClients ? { avoidClients } : {}), ...(onlyClients ? { onlyClients } : {}) };
     // a resolve for a download being created: segments it will likely read are fetched while
     // the adapter still probes (decision 025)
-    if (forDownload) resolveCtx.streamsKnown = (streams) => downloadPrefetch.forStreams(link.url, forDownload.format, forDownload.id, streams);
+    if (forDownload) resolveCtx.streamsKnown = (streams) => downloadPrefetch.forStreams(link.url, forDownload.format, forDownload.id, withEgress(streams, egress));
     const platform: PlatformId | null = link.kind === "youtube" ? "youtube" : link.kind === "site" ? link.site : null;
     const started = now();
     const report = (code: EngineErrorCode | null, media?: ResolvedMedia) => {
@@ -352,7 +365,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       // yt-dlp's platforms have one reader: the resolve is its attempt
       const clients = attempts.length > 0 || platform === "youtube" ? attempts : [{ client: YTDLP_CLIENT, ok: code === null, code }];
       try {
-        deps.onResolved({ platform, ok: code === null, code, ms: now() - started, client, clients, egress: egressOf(media) });
+        deps.onResolved({ platform, ok: code === null, code, ms: now() - started, client, clients, egress: media ? egressOf(media) : egress.id });
       } catch (err) {
         logger.warn({ err }, "onResolved failed");
       }
@@ -360,6 +373,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     let result;
     try {
       result = await adapter.resolve(link, resolveCtx);
+      if (result.ok) result = { ...result, media: { ...result.media, egress, streams: withEgress(result.media.streams, egress) } };
     } catch (err) {
       report(isEngineError(err) ? err.code : "internal");
       throw err;
@@ -367,13 +381,27 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     if (result.ok && link.kind === "site" && result.media.client === undefined) result.media.client = YTDLP_CLIENT;
     report(result.ok ? null : (result as { code: EngineErrorCode }).code, result.ok ? result.media : undefined);
     if (!result.ok) throw failureToError(result as { code: EngineErrorCode; detail?: string; message?: string });
-    await Promise.all([measureHdThumbnail(result.media, ctx.fetch, { signal, logger }), measureTranscript(result.media, ctx.fetch, { signal, logger })]);
+    await Promise.all([measureHdThumbnail(result.media, door.fetch, { signal, logger }), measureTranscript(result.media, door.fetch, { signal, logger })]);
     return result.media;
   }
 
   /** Resolve results are reused briefly (shared by concurrent callers; see state/cached-resolve.ts). */
-  function resolveCached(link: ParsedLink, fresh = false, forDownload?: ForDownload, asker: Asker = {}): Promise<ResolvedMedia> {
-    return resolver.resolve(link.url, (signal) => resolveFresh(link, signal, asker.ip, forDownload), fresh, asker.signal);
+  async function resolveCached(link: ParsedLink, fresh = false, forDownload?: ForDownload, asker: Asker = {}): Promise<ResolvedMedia> {
+    // each egress has its own answers (their URLs may be bound to its address: decision 057)
+    const on = (egress: EgressRef) =>
+      resolver.resolve(resolveCacheKey(link.url, egresses.configured ? egress.id : null), (signal) => resolveFresh(link, signal, asker.ip, forDownload, undefined, undefined, egress), fresh, asker.signal);
+    const egress = egresses.choose(link.url);
+    try {
+      return await on(egress);
+    } catch (err) {
+      // a bot wall speaks against the address: that egress rests, and the link is asked once more on the next one
+      if (!isEngineError(err) || err.code !== "video.bot_check" || asker.signal?.aborted) throw err;
+      egresses.rest(egress.id, "bot wall");
+      const next = egresses.other(egress.id);
+      if (!next) throw err;
+      logger.info({ egress: egress.id, next: next.id }, "bot wall on this egress: resolving on the next one");
+      return on(next);
+    }
   }
 
   const serving: ServeContext = {
@@ -387,6 +415,11 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     parse,
     resolve: (link, fresh) => resolveCached(link, fresh),
     resolveAvoiding: (link, clients, signal) => resolveFresh(link, signal, undefined, undefined, clients),
+    resolveOnOtherEgress: (link, refused, signal) => {
+      egresses.rest(refused, "a download refused after a fresh resolve");
+      const next = egresses.other(refused);
+      return next ? resolveFresh(link, signal, undefined, undefined, undefined, undefined, next) : null;
+    },
     refusals: deps.refusals,
     isClosing: () => closing,
     active,
@@ -403,7 +436,16 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     asker.signal?.addEventListener("abort", onLeave, { once: true });
     active.add(controller);
     try {
-      const result = await adapter.listPlaylist(list, { ...ctx, signal: controller.signal, client: asker.ip, playlistEnough: max + 1 });
+      // a listing leaves by its link's egress too
+      const egress = egresses.choose(list.url);
+      const result = await adapter.listPlaylist(list, {
+        ...ctx,
+        fetch: viaEgress(outbound, egress).fetch,
+        egress: { ref: egress, dialer: egresses.dialer(egress) },
+        signal: controller.signal,
+        client: asker.ip,
+        playlistEnough: max + 1,
+      });
       if (!result.ok) throw failureToError(result as { code: EngineErrorCode; detail?: string; message?: string });
       return result.media;
     } finally {

@@ -101,6 +101,17 @@ export interface UpstreamRequest {
   /** request headers (lower-case names): a Referer, a User-Agent the platform checks */
   headers?: Record<string, string>;
   cookies?: ScopedCookie[];
+  /** the egress the stream was resolved on: its URLs may be bound to that address (googlevideo's `ip=`) */
+  egress?: EgressRef;
+}
+
+/**
+ * Which way out of the server a resolve went (engine/outbound/egress.ts): a short id naming no
+ * secret (`direct`, `proxy-1`, `ipv6`) and, for `ipv6`, the source address its requests came from.
+ */
+export interface EgressRef {
+  id: string;
+  localAddress?: string;
 }
 
 /** One stream the platform offers. */
@@ -181,6 +192,11 @@ export interface ResolvedMedia {
   captionTranslations?: Array<{ languageCode: string; name: string }>;
   /** epoch ms after which the stream URLs are expected to stop working */
   expiresAt?: number;
+  /**
+   * the egress this answer was fetched through (`egress.id`: `direct`, `proxy-1`, `ipv6`; the host
+   * counts health per egress); its streams carry it too, and every request for them goes out that way
+   */
+  egress?: EgressRef;
   /**
    * the platform client whose answer this is (YouTube's InnerTube client, `ytdlp` for yt-dlp's):
    * the host counts downloads per client

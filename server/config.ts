@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AdPlacement } from "#app/lib/public-config.ts";
+import { parseIpv6Cidr, parseOutboundProxies } from "#engine/outbound/egress.ts";
 
 /**
  * The one configuration schema (DESIGN §4). Parsed once at start; a bad value stops the server
@@ -20,6 +21,18 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 export { publicConfig, type AdPlacement, type PublicConfig } from "#app/lib/public-config.ts";
 
 const hostMapEntry = /^(\*\.)?[a-z0-9.-]+=https?:\/\/[^\s,]+$/i;
+
+/** A value the engine's own parser accepts; its message (never the value: it may hold a password) otherwise. */
+function checkWith(parse: (raw: string | undefined) => unknown, value: string | undefined, ctx: z.RefinementCtx): void {
+  try {
+    parse(value);
+  } catch (err) {
+    ctx.addIssue({ code: "custom", message: (err as Error).message });
+  }
+}
+
+/** Variables whose values carry credentials: a bad one is named, its value never repeated. */
+const SECRET_VALUES = new Set(["OUTBOUND_PROXIES"]);
 
 export const envSchema = z
   .object({
@@ -93,6 +106,9 @@ export const envSchema = z
         )
         .optional(),
     ),
+    // the egress pool (decision 057): proxies (http, https, socks5; user:password@ allowed) and a routed IPv6 prefix
+    OUTBOUND_PROXIES: optionalString.superRefine((v, ctx) => checkWith(parseOutboundProxies, v, ctx)),
+    OUTBOUND_IPV6_CIDR: optionalString.superRefine((v, ctx) => checkWith(parseIpv6Cidr, v, ctx)),
     ALLOW_PRIVATE_SOURCES: bool.default(false),
     FFMPEG_PATH: optionalString,
     FFPROBE_PATH: optionalString,
@@ -192,7 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(
       result.error.issues.map((issue) => {
         const name = issue.path.join(".") || "(environment)";
-        const value = issue.path.length ? env[String(issue.path[0])] : undefined;
+        const value = issue.path.length && !SECRET_VALUES.has(String(issue.path[0])) ? env[String(issue.path[0])] : undefined;
         return `${name}: ${issue.message}${value !== undefined ? ` (got "${value}")` : ""}`;
       }),
     );

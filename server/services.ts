@@ -19,6 +19,7 @@ import { createHealthCounts, type HealthCounts } from "#app/modules/platform-hea
 import { createClientOrder, type ClientOrder } from "#app/modules/platform-health/client-order.server.ts";
 import { openDatabase, type DatabaseHandle } from "#db/client.ts";
 import type { EngineConfig } from "#engine/config.ts";
+import { describeEgress, parseIpv6Cidr, parseOutboundProxies } from "#engine/outbound/egress.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
 import { loadYtdlpExtractors, type YtdlpExtractors } from "#engine/sources/ytdlp/extractors.ts";
 import { createJobRunner, jobDefinitions, type JobRunner } from "#jobs/index.ts";
@@ -114,6 +115,7 @@ export function engineConfigFrom(config: AppConfig, logger: Logger, signingSecre
     signingSecret,
     hostMap,
     allowPrivateSources: config.ALLOW_PRIVATE_SOURCES,
+    egress: { proxies: config.OUTBOUND_PROXIES, ipv6Cidr: config.OUTBOUND_IPV6_CIDR },
     youtube: {
       clients: config.YOUTUBE_CLIENTS,
       apiKey: config.YOUTUBE_API_KEY,
@@ -170,6 +172,9 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
   const billing = createBillingServices(stripeConfig, { limiter: shared.billingLimiter });
   if (!billing) logger.warn("STRIPE_SECRET_KEY is not set: plans are shown but payments are not configured on this server");
   if (hostMap) logger.warn({ hostMap }, "OUTBOUND_HOST_MAP is set: outbound requests to these hosts go to the mapped origins");
+  // the ways out, proxies without their credentials (decision 057)
+  const egress = describeEgress(parseOutboundProxies(config.OUTBOUND_PROXIES), parseIpv6Cidr(config.OUTBOUND_IPV6_CIDR));
+  if (egress.length > 0) logger.info({ egress }, "outbound requests of resolves and downloads leave by these egresses");
 
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,

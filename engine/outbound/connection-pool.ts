@@ -7,7 +7,8 @@
  */
 import net, { type LookupFunction, type Socket } from "node:net";
 import tls, { type TLSSocket } from "node:tls";
-import { EngineError } from "../errors.ts";
+import { awaitConnect } from "./await-connect.ts";
+import type { EgressDialer } from "./egress.ts";
 import { abortError } from "./outbound-errors.ts";
 import { connectRecycling } from "./read-buffers.ts";
 
@@ -17,6 +18,8 @@ export interface Destination {
   port: number;
   /** connect through the guarded lookup */
   guarded: boolean;
+  /** another way out than this host's own address (a proxy, an IPv6 source address): pooled apart */
+  via?: EgressDialer | null;
 }
 
 export interface ConnectionPool {
@@ -29,7 +32,7 @@ export interface ConnectionPool {
 }
 
 const IDLE_EVENTS = ["timeout", "error", "close", "data", "end"] as const;
-const keyOf = (to: Destination) => `${to.guarded ? "g" : "u"}|${to.secure ? "https" : "http"}|${to.host}|${to.port}`;
+const keyOf = (to: Destination) => `${to.via ? `${to.via.key}|` : ""}${to.guarded ? "g" : "u"}|${to.secure ? "https" : "http"}|${to.host}|${to.port}`;
 
 export function createConnectionPool(opts: {
   guardedLookup: LookupFunction;
@@ -50,6 +53,35 @@ export function createConnectionPool(opts: {
     if (list.size === 0) idle.delete(key);
   };
 
+  function keepSession(key: string, socket: TLSSocket): void {
+    socket.on("session", (session: Buffer) => {
+      sessions.set(key, session);
+      if (sessions.size > 256) sessions.delete(sessions.keys().next().value!);
+    });
+  }
+
+  /** A connection the egress's way (its dialer checks a guarded name itself), TLS inside it for https. */
+  async function connectVia(to: Destination, via: EgressDialer, timeoutMs: number, signal: AbortSignal | null | undefined): Promise<Socket> {
+    const raw = await via.dial({ host: to.host, port: to.port, guarded: to.guarded }, timeoutMs, signal);
+    raw.setNoDelay(true);
+    if (!to.secure) return raw;
+    const key = keyOf(to);
+    const tlsSocket = tls.connect({
+      socket: raw,
+      servername: net.isIP(to.host) ? undefined : to.host,
+      ALPNProtocols: ["http/1.1"],
+      session: sessions.get(key),
+      ...(opts.ca ? { ca: opts.ca } : {}),
+    });
+    keepSession(key, tlsSocket);
+    try {
+      return await awaitConnect(tlsSocket, "secureConnect", to.host, timeoutMs, signal);
+    } catch (err) {
+      raw.destroy();
+      throw err;
+    }
+  }
+
   return {
     take(to) {
       const key = keyOf(to);
@@ -69,53 +101,31 @@ export function createConnectionPool(opts: {
       return null;
     },
 
-    connect(to, timeoutMs, signal) {
-      return new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-          reject(abortError(signal));
-          return;
-        }
-        const key = keyOf(to);
-        const lookup = to.guarded ? opts.guardedLookup : undefined;
-        let socket: Socket;
-        if (to.secure) {
-          const tlsSocket: TLSSocket = tls.connect({
-            host: to.host,
-            port: to.port,
-            servername: net.isIP(to.host) ? undefined : to.host,
-            ALPNProtocols: ["http/1.1"],
-            session: sessions.get(key),
-            lookup,
-            ...(opts.ca ? { ca: opts.ca } : {}),
-          });
-          tlsSocket.on("session", (session: Buffer) => {
-            sessions.set(key, session);
-            if (sessions.size > 256) sessions.delete(sessions.keys().next().value!);
-          });
-          socket = tlsSocket;
-        } else {
-          // plain connections read into recycled buffers (read-buffers.ts); TLS decrypts into its own
-          socket = connectRecycling({ host: to.host, port: to.port, lookup });
-        }
-        const timer = setTimeout(() => socket.destroy(new EngineError("upstream.timeout", { detail: `no connection to ${to.host} in ${timeoutMs} ms` })), timeoutMs);
-        const onAbort = () => socket.destroy(abortError(signal));
-        signal?.addEventListener("abort", onAbort, { once: true });
-        const settle = () => {
-          clearTimeout(timer);
-          signal?.removeEventListener("abort", onAbort);
-          socket.off("error", onError);
-        };
-        const onError = (err: Error) => {
-          settle();
-          reject(err);
-        };
-        socket.once("error", onError);
-        socket.once(to.secure ? "secureConnect" : "connect", () => {
-          settle();
-          socket.setNoDelay(true);
-          resolve(socket);
+    async connect(to, timeoutMs, signal) {
+      if (to.via) return connectVia(to, to.via, timeoutMs, signal);
+      if (signal?.aborted) throw abortError(signal);
+      const key = keyOf(to);
+      const lookup = to.guarded ? opts.guardedLookup : undefined;
+      let socket: Socket;
+      if (to.secure) {
+        const tlsSocket: TLSSocket = tls.connect({
+          host: to.host,
+          port: to.port,
+          servername: net.isIP(to.host) ? undefined : to.host,
+          ALPNProtocols: ["http/1.1"],
+          session: sessions.get(key),
+          lookup,
+          ...(opts.ca ? { ca: opts.ca } : {}),
         });
-      });
+        keepSession(key, tlsSocket);
+        socket = tlsSocket;
+      } else {
+        // plain connections read into recycled buffers (read-buffers.ts); TLS decrypts into its own
+        socket = connectRecycling({ host: to.host, port: to.port, lookup });
+      }
+      await awaitConnect(socket, to.secure ? "secureConnect" : "connect", to.host, timeoutMs, signal);
+      socket.setNoDelay(true);
+      return socket;
     },
 
     release(to, socket) {

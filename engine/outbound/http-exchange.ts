@@ -6,10 +6,14 @@
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import https from "node:https";
-import type { Readable } from "node:stream";
+import { isIP } from "node:net";
+import type { Duplex, Readable } from "node:stream";
+import tls from "node:tls";
 import { EngineError } from "../errors.ts";
 import { unbracket } from "./address-guard.ts";
+import { awaitConnect } from "./await-connect.ts";
 import { createConnectionPool } from "./connection-pool.ts";
+import type { EgressDialer } from "./egress.ts";
 import { createGuardedLookup, type ResolveHost } from "./guarded-lookup.ts";
 import { createMediaExchange } from "./media-exchange.ts";
 import { abortError } from "./outbound-errors.ts";
@@ -31,6 +35,8 @@ export interface ExchangeHop {
   guarded: boolean;
   /** the host the link named, when the host map sent the request elsewhere */
   originalHost: string | null;
+  /** the egress to connect through (absent or null: this host's own address) */
+  via?: EgressDialer | null;
 }
 
 /** what an exchange answers: Node's IncomingMessage, or the media exchange's look-alike */
@@ -49,6 +55,19 @@ export interface HttpExchange {
   close(): void;
 }
 
+/** A socket to `host` the egress's way, in TLS for https (certificates checked against the name). */
+async function egressConnection(via: EgressDialer, secure: boolean, host: string, port: number, guarded: boolean, timeoutMs: number, signal: AbortSignal | null | undefined): Promise<Duplex> {
+  const raw = await via.dial({ host, port, guarded }, timeoutMs, signal);
+  if (!secure) return raw;
+  const socket = tls.connect({ socket: raw, servername: isIP(host) ? undefined : host, ALPNProtocols: ["http/1.1"] });
+  try {
+    return await awaitConnect(socket, "secureConnect", host, timeoutMs, signal);
+  } catch (err) {
+    raw.destroy();
+    throw err;
+  }
+}
+
 export function createHttpExchange(opts: { resolve: ResolveHost; userAgent: string; maxSockets?: number }): HttpExchange {
   const maxSockets = opts.maxSockets ?? 256;
   const agents = {
@@ -64,7 +83,7 @@ export function createHttpExchange(opts: { resolve: ResolveHost; userAgent: stri
   const exchange: Exchange = (target, hop, attempt, timeoutMs, signal) => {
     // media bytes (open() without a request body) take the copy-free path
     if (attempt.capped && attempt.body === null && (attempt.method === "GET" || attempt.method === "HEAD")) {
-      return mediaExchange(target, { method: attempt.method, headers: attempt.headers, guarded: hop.guarded, originalHost: hop.originalHost }, timeoutMs, signal);
+      return mediaExchange(target, { method: attempt.method, headers: attempt.headers, guarded: hop.guarded, originalHost: hop.originalHost, via: hop.via }, timeoutMs, signal);
     }
     return nodeExchange(target, hop, attempt, timeoutMs, signal);
   };
@@ -83,15 +102,29 @@ export function createHttpExchange(opts: { resolve: ResolveHost; userAgent: stri
       if (!headers["user-agent"]) headers["user-agent"] = opts.userAgent;
       if (hop.originalHost) headers["x-forwarded-host"] = hop.originalHost;
       if (attempt.body) headers["content-length"] = String(attempt.body.length);
+      const host = unbracket(target.hostname);
+      const port = Number(target.port) || (isHttps ? 443 : 80);
+      const via = hop.via;
       const request = (isHttps ? https : http).request({
         protocol: target.protocol,
-        host: unbracket(target.hostname),
-        port: target.port || (isHttps ? 443 : 80),
+        host,
+        port,
         path: `${target.pathname}${target.search}`,
         method: attempt.method,
         headers,
-        agent: hop.guarded ? (isHttps ? agents.guardedHttps : agents.guardedHttp) : isHttps ? agents.https : agents.http,
-        lookup: hop.guarded ? guardedLookup : undefined,
+        // through an egress: a connection of its own per request (API calls and manifests are few;
+        // the media bytes keep theirs in the pool), its TLS inside the egress's tunnel
+        ...(via
+          ? {
+              createConnection: (_: unknown, done: (err: Error | null, socket: Duplex) => void) => {
+                egressConnection(via, isHttps, host, port, hop.guarded, timeoutMs, signal).then(
+                  (socket) => done(null, socket),
+                  (err: unknown) => done(err as Error, undefined as unknown as Duplex),
+                );
+                return undefined;
+              },
+            }
+          : { agent: hop.guarded ? (isHttps ? agents.guardedHttps : agents.guardedHttp) : isHttps ? agents.https : agents.http, lookup: hop.guarded ? guardedLookup : undefined }),
       });
       let settled = false;
       const timer = setTimeout(() => {

@@ -18,6 +18,7 @@ import { EngineError } from "../errors.ts";
 import { unbracket } from "./address-guard.ts";
 import { ChunkedBody } from "./chunked-body.ts";
 import type { ConnectionPool, Destination } from "./connection-pool.ts";
+import type { EgressDialer } from "./egress.ts";
 import { abortError } from "./outbound-errors.ts";
 import { lend, readsRecycled, setSink } from "./read-buffers.ts";
 import { bodyFraming, type BodyFraming, headEnd, keepsAlive, MAX_HEAD_BYTES, parseResponseHead, type ResponseHead, ResponseHeadError } from "./response-head.ts";
@@ -63,6 +64,8 @@ export interface MediaRequest {
   guarded: boolean;
   /** the host the link named, when the host map sent the request elsewhere */
   originalHost: string | null;
+  /** the egress to connect through (null: this host's own address) */
+  via?: EgressDialer | null;
 }
 
 function requestHead(target: URL, req: MediaRequest, userAgent: string): Buffer {
@@ -89,7 +92,7 @@ export function createMediaExchange(opts: { pool: ConnectionPool; userAgent: str
   return async function mediaExchange(target: URL, req: MediaRequest, timeoutMs: number, signal: AbortSignal | null | undefined): Promise<MediaResponse> {
     if (signal?.aborted) throw abortError(signal);
     const secure = target.protocol === "https:";
-    const to: Destination = { secure, host: unbracket(target.hostname), port: Number(target.port) || (secure ? 443 : 80), guarded: req.guarded };
+    const to: Destination = { secure, host: unbracket(target.hostname), port: Number(target.port) || (secure ? 443 : 80), guarded: req.guarded, via: req.via ?? null };
     const head = requestHead(target, req, opts.userAgent);
     const pooled = opts.pool.take(to);
     if (pooled) {

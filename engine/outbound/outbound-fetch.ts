@@ -1,8 +1,8 @@
-import { lookup as dnsLookup } from "node:dns/promises";
 import { Readable, type Transform } from "node:stream";
 import type { Logger } from "pino";
 import { EngineError } from "../errors.ts";
-import type { ResolveHost } from "./guarded-lookup.ts";
+import type { EgressPool, EgressRef } from "./egress.ts";
+import { defaultResolveHost, type ResolveHost } from "./guarded-lookup.ts";
 import { parseHostMap, type HostMap } from "./host-map.ts";
 import { createHostSlots, type HostSlots } from "./host-slots.ts";
 import { createHttpExchange, type ExchangeAttempt, type ExchangeHop, type ExchangeResponse } from "./http-exchange.ts";
@@ -36,6 +36,8 @@ export interface OutboundInit extends RequestInit {
   urgent?: boolean;
   /** cookies sent to each hop their scope matches, redirects included (upstream-request.ts) */
   cookies?: readonly ScopedCookie[];
+  /** the way out this request takes (egress.ts): the one its media was resolved on; absent = this host's own address */
+  egress?: EgressRef;
 }
 
 export type OutboundFetch = (url: string | URL | Request, init?: OutboundInit) => Promise<Response>;
@@ -58,6 +60,15 @@ export interface Outbound {
   open: OutboundOpen;
   /** closes pooled keep-alive sockets */
   close(): void;
+}
+
+/** `fetch` and `open` whose requests go out by `egress` unless they name their own. */
+export function viaEgress(door: Pick<Outbound, "fetch" | "open">, egress: EgressRef | undefined): Pick<Outbound, "fetch" | "open"> {
+  if (!egress) return door;
+  return {
+    fetch: (url, init = {}) => door.fetch(url, init.egress ? init : { ...init, egress }),
+    open: (url, init = {}) => door.open(url, init.egress ? init : { ...init, egress }),
+  };
 }
 
 export type { ResolveHost };
@@ -83,6 +94,8 @@ export interface OutboundOptions {
    * 0 = no cap; default 64. Or a shared HostSlots, so several doors count together.
    */
   maxConnectionsPerHost?: number | HostSlots;
+  /** the egress pool a request's `egress` is looked up in (absent: every request leaves from this host's own address) */
+  egress?: EgressPool;
 }
 
 /** OUTBOUND_MAX_CONNECTIONS_PER_HOST's default (decision 021) */
@@ -90,8 +103,6 @@ export const DEFAULT_MAX_CONNECTIONS_PER_HOST = 64;
 
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 const TEXTUAL = /^(application\/(json|xml|.*\+json|.*\+xml|vnd\.apple\.mpegurl|x-mpegurl|dash\+xml|javascript)|text\/)/i;
-
-const defaultResolve: ResolveHost = async (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /**
  * The door, assembled from its units: `http-exchange.ts` (one exchange to a checked address,
@@ -107,7 +118,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
   const log = opts.logger;
   const slots = typeof opts.maxConnectionsPerHost === "object" ? opts.maxConnectionsPerHost : createHostSlots(opts.maxConnectionsPerHost ?? DEFAULT_MAX_CONNECTIONS_PER_HOST);
   const connections = createHttpExchange({
-    resolve: opts.resolve ?? defaultResolve,
+    resolve: opts.resolve ?? defaultResolveHost,
     userAgent: opts.userAgent ?? "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
   });
 
@@ -115,7 +126,9 @@ export function createOutbound(opts: OutboundOptions): Outbound {
    * One exchange under the host's connection cap: the slot is held until the response body is
    * finished (or the request fails), because that is how long the connection is busy.
    */
-  async function cappedExchange(target: URL, hop: ExchangeHop, attempt: ExchangeAttempt, init: OutboundInit, timeoutMs: number): Promise<ExchangeResponse> {
+  async function cappedExchange(target: URL, direct: ExchangeHop, attempt: ExchangeAttempt, init: OutboundInit, timeoutMs: number): Promise<ExchangeResponse> {
+    const via = opts.egress?.dialer(init.egress) ?? null;
+    const hop = via ? { ...direct, via } : direct;
     if (!attempt.capped) return connections.exchange(target, hop, attempt, timeoutMs, init.signal);
     const release = await slots.acquire(target.host, { signal: init.signal, urgent: init.urgent });
     try {

@@ -36,12 +36,17 @@ export function cookieHeaderFor(cookies: readonly ScopedCookie[], url: URL, nowM
   return pairs.length > 0 ? pairs.join("; ") : null;
 }
 
-/** The caller's init with the stream's headers under it (the caller's own, a Range, win) and its cookies. */
+/**
+ * The caller's init with the stream's headers under it (the caller's own, a Range, win), its
+ * cookies, and the egress it was resolved on (its URLs may be bound to that address).
+ */
 function withRequest(init: OutboundInit, request: UpstreamRequest | undefined): OutboundInit {
-  if (!request || (!request.headers && !request.cookies)) return init;
+  if (!request || (!request.headers && !request.cookies && !request.egress)) return init;
+  const egress = request.egress ? { egress: request.egress } : {};
+  if (!request.headers && !request.cookies) return { ...init, ...egress };
   const headers = new Headers(request.headers);
   new Headers(init.headers).forEach((value, name) => headers.set(name, value));
-  return { ...init, headers, ...(request.cookies?.length ? { cookies: request.cookies } : {}) };
+  return { ...init, headers, ...(request.cookies?.length ? { cookies: request.cookies } : {}), ...egress };
 }
 
 /**

@@ -13,9 +13,13 @@ import type { FormatId, ResolvedMedia } from "../types.ts";
 import type { ServeContext } from "./serve-download.ts";
 import { createStreamRefresh } from "./stream-refresh.ts";
 import { processHostRefusals } from "../outbound/host-refusals.ts";
+import { viaEgress } from "../outbound/outbound-fetch.ts";
 import { createRefusalLadder } from "../stream/refusal-ladder.ts";
 
-export type MediaContext = Pick<ServeContext, "config" | "logger" | "now" | "outbound" | "media" | "prefetch" | "resolve" | "resolveAvoiding" | "refusals" | "killGraceMs" | "spawnGate">;
+export type MediaContext = Pick<
+  ServeContext,
+  "config" | "logger" | "now" | "outbound" | "media" | "prefetch" | "resolve" | "resolveAvoiding" | "resolveOnOtherEgress" | "refusals" | "killGraceMs" | "spawnGate"
+>;
 
 export interface OpenedMedia {
   media: ResolvedMedia;
@@ -52,11 +56,12 @@ export async function openMedia(
   const filename = opts.filenameTemplate ? renderFilename(opts.filenameTemplate, media, format, defaultName, opts.language) : defaultName;
   opts.onResolved?.(media);
   const logger = ctx.logger.child({ download: opts.id });
-  const resolveAvoiding = ctx.resolveAvoiding;
+  const { resolveAvoiding, resolveOnOtherEgress } = ctx;
   const out = await runPlan(
     plan,
     {
-      outbound: ctx.outbound,
+      // the egress the media was resolved on: thumbnails and captions too (each stream names its own)
+      outbound: viaEgress(ctx.outbound, media.egress),
       media: ctx.media,
       limits: ctx.config.limits,
       logger,
@@ -68,6 +73,7 @@ export async function openMedia(
       refreshStream: createStreamRefresh({
         reResolve: () => ctx.resolve(link, true),
         resolveAvoiding: resolveAvoiding ? (clients) => resolveAvoiding(link, clients, opts.signal) : undefined,
+        resolveOnOtherEgress: resolveOnOtherEgress ? (refused) => resolveOnOtherEgress(link, refused, opts.signal) : undefined,
         logger,
       }),
       refusals: createRefusalLadder({ ...ctx.refusals, hosts: ctx.refusals?.hosts ?? processHostRefusals, logger }),

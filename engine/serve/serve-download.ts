@@ -90,6 +90,8 @@ export interface ServeContext {
    * cached: a download's way round a client whose URLs are refused (stream-refresh.ts)
    */
   resolveAvoiding?(link: ParsedLink, clients: readonly string[], signal: AbortSignal): Promise<ResolvedMedia>;
+  /** rests the egress whose URLs were refused and resolves afresh on another; null when there is no other (egress.ts) */
+  resolveOnOtherEgress?(link: ParsedLink, refused: string, signal: AbortSignal): Promise<ResolvedMedia> | null;
   /** how downloads answer a refusal (403) mid-way (defaults: refusal-ladder.ts) */
   refusals?: RefusalPolicy;
   /** true once the engine closes: new downloads are answered "busy" */

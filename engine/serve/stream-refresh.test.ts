@@ -42,6 +42,40 @@ describe("createStreamRefresh", () => {
     expect(codeOf(await refresh(next).catch((e: unknown) => e))).toBe("upstream.refused");
   });
 
+  it("with another egress, the third rung moves there (the same clients, in order) instead of leaving a client out; still once", async () => {
+    const onEgress = (m: ResolvedMedia, id: string): ResolvedMedia => ({ ...m, egress: { id }, streams: m.streams.map((s) => ({ ...s, request: { egress: { id } } })) });
+    const moved: string[] = [];
+    let avoided = 0;
+    const refresh = createStreamRefresh({
+      reResolve: async () => onEgress(media(1), "proxy-1"),
+      resolveOnOtherEgress: (refused) => {
+        moved.push(refused);
+        return Promise.resolve(onEgress(media(2), "proxy-2"));
+      },
+      resolveAvoiding: async () => {
+        avoided++;
+        return media(3, "ANDROID");
+      },
+    });
+    const fresh = await refresh(stream("137", "video", "old"));
+    const next = await refresh(fresh);
+    expect(next.request?.egress?.id).toBe("proxy-2");
+    expect(next.url).toContain("c=VISIONOS");
+    expect(moved).toEqual(["proxy-1"]);
+    expect(codeOf(await refresh(next).catch((e: unknown) => e))).toBe("upstream.refused");
+    expect(avoided).toBe(0);
+  });
+
+  it("with no other egress to go to, the third rung is the next client", async () => {
+    const refresh = createStreamRefresh({
+      reResolve: async () => ({ ...media(1), streams: media(1).streams.map((s) => ({ ...s, request: { egress: { id: "proxy-1" } } })) }),
+      resolveOnOtherEgress: () => null,
+      resolveAvoiding: async () => media(2, "ANDROID"),
+    });
+    const fresh = await refresh(stream("137", "video", "old"));
+    expect((await refresh(fresh)).url).toContain("c=ANDROID");
+  });
+
   it("without a next client, the second refusal of a fresh URL fails as refused, after one resolve", async () => {
     let resolves = 0;
     const refresh = createStreamRefresh({ reResolve: async () => media(++resolves) });

@@ -8,8 +8,10 @@ import type { ResolvedMedia, UpstreamStream } from "../types.ts";
  * each climbed at most once per download:
  *   2. re-resolve, bypassing the cache (the source asks its clients in order again, so the same
  *      client answers unless it stopped playing), and the readers continue at their offsets;
- *   3. re-resolve without the client whose URL was refused (YouTube's next client), when the
- *      source can and the URL names its client;
+ *   3. another egress, when the server has more than one way out and another is not resting
+ *      (the refused one rests: a fresh URL refused again speaks against its address), the
+ *      clients asked in their order again; else re-resolve without the client whose URL was
+ *      refused (YouTube's next client), when the source can and the URL names its client;
  * then `upstream.refused`. A download's video and audio inputs are usually refused together: a
  * stream whose URL is older than the latest fresh answer just gets that answer's URL, climbing
  * nothing. The stream is found again by id and kind; one that is no longer listed fails the
@@ -20,6 +22,11 @@ export interface StreamRefreshOptions {
   reResolve: () => Promise<ResolvedMedia>;
   /** a fresh resolve that leaves out the clients named; absent: the source has no next client */
   resolveAvoiding?: (clients: string[]) => Promise<ResolvedMedia>;
+  /**
+   * rests the egress named (its URLs were refused after a fresh resolve) and resolves afresh on
+   * another one; null when there is no other egress (engine/outbound/egress.ts)
+   */
+  resolveOnOtherEgress?: (refused: string) => Promise<ResolvedMedia> | null;
   logger?: Logger;
 }
 
@@ -51,6 +58,12 @@ export function createStreamRefresh(opts: StreamRefreshOptions): (stream: Upstre
     if (rungs === 1) {
       log?.info({ stream: stream.id }, "upstream refused (403): re-resolving the stream URLs; continuing at the offsets reached");
       return opts.reResolve();
+    }
+    const egress = stream.request?.egress?.id;
+    const moved = rungs === 2 && egress && opts.resolveOnOtherEgress ? opts.resolveOnOtherEgress(egress) : null;
+    if (moved) {
+      log?.info({ stream: stream.id, egress }, "upstream refused (403) the re-resolved URL too: resolving on another egress; continuing at the offsets reached");
+      return moved;
     }
     const client = clientOfStreamUrl(stream.url);
     if (rungs === 2 && client && opts.resolveAvoiding) {

@@ -7,8 +7,9 @@ import type { Logger } from "pino";
 import type { ParsedLink, PlaylistLink } from "#common/links.ts";
 import type { EngineConfig } from "../config.ts";
 import type { MediaTools } from "../media/ffmpeg.ts";
+import type { EgressDialer } from "../outbound/egress.ts";
 import type { OutboundFetch } from "../outbound/outbound-fetch.ts";
-import type { Platform, ResolvedMedia, SourceResult, UpstreamStream } from "../types.ts";
+import type { EgressRef, Platform, ResolvedMedia, SourceResult, UpstreamStream } from "../types.ts";
 
 export type { ParsedLink, PlaylistLink };
 
@@ -47,7 +48,13 @@ export interface ClientAttempt {
 }
 
 export interface SourceContext {
+  /** the outbound door, bound to this resolve's egress */
   fetch: OutboundFetch;
+  /**
+   * the egress this resolve goes out by, and how to connect that way (null: this host's own
+   * address): what the source fetches itself (yt-dlp's proxy) must leave the same way
+   */
+  egress?: { ref: EgressRef; dialer: EgressDialer | null };
   config: EngineConfig;
   logger: Logger;
   media: MediaTools;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ResolvedMedia } from "../types.ts";
-import { createCachedResolver, EXPIRY_MARGIN_MS } from "./cached-resolve.ts";
+import { createCachedResolver, EXPIRY_MARGIN_MS, resolveCacheKey } from "./cached-resolve.ts";
 import { memoryResolveCache } from "./memory.ts";
 import type { ResolveCacheStore } from "./types.ts";
 
@@ -8,6 +8,18 @@ const media = (title: string, expiresAt?: number) => ({ details: { title, descri
 const quiet = { warn() {} };
 
 describe("cached resolve", () => {
+  it("keeps one egress's answer from another's, and keys a link alone without a pool", async () => {
+    const link = "https://www.youtube.com/watch?v=abcdefghijk";
+    expect(resolveCacheKey(link, null)).toBe(link);
+    const resolver = createCachedResolver({ store: memoryResolveCache(() => 0), ttlSeconds: 60, now: () => 0, logger: quiet });
+    let loads = 0;
+    const on = (egress: string) => resolver.resolve(resolveCacheKey(link, egress), async () => media(`${egress} ${++loads}`));
+    expect((await on("proxy-1")).details.title).toBe("proxy-1 1");
+    expect((await on("proxy-2")).details.title).toBe("proxy-2 2");
+    expect((await on("proxy-1")).details.title).toBe("proxy-1 1");
+    expect(loads).toBe(2);
+  });
+
   it("shares one resolve between concurrent callers and reuses it until the TTL", async () => {
     let t = 1000;
     let calls = 0;

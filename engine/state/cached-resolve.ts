@@ -6,6 +6,15 @@ import type { ResolveCacheStore } from "./types.ts";
 /** stream URLs are not reused this close to their expiry */
 export const EXPIRY_MARGIN_MS = 60_000;
 
+/**
+ * The cache key of a link's answer on one egress (issue 32 §3): an answer's URLs may work only
+ * from the address that asked (googlevideo's `ip=`), so each egress has its own entries. Null
+ * (no egress pool): the link itself, as before pools existed.
+ */
+export function resolveCacheKey(url: string, egress: string | null): string {
+  return egress === null ? url : `${url}#egress=${egress}`;
+}
+
 export interface CachedResolver {
   /**
    * A cached result when one is fresh, else one resolve shared by concurrent callers; `fresh`

@@ -605,6 +605,16 @@ export interface YouTubeModes {
   mediaExpires?: { clients: string[]; atByte: number };
   /** media URLs of these clients are always refused (403): only another client gets the bytes */
   mediaRefused?: string[];
+  /**
+   * media URLs of these clients carry `ip=` (the address the player request came from, as
+   * googlevideo's do) and refuse (403) a request from any other address: a download must leave
+   * by the egress its link was resolved on
+   */
+  mediaIpBound?: string[];
+  /** player requests from these addresses (an egress the platform distrusts) meet the bot wall on every client */
+  botWallFrom?: string[];
+  /** media requests from these addresses are always refused (403): an egress refused outright */
+  mediaRefusedFrom?: string[];
 }
 
 /** A media request the mock refused (403) in one of the media modes. */
@@ -613,7 +623,7 @@ export interface MockMediaRefusal {
   itag: string;
   /** the request's Range header ("" without one) */
   range: string;
-  why: "token" | "expired" | "refused";
+  why: "token" | "expired" | "refused" | "egress";
 }
 
 export const YOUTUBE_REQUESTS_KEPT = 10_000;
@@ -628,6 +638,13 @@ export interface MockYouTubeRequest {
   itag?: string;
   /** the proof-of-origin token a player request carried (`serviceIntegrityDimensions.poToken`), or a media URL's `pot=` */
   poToken?: string;
+  /** the address the request came from (which egress it left by) */
+  from: string;
+}
+
+/** The address a request came from, IPv4 ones without their `::ffff:` form. */
+function addressOf(req: IncomingMessage): string {
+  return (req.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
 }
 
 /** A LOGIN_REQUIRED answer with its error screen, as a bot wall or an age gate looks. */
@@ -704,6 +721,9 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
     const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "");
     const start = range ? Number(range[1]) : 0;
     if (youtubeModes.mediaRefused?.includes(client)) return "refused";
+    if (youtubeModes.mediaRefusedFrom?.includes(addressOf(req))) return "refused";
+    const boundTo = url.searchParams.get("ip");
+    if (youtubeModes.mediaIpBound?.includes(client) && boundTo !== addressOf(req)) return "egress";
     const expires = youtubeModes.mediaExpires;
     if (expires?.clients.includes(client)) {
       if (!expiredOnce && start >= expires.atByte) {
@@ -718,13 +738,18 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
     }
     return null;
   };
-  /** A player answer's stream URLs, marked with the serial number of this answer (`rid=`), for `mediaExpires`. */
-  const withResolveSerial = (answer: Record<string, unknown>, client: string): Record<string, unknown> => {
-    if (!youtubeModes.mediaExpires?.clients.includes(client)) return answer;
-    const rid = ++ridIssued;
+  /**
+   * A player answer's stream URLs, marked with the serial number of this answer (`rid=`) for
+   * `mediaExpires`, and with the address that asked (`ip=`) for `mediaIpBound`.
+   */
+  const withResolveSerial = (answer: Record<string, unknown>, client: string, from: string): Record<string, unknown> => {
+    const expires = youtubeModes.mediaExpires?.clients.includes(client);
+    const bound = youtubeModes.mediaIpBound?.includes(client);
+    if (!expires && !bound) return answer;
+    const mark = `${expires ? `&rid=${++ridIssued}` : ""}${bound ? `&ip=${encodeURIComponent(from)}` : ""}`;
     const copy = structuredClone(answer);
     const sd = copy.streamingData as { formats?: Array<{ url?: string }>; adaptiveFormats?: Array<{ url?: string }> } | undefined;
-    for (const f of [...(sd?.formats ?? []), ...(sd?.adaptiveFormats ?? [])]) if (f.url) f.url += `&rid=${rid}`;
+    for (const f of [...(sd?.formats ?? []), ...(sd?.adaptiveFormats ?? [])]) if (f.url) f.url += mark;
     return copy;
   };
   const youtubeRequests: MockYouTubeRequest[] = [];
@@ -760,12 +785,14 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
       const body = await readJson(req);
       const videoId = String(body.videoId ?? "");
       const client = String(body.context?.client?.clientName ?? "");
-      recordYouTube({ kind: "player", videoId, client, poToken: String(body.serviceIntegrityDimensions?.poToken ?? "") || undefined });
+      const from = addressOf(req);
+      recordYouTube({ kind: "player", videoId, client, poToken: String(body.serviceIntegrityDimensions?.poToken ?? "") || undefined, from });
       const video = videos.get(videoId);
       // InnerTube answers an unknown id with ERROR "This video is unavailable".
       if (!video) return sendJson(res, 200, { playabilityStatus: { status: "ERROR", reason: "This video is unavailable" } });
       const answer = syntheticPlayerResponse(video, media, Date.now(), client);
-      return sendJson(res, 200, withResolveSerial(modeAnswer(youtubeModes, client, answer) ?? answer, client));
+      const modes = youtubeModes.botWallFrom?.includes(from) ? { ...youtubeModes, botWall: [client] } : youtubeModes;
+      return sendJson(res, 200, withResolveSerial(modeAnswer(modes, client, answer) ?? answer, client, from));
     }
     if (req.method === "POST" && p === "/youtubei/v1/next") {
       const body = await readJson(req);
@@ -782,7 +809,14 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
     }
     if (p === "/videoplayback") {
       const itag = url.searchParams.get("itag") ?? "";
-      recordYouTube({ kind: "media", videoId: (url.searchParams.get("id") ?? "").replace(/^o-/, ""), client: url.searchParams.get("c") ?? "", itag, poToken: url.searchParams.get("pot") ?? undefined });
+      recordYouTube({
+        kind: "media",
+        videoId: (url.searchParams.get("id") ?? "").replace(/^o-/, ""),
+        client: url.searchParams.get("c") ?? "",
+        itag,
+        poToken: url.searchParams.get("pot") ?? undefined,
+        from: addressOf(req),
+      });
       const file = itagFile(itag);
       if (!file) return void res.writeHead(404).end();
       const why = mediaRefusal(req, url, file);

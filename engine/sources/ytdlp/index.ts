@@ -129,7 +129,8 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
     const release = await slots.acquire(ctx.client, ctx.signal);
     let run: ProxyRun | null = null;
     try {
-      run = (await proxyFor(ctx)).startRun();
+      // yt-dlp's requests leave the way the rest of this resolve does (its URLs are bound to that address)
+      run = (await proxyFor(ctx)).startRun(ctx.egress?.dialer);
       const out = await runYtdlp({ binary: opts.binary.path, url: link.url, proxyUrl: run.url, timeoutMs, signal: closing.signal, cancel: ctx.signal, killGraceMs: opts.killGraceMs, playlistEnd, potProviderUrl: ctx.config.youtube.potProviderUrl });
       return read(out.stdout);
     } catch (err) {

@@ -14,6 +14,8 @@ import net, { isIP, type AddressInfo, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import { isBlockedAddress, unbracket } from "../../outbound/address-guard.ts";
+import { awaitConnect } from "../../outbound/await-connect.ts";
+import type { EgressDialer } from "../../outbound/egress.ts";
 import { applyHostMap, parseHostMap, type HostMap } from "../../outbound/host-map.ts";
 
 export type ResolveAll = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
@@ -32,6 +34,8 @@ export interface ProxyOptions {
 export interface ProxyRun {
   /** the proxy URL to pass as `--proxy` */
   url: string;
+  /** how this run's requests leave the server (the resolve's egress); null: this host's own address */
+  dialer: EgressDialer | null;
   /** destinations refused by the SSRF guard, e.g. "127.0.0.1 (10.0.0.5)" */
   refused: string[];
   /** forget the run; its token stops working */
@@ -40,7 +44,8 @@ export interface ProxyRun {
 
 export interface ForwardingProxy {
   port: number;
-  startRun(): ProxyRun;
+  /** a run whose requests leave by `dialer` (the egress of the resolve it serves; absent: this host's own address) */
+  startRun(dialer?: EgressDialer | null): ProxyRun;
   close(): Promise<void>;
 }
 
@@ -130,6 +135,7 @@ export async function startForwardingProxy(opts: ProxyOptions): Promise<Forwardi
     const headers: http.OutgoingHttpHeaders = { ...req.headers };
     for (const h of HOP_BY_HOP) delete headers[h];
     if (target.mapped) headers["x-forwarded-host"] = url.host;
+    const dialer = run.dialer;
     const upstream = http.request({
       host: target.host,
       port: target.port,
@@ -137,6 +143,18 @@ export async function startForwardingProxy(opts: ProxyOptions): Promise<Forwardi
       path: `${url.pathname}${url.search}`,
       headers,
       timeout: idleTimeoutMs,
+      // the run's egress: the destination was decided above, the dialer only carries the bytes
+      ...(dialer
+        ? {
+            createConnection: (_: unknown, done: (err: Error | null, socket: Duplex) => void) => {
+              dialer.dial({ host: target.host, port: target.port, guarded: false }, idleTimeoutMs).then(
+                (socket) => done(null, socket),
+                (err: unknown) => done(err as Error, undefined as unknown as Duplex),
+              );
+              return undefined;
+            },
+          }
+        : {}),
     });
     upstream.on("response", (up) => {
       const out: http.OutgoingHttpHeaders = { ...up.headers };
@@ -172,7 +190,14 @@ export async function startForwardingProxy(opts: ProxyOptions): Promise<Forwardi
       log.info({ reason: target.reason }, "yt-dlp proxy refused a tunnel");
       return reply(target.status, target.status === 403 ? "Forbidden" : "Bad Gateway");
     }
-    const upstream = net.connect({ host: target.host, port: target.port });
+    let upstream: Socket;
+    try {
+      upstream = await (run.dialer
+        ? run.dialer.dial({ host: target.host, port: target.port, guarded: false }, idleTimeoutMs)
+        : awaitConnect(net.connect({ host: target.host, port: target.port }), "connect", target.host, idleTimeoutMs, null));
+    } catch {
+      return reply(502, "Bad Gateway");
+    }
     sockets.add(upstream);
     upstream.setTimeout(idleTimeoutMs, () => upstream.destroy());
     // A tunnel carries HTTPS only: its first bytes must open a TLS handshake (yt-dlp's https),
@@ -188,19 +213,14 @@ export async function startForwardingProxy(opts: ProxyOptions): Promise<Forwardi
       upstream.pipe(client);
       client.pipe(upstream);
     };
-    upstream.once("connect", () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      if (head.length > 0) open(head);
-      else
-        client.once("data", (chunk: Buffer) => {
-          client.pause();
-          open(chunk);
-        });
-    });
-    upstream.on("error", () => {
-      if (upstream.connecting) reply(502, "Bad Gateway");
-      else client.destroy();
-    });
+    client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+    if (head.length > 0) open(head);
+    else
+      client.once("data", (chunk: Buffer) => {
+        client.pause();
+        open(chunk);
+      });
+    upstream.on("error", () => client.destroy());
     upstream.on("close", () => {
       sockets.delete(upstream);
       client.destroy();
@@ -232,10 +252,11 @@ export async function startForwardingProxy(opts: ProxyOptions): Promise<Forwardi
 
   return {
     port,
-    startRun() {
+    startRun(dialer = null) {
       const token = randomBytes(18).toString("base64url");
       const run: ProxyRun = {
         url: `http://${token}:x@127.0.0.1:${port}`,
+        dialer,
         refused: [],
         end: () => void runs.delete(token),
       };
