@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { MockMediaSet } from "#tests/mocks/media.ts";
 import { facebookDocument, instagramDocument, type FakeBehaviour } from "#tests/mocks/ytdlp.ts";
 import { ffprobeFile } from "../media/helpers.ts";
-import { ANONYMOUS, downloadToFile, useFakeYtdlpBench } from "./helpers.ts";
+import { ANONYMOUS, downloadToFile, expectInputsPlusTags, useFakeYtdlpBench } from "./helpers.ts";
 
 const FB_LINK = "https://www.facebook.com/watch/?v=1234567890";
 const IG_LINK = "https://www.instagram.com/reel/C1a2B3c4D5e/";
@@ -66,9 +66,12 @@ describe("Facebook and Instagram through a fake yt-dlp", () => {
     const byId = Object.fromEntries(formats.map((f) => [f.id, f]));
     const [v720, a128, p360] = await Promise.all(["video-720.mp4", "audio-128.m4a", "progressive-360.mp4"].map((f) => fs.stat(`${media.dir}/${f}`)));
     // real sizes: the exact lengths the CDN reports (the catalogue pairs video with the best
-    // separate audio track, so 360p is the progressive file's video plus the DASH audio)
-    expect(byId["mp4-720"]).toMatchObject({ available: true, bytes: v720!.size + a128!.size });
-    expect(byId["mp4-360"]).toMatchObject({ available: true, bytes: p360!.size + a128!.size });
+    // separate audio track, so 360p is the progressive file's video plus the DASH audio), and the
+    // few hundred bytes of the tags (title, artist, date, description; no cover in a video)
+    expect(byId["mp4-720"]).toMatchObject({ available: true });
+    expect(byId["mp4-360"]).toMatchObject({ available: true });
+    expectInputsPlusTags(byId["mp4-720"]!.bytes, v720!.size + a128!.size);
+    expectInputsPlusTags(byId["mp4-360"]!.bytes, p360!.size + a128!.size);
     // the 1080p format is DRM-protected: not offered
     expect(byId["mp4-1080"]?.available).toBe(false);
     expect(byId["thumbnail-hd"]?.available).toBe(true);
@@ -93,7 +96,8 @@ describe("Facebook and Instagram through a fake yt-dlp", () => {
     expect((await ffprobeFile(got.file)).streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", height: 360 });
     const mp3 = await downloadToFile(fixture.engine, IG_LINK, "mp3-128");
     const probe = await ffprobeFile(mp3.file);
-    expect(probe.streams).toEqual([expect.objectContaining({ codec_type: "audio", codec_name: "mp3" })]);
+    // one MP3 track; the thumbnail rides along as cover art (an attached picture), not a video track
+    expect(probe.streams.filter((s) => s.disposition?.attached_pic !== 1)).toEqual([expect.objectContaining({ codec_type: "audio", codec_name: "mp3" })]);
   }, 60_000);
 });
 

@@ -6,8 +6,8 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
-import { createEngine, type Engine } from "#engine/index.ts";
+import { afterAll, beforeAll, expect } from "vitest";
+import { createEngine, type Engine, type MediaOptions } from "#engine/index.ts";
 import { locateMediaTools, type MediaTools } from "#engine/media/ffmpeg.ts";
 import { locateYtdlp } from "#engine/sources/ytdlp/locate.ts";
 import type { Caller, FormatId } from "#engine/types.ts";
@@ -38,9 +38,24 @@ export async function startEngine(config: TestConfigOverrides): Promise<EngineWi
   return { engine, tools, close: () => engine.close() };
 }
 
+/**
+ * A remuxed format's size before download: its inputs' exact lengths plus the tags the file will
+ * carry (title, artist, date, description: text only, no cover in a video), a few hundred bytes.
+ */
+export function expectInputsPlusTags(shown: number | null, inputs: number): void {
+  expect(shown).not.toBeNull();
+  expect(shown! - inputs).toBeGreaterThan(0);
+  expect(shown! - inputs).toBeLessThan(4096);
+}
+
 /** Creates a download link for `format` and saves what it streams into a temporary file. */
-export async function downloadToFile(engine: Engine, url: string, format: FormatId): Promise<{ file: string; status: number; bytes: number; planned: number | null }> {
-  const created = await engine.createDownload({ url, format, caller: ANONYMOUS, ip: "203.0.113.9" });
+export async function downloadToFile(
+  engine: Engine,
+  url: string,
+  format: FormatId,
+  options?: MediaOptions,
+): Promise<{ file: string; status: number; bytes: number; planned: number | null }> {
+  const created = await engine.createDownload({ url, format, caller: ANONYMOUS, ip: "203.0.113.9", ...(options ? { options } : {}) });
   const server = await serveDownloads(engine);
   try {
     const res = await get(`${server.origin}${dlPath(created.downloadUrl)}`);
