@@ -643,7 +643,13 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         finished = null;
       };
       const mediaCtx = clients
-        ? { ...serving, resolve: (l: ParsedLink) => resolveFresh(l, controller.signal, ip, undefined, undefined, clients), resolveAvoiding: undefined }
+        ? {
+            ...serving,
+            resolve: (l: ParsedLink) => resolveFresh(l, controller.signal, ip, undefined, undefined, clients),
+            // the check of one client stays with that client and its egress
+            resolveAvoiding: undefined,
+            resolveOnOtherEgress: undefined,
+          }
         : { ...serving, resolve: (l: ParsedLink, fresh?: boolean) => resolveCached(l, fresh, undefined, { ip }) };
       let opened;
       try {

@@ -200,6 +200,24 @@ describe("egress: proxies and affinity on the mock platform", () => {
     expect(egress.resting(refused)).toBe(true);
   });
 
+  it("behind a proxy the SSRF guard still holds: a private destination is refused and no proxy is asked for it", async () => {
+    const egress = createEgressPool({
+      proxies: parseOutboundProxies(`${connectProxy.url} ${socksProxy.url}`),
+      // a public-looking name that resolves to a private address
+      resolve: async (host) => (host === "files.internal.test" ? [{ address: "10.0.0.5", family: 4 }] : noDns(host)),
+    });
+    const { config } = sourceContext({ hostMap: platform.hostMap });
+    current = await createEngine({ ...config, ytdlpPath: "off", publicUrl: origin }, { egress });
+    engines.push(current);
+    const tunnels = () => connectProxy.tunnels().length + socksProxy.tunnels().length;
+    const before = tunnels();
+    const direct = new URL(platform.origin);
+    for (const link of [`http://${direct.host}/files/sample-360p.mp4`, "http://files.internal.test/sample.mp4", "http://169.254.169.254/latest/meta-data/x.mp4"]) {
+      await expect(current.resolve(link, { kind: "anonymous" }), link).rejects.toMatchObject({ code: "link.blocked_address" });
+    }
+    expect(tunnels()).toBe(before);
+  });
+
   it("the resolve cache keeps each egress's answers apart", async () => {
     const outcomes: ResolveOutcome[] = [];
     const { engine, egress } = await engineWithProxies({ onResolved: (o) => outcomes.push(o) });
