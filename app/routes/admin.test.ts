@@ -8,6 +8,11 @@ import { countComments, listComments } from "#app/modules/blog/comments/comments
 import { getArticleBySlug } from "#app/modules/blog/articles.server.ts";
 import type { AdminView } from "#app/modules/admin/admin-view.server.ts";
 import { createScheduledJobs, SCHEDULED_DOWNLOAD_QUEUE, type JobQueue } from "#app/modules/jobs/scheduled-jobs.server.ts";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import pino from "pino";
+import { PlatformHealthTable } from "#app/modules/admin/admin-page.tsx";
+import { createHealthCounts } from "#app/modules/platform-health/health-counts.server.ts";
 import { action, headers, loader } from "./admin.tsx";
 
 const ADMIN_EMAIL = "ops@example.com";
@@ -115,6 +120,37 @@ describe.each(testDatabases)("/admin on $name", (variant) => {
     ]);
     expect(view.users).toEqual({ total: 2, plans: [{ plan: "free", users: 1 }, { plan: "basic", users: 0 }, { plan: "pro", users: 1 }, { plan: "ultimate", users: 0 }] });
     expect(headers({} as never)).toEqual({ "cache-control": "private, no-store" });
+  });
+
+  it.skipIf(skip)("shows the platform health per client and egress over the window, and the clients failing their canaries", async () => {
+    const { db, signUp, get } = await setup();
+    const ops = await signUp(ADMIN_EMAIL, true);
+    const now = Date.now();
+    const counts = createHealthCounts({ db, logger: pino({ level: "silent" }), flushMs: 3_600_000 });
+    const add = (client: string, egress: string, source: "resolve" | "download" | "canary", code: string | null, at: number) =>
+      counts.add({ platform: "youtube", client, egress, source, ok: code === null, code, at });
+    add("VISIONOS", "direct", "canary", null, now - 3_600_000);
+    add("VISIONOS", "direct", "canary", "video.bot_check", now - 60_000);
+    add("VISIONOS", "direct", "resolve", "video.bot_check", now - 30_000);
+    add("ANDROID", "proxy-1", "download", null, now - 10_000);
+    add("ANDROID", "proxy-1", "download", "client.needs_token", now - 20_000);
+    await counts.close();
+
+    const { view } = (await get(ops.cookie)).body as { view: AdminView };
+    expect(view.health.windowHours).toBe(24);
+    expect(view.health.askedLast).toEqual(["VISIONOS"]);
+    expect(view.health.rows.map((r) => [r.client, r.egress, r.successes, r.failures])).toEqual([
+      ["VISIONOS", "direct", 1, [{ type: "video.bot_check", count: 2 }]],
+      ["ANDROID", "proxy-1", 1, [{ type: "client.needs_token", count: 1 }]],
+    ]);
+
+    const html = renderToStaticMarkup(createElement(PlatformHealthTable, { health: view.health }));
+    expect(html).toContain("<caption");
+    for (const column of ["Platform", "Client", "Egress", "Successes", "Failures by type", "Last success", "Last failure"]) expect(html).toContain(`<th scope="col" class="${"border-b border-slate-200 px-3 py-2 text-left align-top"}">${column}</th>`);
+    expect(html).toMatch(/<th scope="row"[^>]*>VISIONOS<\/th>/);
+    expect(html).toContain("bot wall: 2");
+    expect(html).toContain("token needed: 1");
+    expect(html).toContain("asked after the other YouTube clients until they pass again: VISIONOS.");
   });
 
   it.skipIf(skip)("hides a reported comment and marks a message handled, each logged with the admin's id", async () => {

@@ -535,6 +535,12 @@ export function openApiDocument(serverUrl: string) {
                 },
               },
             },
+            error: {
+              type: "object",
+              description: "on a failed event, when the engine knows why: the error's code and sentence (as the API's errors)",
+              required: ["code", "message"],
+              properties: { code: { type: "string" }, message: { type: "string" } },
+            },
           },
         },
         JobRequest: {

@@ -57,7 +57,7 @@ const empty = (text: string) => <p className="text-sm text-slate-600">{text}</p>
  * Resolves, downloads and canary checks per platform, client and egress over the window (issue
  * 32 §5): the worst rows first, each failure type in words with its code.
  */
-function PlatformHealthTable({ health }: { health: AdminView["health"] }) {
+export function PlatformHealthTable({ health }: { health: AdminView["health"] }) {
   const window = `the last ${health.windowHours} hours`;
   return (
     <>

@@ -102,6 +102,20 @@ describe("runDownload", () => {
   });
 });
 
+describe("a failed download's cause", () => {
+  it("reads the engine's code and words from a failed event, and rejects with them instead of the generic failure", async () => {
+    const event = parseProgress(JSON.stringify({ bytes: 0, total: 10, state: "failed", error: { code: "upstream.refused", message: "The platform refused to send this video to our server. Please try again later." } }));
+    expect(event).toEqual({ bytes: 0, total: 10, state: "failed", code: "upstream.refused", message: "The platform refused to send this video to our server. Please try again later." });
+    const { subscribe } = scripted([event!]);
+    const err = await followDownload(ticket, {}, { subscribe, save: () => {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect([(err as ApiError).code, (err as ApiError).message]).toEqual(["upstream.refused", "The platform refused to send this video to our server. Please try again later."]);
+    // an older server's failed event without a cause: the generic words
+    const bare = await followDownload(ticket, {}, { subscribe: scripted([{ bytes: 0, total: 10, state: "failed" }]).subscribe, save: () => {} }).catch((e: unknown) => e);
+    expect([(bare as ApiError).code, (bare as ApiError).message]).toEqual(["download.failed", "The download stopped before the file was complete. Please try again."]);
+  });
+});
+
 describe("parseProgress", () => {
   it("reads the SSE payload and ignores anything else", () => {
     expect(parseProgress('{"bytes":5,"total":10,"state":"streaming"}')).toEqual({ bytes: 5, total: 10, state: "streaming", message: undefined });
