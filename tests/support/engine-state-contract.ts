@@ -208,6 +208,28 @@ export function engineStateContract(name: string, h: StateHarness): void {
       }
     });
 
+    itShared("a failed download's cause reaches the other instance with its state, and a new stream of it starts without it", async () => {
+      const a = h.make(LIMITS);
+      const b = h.make(LIMITS);
+      try {
+        a.progress.create("dl_cause", 1000);
+        await until(async () => b.progress.subscribe("dl_cause", () => {}).then((u) => (u(), true), () => false));
+        const seen: DownloadProgress[] = [];
+        const unsubscribe = await b.progress.subscribe("dl_cause", (p) => seen.push(p));
+        a.progress.start("dl_cause", 1000, 0);
+        a.progress.finish("dl_cause", "failed", { code: "upstream.refused", message: "The platform refused to send this video to our server. Please try again later." });
+        expect(await until(() => seen.at(-1)?.state === "failed")).toBe(true);
+        expect(seen.at(-1)?.error).toEqual({ code: "upstream.refused", message: "The platform refused to send this video to our server. Please try again later." });
+        a.progress.start("dl_cause", 1000, 0);
+        expect(await until(() => seen.at(-1)?.state === "streaming")).toBe(true);
+        expect(seen.at(-1)).not.toHaveProperty("error");
+        unsubscribe();
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
     it("a ZIP's files are heard at once, each change whole, and kept with the bytes that follow", async () => {
       const s = h.make(LIMITS);
       try {

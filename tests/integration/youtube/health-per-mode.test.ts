@@ -17,6 +17,7 @@ import { openTestPglite, type DatabaseHandle } from "#db/client.ts";
 import { ERRORS } from "#engine/errors.ts";
 import { createEngine, type DownloadProgress, type Engine } from "#engine/index.ts";
 import { canaryJob } from "#jobs/canary.ts";
+import { createApiRouter } from "#server/api/router.ts";
 import { createStatusRouter } from "#server/api/status.ts";
 import type { YouTubeModes } from "#tests/mocks/platform.ts";
 import { mockPlatformSuite, silentLogger, sourceContext } from "./helpers.ts";
@@ -189,6 +190,21 @@ describe("platform health in each mode of the mock platform", () => {
     await counts.flush();
     const visionos = (await readHealthTable(database.db)).find((r) => r.client === "VISIONOS");
     expect(visionos?.failures).toEqual([{ type: "upstream.refused", count: 3 }]);
+
+    // what the downloader reads: the progress stream's failed event carries the cause
+    const app = express();
+    app.use("/api/v1", createApiRouter({ engine: e, logger: silentLogger }));
+    const api = app.listen(0, "127.0.0.1");
+    await new Promise<void>((r) => api.once("listening", () => r()));
+    try {
+      const created = await e.createDownload({ url: URL_OF("vidfetch720"), format: "m4a", caller: anonymous, ip: "127.0.0.1" });
+      const sse = await fetch(`http://127.0.0.1:${(api.address() as AddressInfo).port}/api/v1/downloads/${created.id}/progress`);
+      await (await fetch(created.downloadUrl)).arrayBuffer();
+      const events = (await sse.text()).split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
+      expect(events.at(-1)).toEqual({ bytes: 0, total: expect.any(Number), state: "failed", error: { code: "upstream.refused", message: ERRORS["upstream.refused"].message } });
+    } finally {
+      await new Promise<void>((r) => api.close(() => r()));
+    }
   });
 
   it("an age gate the embedded player may not pass: the video's own state, so the downloads fail with its words and the status stays ok", async () => {
