@@ -119,6 +119,14 @@ describe("the egress pool", () => {
   });
 });
 
+/** A self-signed certificate for `san` (`DNS:name` or `IP:address`), and its key. */
+function selfSigned(san: string): { key: Buffer; cert: Buffer } {
+  const dir = mkdtempSync(path.join(tmpdir(), "egress-tls-"));
+  const [keyFile, certFile] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
+  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=test", "-addext", `subjectAltName=${san}`, "-keyout", keyFile, "-out", certFile], { stdio: "ignore" });
+  return { key: readFileSync(keyFile), cert: readFileSync(certFile) };
+}
+
 describe("connections through an egress", () => {
   let target: http.Server;
   let targetPort = 0;
@@ -218,11 +226,46 @@ describe("connections through an egress", () => {
     }
   });
 
+  it("a destination the proxy cannot reach leaves the proxy in the pool; a proxy that cannot be reached rests", async () => {
+    const proxy = await startConnectProxy({ route: () => ({ host: "127.0.0.1", port: 1 }) });
+    proxies.push(proxy);
+    const { egress, door } = doorThrough(`${proxy.url} http://127.0.0.1:1`, resolvePublic);
+    try {
+      await expect(door.open("http://public.test/x", { egress: { id: "proxy-1" } })).rejects.toMatchObject({ code: "upstream.fetch_failed" });
+      expect(proxy.tunnels()).toHaveLength(1);
+      expect(egress.resting("proxy-1")).toBe(false);
+      await expect(door.open("http://public.test/x", { egress: { id: "proxy-2" } })).rejects.toMatchObject({ code: "upstream.fetch_failed" });
+      expect(egress.resting("proxy-2")).toBe(true);
+    } finally {
+      door.close();
+    }
+  });
+
+  it("an https:// proxy: TLS to the proxy, checked against its certificate, and the request inside", async () => {
+    const { key, cert } = selfSigned("IP:127.0.0.1");
+    const proxy = await startConnectProxy({ tls: { key, cert }, route: toTarget });
+    proxies.push(proxy);
+    const resolve = resolvePublic;
+    const egress = createEgressPool({ proxies: parseOutboundProxies(proxy.url).map((p) => ({ ...p, ca: cert })), resolve });
+    const door = createOutbound({ egress, allowPrivate: false, timeoutMs: 5_000, logger: silent, retries: 0, resolve });
+    const untrusted = createEgressPool({ proxies: parseOutboundProxies(proxy.url), resolve });
+    const strictDoor = createOutbound({ egress: untrusted, allowPrivate: false, timeoutMs: 5_000, logger: silent, retries: 0, resolve });
+    try {
+      expect(proxy.url).toMatch(/^https:/);
+      expect(await (await door.fetch("http://public.test/over-tls", { egress: { id: "proxy-1" } })).text()).toBe("hello");
+      expect(proxy.tunnels().map((t) => t.target)).toEqual(["93.184.216.34:80"]);
+      // a proxy whose certificate is not trusted is not used
+      await expect(strictDoor.open("http://public.test/x", { egress: { id: "proxy-1" } })).rejects.toMatchObject({ code: "upstream.fetch_failed" });
+      expect(proxy.tunnels()).toHaveLength(1);
+    } finally {
+      door.close();
+      strictDoor.close();
+    }
+  });
+
   it("TLS to the destination runs inside the tunnel, its certificate checked for the name", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "egress-tls-"));
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=public.test", "-addext", "subjectAltName=DNS:public.test", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")], { stdio: "ignore" });
-    const ca = readFileSync(path.join(dir, "cert.pem"));
-    const tlsServer = https.createServer({ key: readFileSync(path.join(dir, "key.pem")), cert: ca }, (_req, res) => res.writeHead(200, { "content-length": "6" }).end("secret"));
+    const { key, cert: ca } = selfSigned("DNS:public.test");
+    const tlsServer = https.createServer({ key, cert: ca }, (_req, res) => res.writeHead(200, { "content-length": "6" }).end("secret"));
     await new Promise<void>((r) => tlsServer.listen(0, "127.0.0.1", r));
     const port = (tlsServer.address() as AddressInfo).port;
     const proxy = await startConnectProxy({ route: (host) => (host === "93.184.216.34" ? { host: "127.0.0.1", port } : { host, port }) });

@@ -26,7 +26,7 @@ import type { ResolveHost } from "./guarded-lookup.ts";
 import { guardedResolve } from "./guarded-lookup.ts";
 import { awaitConnect } from "./await-connect.ts";
 import { abortError } from "./outbound-errors.ts";
-import { bigIntToIpv6, connectThroughProxy, ipv6ToBigInt, proxyLabel, type ProxySpec } from "./proxy-tunnel.ts";
+import { bigIntToIpv6, connectThroughProxy, ipv6ToBigInt, isProxyFault, proxyLabel, type ProxySpec } from "./proxy-tunnel.ts";
 
 export type { EgressRef, ProxySpec };
 
@@ -220,7 +220,8 @@ export function createEgressPool(opts: EgressPoolOptions): EgressPool {
         try {
           return await connectThroughProxy(proxy, { host, port: to.port }, timeoutMs, signal);
         } catch (err) {
-          if (!signal?.aborted) pool.rest(id, (err as Error).message);
+          // the proxy failing (not the destination behind it) makes its egress sick
+          if (isProxyFault(err) && !signal?.aborted) pool.rest(id, (err as Error).message);
           throw err;
         }
       },

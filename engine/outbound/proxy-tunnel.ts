@@ -17,6 +17,8 @@ export interface ProxySpec {
   port: number;
   username?: string;
   password?: string;
+  /** certificates trusted for an `https:` proxy instead of the system's (tests; not a setting) */
+  ca?: string | Buffer;
 }
 
 /** where the tunnel leads: an address the guard checked, or a trusted name the proxy resolves */
@@ -33,9 +35,20 @@ export function proxyLabel(proxy: ProxySpec): string {
 /** what a proxy's answer may be at most before the tunnel opens (a CONNECT response head) */
 const MAX_PROXY_HEAD = 16 * 1024;
 
-/** A failure on the proxy's side: retryable like a reset connection when the proxy may recover. */
-function proxyError(proxy: ProxySpec, what: string, retryable: boolean): Error {
-  return Object.assign(new Error(`proxy ${proxyLabel(proxy)}: ${what}`), { code: retryable ? "ECONNRESET" : "EPROXY" });
+/**
+ * A tunnel that did not open: retryable like a reset connection when another attempt may work;
+ * `proxyFault` when the proxy itself failed (unreachable, refused our credentials, spoke another
+ * protocol) rather than the destination behind it (a CONNECT 502, SOCKS "host unreachable").
+ */
+export type TunnelError = Error & { code: string; proxyFault: boolean };
+
+function proxyError(proxy: ProxySpec, what: string, retryable: boolean, proxyFault: boolean): TunnelError {
+  return Object.assign(new Error(`proxy ${proxyLabel(proxy)}: ${what}`), { code: retryable ? "ECONNRESET" : "EPROXY", proxyFault });
+}
+
+/** Whether a failed tunnel speaks against the proxy (its egress should rest) rather than the destination. */
+export function isProxyFault(err: unknown): boolean {
+  return (err as Partial<TunnelError> | null)?.proxyFault === true;
 }
 
 /**
@@ -50,7 +63,7 @@ export function connectThroughProxy(proxy: ProxySpec, to: TunnelDestination, tim
     }
     const socket: Socket =
       proxy.protocol === "https:"
-        ? tls.connect({ host: proxy.host, port: proxy.port, servername: isIP(proxy.host) ? undefined : proxy.host, ALPNProtocols: ["http/1.1"] })
+        ? tls.connect({ host: proxy.host, port: proxy.port, servername: isIP(proxy.host) ? undefined : proxy.host, ALPNProtocols: ["http/1.1"], ...(proxy.ca ? { ca: proxy.ca } : {}) })
         : net.connect({ host: proxy.host, port: proxy.port });
     let settled = false;
     const finish = (err: Error | null) => {
@@ -69,8 +82,9 @@ export function connectThroughProxy(proxy: ProxySpec, to: TunnelDestination, tim
     };
     const timer = setTimeout(() => finish(new EngineError("upstream.timeout", { detail: `no tunnel through ${proxyLabel(proxy)} in ${timeoutMs} ms` })), timeoutMs);
     const onAbort = () => finish(abortError(signal));
-    const onError = (err: Error) => finish(Object.assign(new Error(`proxy ${proxyLabel(proxy)}: ${(err as NodeJS.ErrnoException).code ?? err.message}`), { code: (err as NodeJS.ErrnoException).code ?? "ECONNRESET" }));
-    const onClose = () => finish(proxyError(proxy, "closed the connection during the handshake", true));
+    // the proxy's own socket failing (refused, reset, TLS to it) is the proxy's fault
+    const onError = (err: Error) => finish(proxyError(proxy, (err as NodeJS.ErrnoException).code ?? err.message, true, true));
+    const onClose = () => finish(proxyError(proxy, "closed the connection during the handshake", true, true));
     signal?.addEventListener("abort", onAbort, { once: true });
     socket.on("error", onError);
     socket.on("close", onClose);
@@ -101,7 +115,7 @@ function readUntil(socket: Socket, proxy: ProxySpec, done: (buf: Buffer) => numb
       if (used === null) {
         if (buf.length > MAX_PROXY_HEAD) {
           socket.off("data", onData);
-          reject(proxyError(proxy, "answered too much before the tunnel opened", false));
+          reject(proxyError(proxy, "answered too much before the tunnel opened", false, true));
         }
         return;
       }
@@ -109,7 +123,7 @@ function readUntil(socket: Socket, proxy: ProxySpec, done: (buf: Buffer) => numb
       // HTTP and TLS speak first from our side: a proxy that sends more before we have spoken
       // is not carrying our destination's bytes
       if (used < buf.length) {
-        reject(proxyError(proxy, "sent bytes before the tunnel was used", false));
+        reject(proxyError(proxy, "sent bytes before the tunnel was used", false, true));
         return;
       }
       resolve();
@@ -135,13 +149,13 @@ async function connectHandshake(socket: Socket, proxy: ProxySpec, to: TunnelDest
     const end = buf.indexOf("\r\n\r\n");
     if (end === -1) return null;
     const m = /^HTTP\/1\.[01] (\d{3})/.exec(buf.toString("latin1", 0, Math.min(end, 64)));
-    if (!m) throw proxyError(proxy, "did not answer CONNECT in HTTP", false);
+    if (!m) throw proxyError(proxy, "did not answer CONNECT in HTTP", false, true);
     status = Number(m[1]);
     return end + 4;
   });
   if (status < 200 || status > 299) {
-    // 407: our credentials were refused; 403: the proxy will not go there; 5xx: it could not
-    throw proxyError(proxy, `answered CONNECT with ${status}`, status >= 500);
+    // 407: our credentials were refused; 403: the proxy will not go there; 5xx: it could not reach the destination
+    throw proxyError(proxy, `answered CONNECT with ${status}`, status >= 500, status < 500);
   }
 }
 
@@ -163,14 +177,14 @@ async function socksHandshake(socket: Socket, proxy: ProxySpec, to: TunnelDestin
   let method = -1;
   await readUntil(socket, proxy, (buf) => {
     if (buf.length < 2) return null;
-    if (buf[0] !== 5) throw proxyError(proxy, "is not a SOCKS5 proxy", false);
+    if (buf[0] !== 5) throw proxyError(proxy, "is not a SOCKS5 proxy", false, true);
     method = buf[1]!;
     return 2;
   });
   if (method === 2 && withAuth) {
     const user = Buffer.from(proxy.username ?? "", "utf8");
     const pass = Buffer.from(proxy.password ?? "", "utf8");
-    if (user.length > 255 || pass.length > 255) throw proxyError(proxy, "user name or password longer than SOCKS5 allows", false);
+    if (user.length > 255 || pass.length > 255) throw proxyError(proxy, "user name or password longer than SOCKS5 allows", false, true);
     socket.write(Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([pass.length]), pass]));
     let ok = false;
     await readUntil(socket, proxy, (buf) => {
@@ -178,23 +192,27 @@ async function socksHandshake(socket: Socket, proxy: ProxySpec, to: TunnelDestin
       ok = buf[1] === 0;
       return 2;
     });
-    if (!ok) throw proxyError(proxy, "refused our user name and password", false);
+    if (!ok) throw proxyError(proxy, "refused our user name and password", false, true);
   } else if (method !== 0) {
-    throw proxyError(proxy, method === 0xff ? "accepts none of our authentication methods" : `chose authentication method ${method}`, false);
+    throw proxyError(proxy, method === 0xff ? "accepts none of our authentication methods" : `chose authentication method ${method}`, false, true);
   }
   socket.write(Buffer.concat([Buffer.from([5, 1, 0]), socksAddress(to.host), Buffer.from([to.port >> 8, to.port & 0xff])]));
   let reply = -1;
   await readUntil(socket, proxy, (buf) => {
     if (buf.length < 5) return null;
-    if (buf[0] !== 5) throw proxyError(proxy, "answered CONNECT outside SOCKS5", false);
+    if (buf[0] !== 5) throw proxyError(proxy, "answered CONNECT outside SOCKS5", false, true);
     reply = buf[1]!;
     const atyp = buf[3];
     const addrLen = atyp === 1 ? 4 : atyp === 4 ? 16 : atyp === 3 ? 1 + buf[4]! : -1;
-    if (addrLen < 0) throw proxyError(proxy, `answered with address type ${atyp}`, false);
+    if (addrLen < 0) throw proxyError(proxy, `answered with address type ${atyp}`, false, true);
     const total = 4 + addrLen + 2;
     return buf.length >= total ? total : null;
   });
-  if (reply !== 0) throw proxyError(proxy, `refused the connection (${SOCKS_REPLIES[reply] ?? `reply ${reply}`})`, reply === 1 || reply === 3 || reply === 4);
+  // 2 (not allowed by its rules) and 7, 8 (what we asked for is not supported) are the proxy's; the rest are the destination's
+  const proxyFault = reply === 2 || reply === 7 || reply === 8;
+  if (reply !== 0) {
+    throw proxyError(proxy, `refused the connection (${SOCKS_REPLIES[reply] ?? `reply ${reply}`})`, reply === 1 || reply === 3 || reply === 4, proxyFault);
+  }
 }
 
 /** DST.ADDR with its ATYP: an IPv4 or IPv6 address as bytes, a name (resolved by the proxy) with its length. */

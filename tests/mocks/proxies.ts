@@ -7,6 +7,7 @@
  * engine's job, and the tests check the engine asks them for nothing it should not.
  */
 import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
 import net, { isIP, type AddressInfo, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 
@@ -39,6 +40,8 @@ export interface FakeProxyOptions {
    * public address the guard accepts while the bytes come from a local server
    */
   route?: (host: string, port: number) => { host: string; port: number };
+  /** the CONNECT proxy speaks TLS itself (an `https://` proxy) with this key and certificate */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 /** Pipes the client and the destination together, counting the bytes each way. */
@@ -82,8 +85,9 @@ export async function startConnectProxy(opts: FakeProxyOptions = {}): Promise<Fa
   const tunnels: ProxyTunnel[] = [];
   const sockets = new Set<Duplex>();
   let authFailures = 0;
-  const server = http.createServer((_req, res) => res.writeHead(405, { connection: "close" }).end());
-  server.on("connection", (s: Socket) => {
+  const refuse = (_req: IncomingMessage, res: http.ServerResponse) => res.writeHead(405, { connection: "close" }).end();
+  const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, refuse) : http.createServer(refuse);
+  server.on(opts.tls ? "secureConnection" : "connection", (s: Socket) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
@@ -113,7 +117,7 @@ export async function startConnectProxy(opts: FakeProxyOptions = {}): Promise<Fa
   });
   const port = await listen(server);
   return {
-    url: `http://${userinfo(opts.auth)}127.0.0.1:${port}`,
+    url: `${opts.tls ? "https" : "http"}://${userinfo(opts.auth)}127.0.0.1:${port}`,
     localAddress,
     tunnels: () => tunnels.map((t) => ({ ...t })),
     authFailures: () => authFailures,
