@@ -23,10 +23,11 @@
  * YouTube's 2026 failure types, per InnerTube client, are switched on per test with
  * `setYouTubeModes` (issue 32 §7): SABR-only answers, a bot wall, the made-for-kids ERROR, an age
  * gate, caption tracks that need a PO token, media URLs that refuse long ranges without a token,
- * that expire mid-download, or that are always refused. Each
- * answer's stream URLs name the client that got them (`c=`, as googlevideo's do), and the player
- * and media requests are recorded, so a test sees which client a download went through and how
- * many player requests it cost.
+ * that expire mid-download, or that are always refused; and per egress (the address a request
+ * comes from): media URLs bound to the address that resolved them (`ip=`), a bot wall or refused
+ * media for some addresses. Each answer's stream URLs name the client that got them (`c=`, as
+ * googlevideo's do), and the player and media requests are recorded with their address, so a
+ * test sees which client and egress a download went through and how many player requests it cost.
  */
 import { existsSync, statSync } from "node:fs";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
