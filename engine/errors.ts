@@ -60,6 +60,10 @@ export const ERRORS = defineErrors({
   "format.unavailable": { status: 422, message: "This format is not available for this video." },
   "format.premium": { status: 403, message: "This format is a premium feature. Upgrade to Premium to download it." },
 
+  // clips (issue 33 §1): a start and end the source cannot honour, never a silent full file
+  "clip.out_of_range": { status: 422, message: "The clip must start before it ends, and within the video's length." },
+  "clip.unavailable": { status: 422, message: "This file cannot be cut into a clip." },
+
   // features a plan unlocks (common/plans.ts); engine/refusals.ts names the plans that have it
   "plan.required": { status: 403, message: "This feature comes with a paid plan." },
 

@@ -9,7 +9,8 @@ import { safeFileTitle } from "#common/file-names.ts";
 import { pickCaptionTrack } from "./captions/fetch-transcript.ts";
 import { canDownload, isPremiumFormat } from "./entitlements.ts";
 import { EngineError } from "./errors.ts";
-import { DEFAULT_MEDIA_OPTIONS, type MediaOptions } from "./media/options/media-options.ts";
+import { clipPlan } from "./media/clip/plan-clip.ts";
+import { DEFAULT_MEDIA_OPTIONS, isClip, type MediaOptions } from "./media/options/media-options.ts";
 import { tagPlan } from "./media/tags/plan-tags.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, Thumbnail, UpstreamStream } from "./types.ts";
 
@@ -391,7 +392,9 @@ function usesUnpipeable(plan: MediaPlan): boolean {
 
 /** The plan and size for a format with the download's media options applied (tags: decision 059). */
 function build(media: ResolvedMedia, id: FormatId, options: MediaOptions): Outcome {
-  const outcome = buildBare(media, id);
+  const bare = buildBare(media, id);
+  // a clip: cut before the tags are sized (docs/decisions/061)
+  const outcome = bare.ok && isClip(options) ? { ok: true as const, built: { ...bare.built, ...clipPlan(bare.built, media, options) } } : bare;
   if (!outcome.ok || !options.tags) return outcome;
   return { ok: true, built: { ...outcome.built, ...tagPlan(outcome.built, media, id, pickHdThumbnail(media.thumbnails)) } };
 }

@@ -265,6 +265,23 @@ export interface FileTags {
   cover: { url: string; bytes: number | null } | null;
 }
 
+/**
+ * A clip of the file (issue 33 §1, docs/decisions/061): ffmpeg reads each input from `seeks[i]`
+ * seconds on (a direct stream through a seekable loopback input, a segmented one from its first
+ * covering segment, which the plan's input already starts at) and writes `duration` seconds.
+ */
+export interface PlanClip {
+  /** the asked start and end, in the source's seconds */
+  start: number;
+  end: number;
+  /** per input: where ffmpeg seeks (`-ss`), in seconds from that input's own start */
+  seeks: number[];
+  /** seconds written (`-t`) after the seek point */
+  duration: number;
+  /** cut at the exact frames (re-encoded) instead of at the keyframe at or before the start */
+  exact: boolean;
+}
+
 /** What the stream runner must do for one download. */
 export type MediaPlan =
   | {
@@ -290,6 +307,7 @@ export type MediaPlan =
       /** output height when transcoding video */
       height?: number;
       tags?: FileTags;
+      clip?: PlanClip;
     }
   | {
       op: "transcode";
@@ -300,6 +318,7 @@ export type MediaPlan =
       extension: string;
       bytes: number | null;
       tags?: FileTags;
+      clip?: PlanClip;
     }
   | { op: "image"; url: string; mimeType: "image/jpeg"; extension: "jpg"; bytes: number | null }
   | { op: "text"; kind: "txt" | "srt" | "vtt"; track: CaptionTrack; mimeType: string; extension: string; bytes: null };

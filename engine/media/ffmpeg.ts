@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { EngineError, isEngineError } from "../errors.ts";
-import type { MediaPlan, UpstreamStream } from "../types.ts";
+import type { MediaPlan, PlanClip, UpstreamStream } from "../types.ts";
 import { processFfmpegs, type WarmPool } from "./warm-processes.ts";
 
 export interface MediaTools {
@@ -124,13 +124,35 @@ const OUTPUT_ARGS = ["-flush_packets", "0", "pipe:1"];
  */
 export const INPUT_THREAD_QUEUE_PACKETS = 256;
 
-function inputArgs(count: number): string[] {
+/**
+ * `-i pipe:3`, `-i pipe:4`…; a clip's inputs seek first (`-ss`), and one the engine serves on
+ * loopback (`urls[i]`, docs/decisions/061) is opened by its URL, the others keep their pipes in order.
+ */
+function inputArgs(count: number, clip?: PlanClip, urls?: readonly (string | null)[]): string[] {
   const args: string[] = [];
+  let pipe = 3;
   for (let i = 0; i < count; i++) {
     if (count > 1) args.push("-thread_queue_size", String(INPUT_THREAD_QUEUE_PACKETS));
-    args.push("-i", `pipe:${3 + i}`);
+    const seek = clip?.seeks[i] ?? 0;
+    if (seek > 0) args.push("-ss", seek.toFixed(3));
+    const url = urls?.[i];
+    // a loopback input answers a window at a time: ffmpeg asks again from where the answer ended,
+    // at once, and only once (a read that fails is the engine's to report, not ffmpeg's to retry)
+    if (url) args.push("-reconnect", "1", "-reconnect_delay_max", "0", ...LOOPBACK_PROBE);
+    args.push("-i", url ?? `pipe:${pipe++}`);
   }
   return args;
+}
+
+/**
+ * A clip's MP4 or WebM input says its codecs in its index: ffmpeg need not read the first
+ * megabytes of media (its default probe) before it seeks away from them.
+ */
+const LOOPBACK_PROBE = ["-probesize", "32768", "-analyzeduration", "0"];
+
+/** A clip's length, and for an exact one the video and audio re-encoded (whole: see docs/decisions/061). */
+function clipOutputArgs(clip: PlanClip | undefined): string[] {
+  return clip ? ["-t", clip.duration.toFixed(3)] : [];
 }
 
 /** Which input carries the video and which the audio, for `-map`. */
@@ -146,19 +168,22 @@ function pickTracks(inputs: UpstreamStream[]): { video: number | null; audio: nu
   };
 }
 
-/** The ffmpeg command line for one plan (inputs on pipe:3…, output on pipe:1). */
-export function ffmpegArgsForPlan(plan: MediaPlan): string[] {
+/** The ffmpeg command line for one plan (inputs on pipe:3…, or a clip's loopback URLs; output on pipe:1). */
+export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string | null)[]): string[] {
   switch (plan.op) {
     case "remux": {
       if (plan.inputs.length === 0) throw new EngineError("internal", { detail: "remux plan without inputs" });
       const { video, audio } = pickTracks(plan.inputs);
       const wantsVideo = plan.container !== "m4a";
-      const args = [...BASE_ARGS, ...inputArgs(plan.inputs.length)];
+      const exact = plan.clip?.exact === true;
+      const args = [...BASE_ARGS, ...inputArgs(plan.inputs.length, plan.clip, inputUrls)];
       if (wantsVideo && video !== null) args.push("-map", `${video}:v:0`);
       if (audio !== null) args.push("-map", `${audio}:a:0`);
       if (!wantsVideo) args.push("-vn");
       if (wantsVideo && video !== null) {
-        if (plan.transcodeVideo) {
+        if (exact && !plan.transcodeVideo && plan.container === "webm") {
+          args.push("-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1", "-crf", "32", "-b:v", "0");
+        } else if (plan.transcodeVideo || exact) {
           args.push("-c:v", "libx264", "-preset", "veryfast", "-crf", "22", "-pix_fmt", "yuv420p");
           // the quality is the shorter side: a vertical 1080×1920 at "720p" becomes 720×1280
           if (plan.height) args.push("-vf", `scale=w='if(gte(iw,ih),-2,${plan.height})':h='if(gte(iw,ih),${plan.height},-2)'`);
@@ -167,8 +192,9 @@ export function ffmpegArgsForPlan(plan: MediaPlan): string[] {
         }
       }
       if (audio !== null) {
-        if (plan.transcodeAudio === "aac") args.push("-c:a", "aac", "-b:a", "192k");
-        else if (plan.transcodeAudio === "opus") args.push("-c:a", "libopus", "-b:a", "160k");
+        const audioCodec = plan.transcodeAudio ?? (exact ? (plan.container === "webm" ? "opus" : "aac") : undefined);
+        if (audioCodec === "aac") args.push("-c:a", "aac", "-b:a", "192k");
+        else if (audioCodec === "opus") args.push("-c:a", "libopus", "-b:a", "160k");
         else {
           args.push("-c:a", "copy");
           // AAC from MPEG-TS (HLS) arrives as ADTS, which MP4 needs converted; a no-op otherwise.
@@ -177,13 +203,14 @@ export function ffmpegArgsForPlan(plan: MediaPlan): string[] {
           if (plan.container !== "webm" && maybeAdts) args.push("-bsf:a", "aac_adtstoasc");
         }
       }
+      args.push(...clipOutputArgs(plan.clip));
       if (plan.container === "webm") args.push("-f", "webm");
       else args.push(...(plan.tags ? FRAGMENTED_MP4_TAGGED : FRAGMENTED_MP4), "-f", plan.container === "m4a" ? "ipod" : "mp4");
       args.push(...OUTPUT_ARGS);
       return args;
     }
     case "transcode": {
-      const args = [...BASE_ARGS, ...inputArgs(1), "-map", "0:a:0", "-vn"];
+      const args = [...BASE_ARGS, ...inputArgs(1, plan.clip, inputUrls), "-map", "0:a:0", "-vn", ...clipOutputArgs(plan.clip)];
       if (plan.codec === "mp3") {
         // constant bitrate, so the file is what its label says and ffprobe reports it
         args.push("-c:a", "libmp3lame", "-b:a", `${plan.bitrateKbps}k`, ...NO_ID3, "-f", "mp3");

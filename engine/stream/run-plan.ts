@@ -16,6 +16,7 @@ import { DEFAULT_RANGE_CONCURRENCY, openRangedSource } from "./ranged-reader.ts"
 import type { RefusalLadder } from "./refusal-ladder.ts";
 import type { SegmentPrefetch } from "./segment-prefetch.ts";
 import { openSegmentSource } from "./segment-reader.ts";
+import { CLIP_READ_LIMITS, openClipInputs } from "../media/clip/clip-inputs.ts";
 
 /**
  * Executes a MediaPlan into a byte stream plus the response headers that describe it. Readers
@@ -95,7 +96,11 @@ export function requestCeiling(stream: UpstreamStream, configured: number | unde
   return Math.min(configured ?? GROWN_CHUNK_CEILING, own !== undefined && own > 0 ? own : Infinity);
 }
 
-async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { start: number; end: number }): Promise<{ body: Readable; length: number | null; contentType: string | null }> {
+async function openInput(
+  stream: UpstreamStream,
+  ctx: RunContext,
+  range?: { start: number; end?: number },
+): Promise<{ body: Readable; length: number | null; contentType: string | null; total: number | null }> {
   let current = stream;
   // the stream's own headers and cookies on every request, the refreshed stream's once it is refreshed
   const open = openWithRequest(ctx.outbound.open, () => current.request);
@@ -117,7 +122,7 @@ async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { star
       prefetched: ctx.prefetch ? (ref, signal) => ctx.prefetch!.take(ref, signal) : undefined,
       refusals: ctx.refusals,
     });
-    return { body, length: null, contentType: null };
+    return { body, length: null, contentType: null, total: null };
   }
   const src = await openRangedSource({
     open,
@@ -137,7 +142,7 @@ async function openInput(stream: UpstreamStream, ctx: RunContext, range?: { star
     logger: ctx.logger,
     signal: ctx.signal,
   });
-  return { body: src.stream, length: src.length, contentType: src.contentType };
+  return { body: src.stream, length: src.length, contentType: src.contentType, total: src.total };
 }
 
 const noop = () => undefined;
@@ -300,26 +305,47 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
       case "remux":
       case "transcode": {
         const streams = plan.op === "remux" ? plan.inputs : [plan.input];
-        const inputs = await Promise.all(
-          streams.map(async (s) => {
-            const input = await openInput(s, run);
-            return track(input.body);
-          }),
-        );
+        const openPiped = async (s: UpstreamStream) => track((await openInput(s, run)).body);
+        // a clip: direct inputs are served to ffmpeg on loopback, to seek in (docs/decisions/061)
+        let ffmpegOutput: Readable | null = null;
+        const clipInputs = plan.clip
+          ? await openClipInputs(streams, {
+              openPiped,
+              openRange: async (s, range, signal) => {
+                const read = await openInput(s, { ...run, limits: { ...run.limits, ...CLIP_READ_LIMITS }, signal: AbortSignal.any([run.signal, signal]) }, range);
+                return { body: read.body, total: read.total };
+              },
+              signal: run.signal,
+              onFailure: (err) => {
+                earlyFailure ??= err;
+                ffmpegOutput?.destroy(err);
+              },
+            })
+          : null;
+        const inputs = clipInputs ? clipInputs.pipes : await Promise.all(streams.map(openPiped));
         // Spawning blocks the event loop until ffmpeg has exec'd: one spawn per loop turn.
         await (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
         // an input that broke while it waited would leave ffmpeg waiting on a silent pipe
         if (earlyFailure) throw earlyFailure;
-        const ffmpeg = runFfmpeg(ctx.media, ffmpegArgsForPlan(plan), inputs, { killGraceMs: ctx.killGraceMs });
+        // a clip's command line is its own (its seek, its loopback URLs): no process is started ahead for it
+        const ffmpeg = runFfmpeg(ctx.media, ffmpegArgsForPlan(plan, clipInputs?.urls), inputs, { killGraceMs: ctx.killGraceMs, ...(clipInputs ? { warm: null } : {}) });
         stop = ffmpeg.shutdown;
+        ffmpegOutput = ffmpeg.output;
         track(ffmpeg.output);
         ffmpeg.exited.then(
-          (exit) => ctx.logger.debug({ code: exit.code, signal: exit.signal }, "ffmpeg exited"),
+          (exit) => {
+            // ffmpeg asks for nothing more: the loopback inputs close with it
+            for (const loopback of clipInputs?.loopbacks ?? []) loopback.close();
+            ctx.logger.debug({ code: exit.code, signal: exit.signal, ...(clipInputs ? { seeks: clipInputs.loopbacks.map((l) => l.requests()) } : {}) }, "ffmpeg exited");
+          },
           () => undefined,
         );
         // A broken input usually makes ffmpeg fail at once: learn it before the headers go out.
-        const first = await firstChunk(ffmpeg.output, run.signal);
-        if (first === null) throw new EngineError("download.failed", { detail: "ffmpeg produced no output" });
+        const first = await firstChunk(ffmpeg.output, run.signal).catch((err: unknown) => {
+          // a clip's loopback read that failed says more than ffmpeg's I/O error
+          throw earlyFailure ?? err;
+        });
+        if (first === null) throw earlyFailure ?? new EngineError("download.failed", { detail: "ffmpeg produced no output" });
         const output = track(prepend(first, ffmpeg.output));
         const body = tags ? track(await withFileTags(tags, cover, output, run.signal)) : output;
         return { status: 200, headers: { "content-type": plan.mimeType }, body, length: null, teardown };

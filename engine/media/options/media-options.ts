@@ -7,10 +7,22 @@
  */
 import { z } from "zod";
 import { EngineError } from "../../errors.ts";
+import { parseClipTime } from "../clip/clip-time.ts";
 
 export interface MediaOptions {
   /** title, artist, date, source link and cover written into the file (default true); false leaves it bare */
   tags: boolean;
+  /** a clip's first second (issue 33 §1; absent: from the beginning, or no clip at all) */
+  start?: number;
+  /** a clip's last second (absent: to the end, or no clip at all) */
+  end?: number;
+  /** the clip cut at the exact frames (re-encoded) rather than at the keyframe at or before `start`; only ever true when set */
+  exact?: true;
+}
+
+/** Whether the options ask for a clip rather than the whole file. */
+export function isClip(options: MediaOptions | undefined): boolean {
+  return options?.start !== undefined || options?.end !== undefined;
 }
 
 export const DEFAULT_MEDIA_OPTIONS: Readonly<MediaOptions> = Object.freeze({ tags: true });
@@ -18,8 +30,16 @@ export const DEFAULT_MEDIA_OPTIONS: Readonly<MediaOptions> = Object.freeze({ tag
 /** A boolean as JSON gives it, or as a query string does ("true"/"false", "1"/"0"). */
 const flag = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((s) => s === "true" || s === "1")]);
 
+/** A clip time: seconds as a JSON number, or text ("90", "1:30", "1:02:03"); checked by parseClipTime below. */
+const clipTime = z.union([z.number(), z.string().max(16)]);
+
 /** Every option the API takes, all optional: a request schema that refuses unknown keys spreads this into its own. */
-export const mediaOptionsShape = { tags: flag.optional() };
+export const mediaOptionsShape = { tags: flag.optional(), start: clipTime.optional(), end: clipTime.optional(), exact: flag.optional() };
+
+const FIELD_RULES: Record<string, string> = {
+  start: '"start" must be a time in seconds or h:mm:ss.',
+  end: '"end" must be a time in seconds or h:mm:ss.',
+};
 
 /** an unknown key is no option's business here (the request schema's) */
 const requestSchema = z.object(mediaOptionsShape);
@@ -33,15 +53,41 @@ export function parseMediaOptions(input: unknown): MediaOptions {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const field = issue.path.join(".");
-    throw new EngineError("request.invalid", { message: `"${field}" must be true or false.`, detail: `${field}: ${issue.message}` });
+    throw new EngineError("request.invalid", { message: FIELD_RULES[field] ?? `"${field}" must be true or false.`, detail: `${field}: ${issue.message}` });
   }
-  return { ...DEFAULT_MEDIA_OPTIONS, ...(result.data.tags !== undefined ? { tags: result.data.tags } : {}) };
+  const { tags, exact } = result.data;
+  const start = clipField(result.data.start, "start");
+  const end = clipField(result.data.end, "end");
+  // a clip that ends where it starts, or before, is nothing any source can give (the duration is checked at plan time)
+  if (start !== undefined && end !== undefined && end <= start) {
+    throw new EngineError("clip.out_of_range", { detail: `start ${start} >= end ${end}` });
+  }
+  return {
+    ...DEFAULT_MEDIA_OPTIONS,
+    ...(tags !== undefined ? { tags } : {}),
+    ...(start !== undefined ? { start } : {}),
+    ...(end !== undefined ? { end } : {}),
+    ...(exact && (start !== undefined || end !== undefined) ? { exact: true as const } : {}),
+  };
+}
+
+/** An absent or empty field is no clip bound; anything else must be a time. */
+function clipField(raw: string | number | undefined, field: "start" | "end"): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  const seconds = parseClipTime(raw);
+  if (seconds === null) throw new EngineError("request.invalid", { message: FIELD_RULES[field]!, detail: `${field}: not a time` });
+  return seconds;
 }
 
 /** Short names inside a signed link (a link is a URL: every byte counts). */
 interface OptionsClaim {
   /** tags: 0 = bare */
   g?: 0;
+  /** clip start and end, in milliseconds */
+  s?: number;
+  e?: number;
+  /** exact cut */
+  x?: 1;
 }
 
 /** What a link carries: only the options that differ from the defaults (none: nothing, so older links read the same). */
@@ -49,6 +95,9 @@ export function optionsClaim(options: MediaOptions | undefined): OptionsClaim | 
   if (!options) return undefined;
   const claim: OptionsClaim = {};
   if (!options.tags) claim.g = 0;
+  if (options.start !== undefined) claim.s = Math.round(options.start * 1000);
+  if (options.end !== undefined) claim.e = Math.round(options.end * 1000);
+  if (options.exact && isClip(options)) claim.x = 1;
   return Object.keys(claim).length > 0 ? claim : undefined;
 }
 
@@ -57,7 +106,21 @@ export function optionsFromClaim(raw: unknown): MediaOptions | null {
   if (raw === undefined) return { ...DEFAULT_MEDIA_OPTIONS };
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
   const claim = raw as Record<string, unknown>;
-  if (Object.keys(claim).some((k) => k !== "g")) return null;
+  if (Object.keys(claim).some((k) => !CLAIM_KEYS.has(k))) return null;
   if (claim.g !== undefined && claim.g !== 0) return null;
-  return { ...DEFAULT_MEDIA_OPTIONS, tags: claim.g !== 0 };
+  if (claim.x !== undefined && claim.x !== 1) return null;
+  const ms = (v: unknown) => (v === undefined ? undefined : Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) / 1000 : null);
+  const start = ms(claim.s);
+  const end = ms(claim.e);
+  if (start === null || end === null) return null;
+  if (claim.x === 1 && start === undefined && end === undefined) return null;
+  return {
+    ...DEFAULT_MEDIA_OPTIONS,
+    tags: claim.g !== 0,
+    ...(start !== undefined ? { start } : {}),
+    ...(end !== undefined ? { end } : {}),
+    ...(claim.x === 1 ? { exact: true as const } : {}),
+  };
 }
+
+const CLAIM_KEYS = new Set(["g", "s", "e", "x"]);

@@ -1,0 +1,292 @@
+/**
+ * Clips that fetch only what they need (issue 33 §1, §8; docs/decisions/061), end to end: the
+ * engine on a local CDN that counts the bytes it sends, the generic source on media whose every
+ * frame carries its own number. Each clip's first and last frames are read back and compared with
+ * the times asked; the bytes the CDN sent are compared with what the clip's samples hold.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEngine, type Engine } from "#engine/index.ts";
+import { locateMediaTools } from "#engine/media/ffmpeg.ts";
+import { parseMediaOptions } from "#engine/media/options/media-options.ts";
+import { genericSource } from "#engine/sources/generic/index.ts";
+import type { SourceAdapter } from "#engine/sources/types.ts";
+import type { ResolvedMedia } from "#engine/types.ts";
+import { dlPath, get, serveDownloads, testConfig } from "../engine-core/engine-fixture.ts";
+import { ensureTimecodeMedia, frameNumbers, TIMECODE_FPS, TIMECODE_GOP_FRAMES, TIMECODE_SECONDS, type TimecodeMedia } from "./clip-media.ts";
+import { startCountingOrigin, type CountingOrigin } from "./counting-origin.ts";
+import { ffprobeFile } from "./helpers.ts";
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * A YouTube-shaped answer: video and audio as two fragmented MP4 files, each with one global sidx,
+ * read as direct streams (what googlevideo serves), for any YouTube watch link.
+ */
+function dashShaped(): SourceAdapter {
+  return {
+    platform: "youtube",
+    matches: (parsed) => parsed.kind === "youtube",
+    async resolve(parsed) {
+      if (parsed.kind !== "youtube") return { ok: false, code: "link.unsupported" };
+      const sizes = { video: (await stat(media.fragmentedVideo)).size, audio: (await stat(media.fragmentedAudio)).size };
+      const resolved: ResolvedMedia = {
+        platform: "youtube",
+        sourceUrl: parsed.url,
+        details: {
+          ...{ id: parsed.id, title: "Timecode", description: "", thumbnail: "", channelTitle: "Test", channelId: "UC1", channelThumbnail: "", isMonetized: false },
+          ...{ subscriberCount: "Unknown", publishedAt: "Jan 1, 2026", duration: "2:00", viewCount: "1 views", likeCount: "0", tags: [], downloadUrl: parsed.url },
+          ...{ platform: "youtube", durationSeconds: TIMECODE_SECONDS, embedUrl: null },
+        },
+        streams: [
+          { id: "134", kind: "video", url: `${HOST}/fragmented-video.mp4`, transport: { type: "direct" }, container: "mp4", vcodec: "h264", width: 640, height: 360, bitrate: 400_000, contentLength: sizes.video },
+          { id: "140", kind: "audio", url: `${HOST}/fragmented-audio.m4a`, transport: { type: "direct" }, container: "m4a", acodec: "aac", bitrate: 96_000, contentLength: sizes.audio },
+        ],
+        thumbnails: [],
+        captions: [],
+      };
+      return { ok: true, media: resolved };
+    },
+  };
+}
+const anonymous = { kind: "anonymous" as const };
+const HOST = "https://clips.example.test";
+
+let media: TimecodeMedia;
+let origin: CountingOrigin;
+let engine: Engine;
+let server: { origin: string; close(): Promise<void> };
+let tmp: string;
+let nextIp = 1;
+
+beforeAll(async () => {
+  media = await ensureTimecodeMedia();
+  origin = await startCountingOrigin(media.dir);
+  engine = await createEngine(testConfig({ hostMap: `clips.example.test=${origin.origin}` }), { sources: [dashShaped(), genericSource], media: await locateMediaTools({}), killGraceMs: 500 });
+  server = await serveDownloads(engine);
+  tmp = await mkdtemp(path.join(os.tmpdir(), "vidfetch-clips-"));
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+  await engine?.close();
+  await origin?.close();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+/** Sizes of the packets of a file whose presentation time lies in [from, to). */
+async function packetBytes(file: string, from: number, to: number): Promise<number> {
+  const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-show_entries", "packet=pts_time,size", "-of", "csv=p=0", file], { maxBuffer: 64 * 1024 * 1024 });
+  let total = 0;
+  for (const line of stdout.trim().split("\n")) {
+    const [pts, size] = line.split(",").map(Number) as [number, number];
+    if (pts >= from && pts < to) total += size;
+  }
+  return total;
+}
+
+/** An MP4's index: every top-level box but the media (mdat, and a fragment's moof). */
+async function mp4IndexBytes(file: string): Promise<number> {
+  const buf = await readFile(file);
+  let total = 0;
+  for (let o = 0; o + 8 <= buf.length; ) {
+    const size = buf.readUInt32BE(o);
+    const type = buf.toString("latin1", o + 4, o + 8);
+    if (size < 8) break;
+    if (type !== "mdat" && type !== "moof") total += size;
+    o += size;
+  }
+  return total;
+}
+
+/** An EBML variable-length integer at `o`: its length and value (the marker bit kept for ids, dropped for sizes). */
+function vint(buf: Buffer, o: number, keepMarker: boolean): { length: number; value: number } {
+  const first = buf[o]!;
+  let length = 1;
+  while (length <= 8 && !(first & (0x80 >> (length - 1)))) length++;
+  let value = keepMarker ? first : first & (0xff >> length);
+  for (let i = 1; i < length; i++) value = value * 256 + buf[o + i]!;
+  return { length, value };
+}
+
+/** A WebM's index: the segment's every child but the clusters (head, tracks, Cues). */
+async function webmIndexBytes(file: string): Promise<number> {
+  const buf = await readFile(file);
+  let o = 0;
+  const header = vint(buf, o, true);
+  const headerSize = vint(buf, o + header.length, false);
+  o += header.length + headerSize.length + headerSize.value;
+  const segment = vint(buf, o, true);
+  o += segment.length + vint(buf, o + segment.length, false).length;
+  let total = o;
+  while (o < buf.length) {
+    const id = vint(buf, o, true);
+    const size = vint(buf, o + id.length, false);
+    const whole = id.length + size.length + size.value;
+    if (id.value !== 0x1f43b675) total += whole;
+    o += whole;
+  }
+  return total;
+}
+
+interface Clipped {
+  file: string;
+  /** bytes the CDN sent while the clip streamed */
+  fetched: number;
+  /** the paths the CDN was asked for meanwhile */
+  paths: string[];
+  created: { bytes: number | null };
+  body: Buffer;
+}
+
+/** One clip through a signed link: the file on disk, and the bytes the CDN sent for it (the resolve's own reads left out). */
+async function clip(url: string, format: string, options: Record<string, unknown>): Promise<Clipped> {
+  const created = await engine.createDownload({ url, format, caller: anonymous, ip: `198.51.100.${nextIp++}`, options: parseMediaOptions(options) });
+  await origin.settled();
+  origin.reset();
+  const res = await get(server.origin + dlPath(created.downloadUrl));
+  expect(res.status).toBe(200);
+  expect(res.outcome).toBe("end");
+  await origin.settled();
+  const ext = format === "webm" ? "webm" : format === "m4a" || format === "aac-256" ? "m4a" : format.startsWith("mp3") ? "mp3" : "mp4";
+  const file = path.join(tmp, `${nextIp}.${ext}`);
+  await writeFile(file, res.body);
+  return { file, fetched: origin.bytes(), paths: origin.requests.map((r) => r.split(" ")[0]!), created, body: res.body };
+}
+
+async function durationOf(file: string): Promise<number> {
+  const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file]);
+  return Number(stdout.trim());
+}
+
+const GOP_SECONDS = TIMECODE_GOP_FRAMES / TIMECODE_FPS;
+const frameAt = (seconds: number) => Math.round(seconds * TIMECODE_FPS);
+const link = (name: string) => `${HOST}/${name}`;
+
+/** Starts at the keyframe at or before `start` (within one GOP), ends at `end` (within a frame). */
+function expectKeyframeCut(frames: number[], start: number, end: number): void {
+  expect(frames[0]!).toBeLessThanOrEqual(frameAt(start));
+  expect(frames[0]!).toBeGreaterThan(frameAt(start) - TIMECODE_GOP_FRAMES);
+  expect(frames[0]! % TIMECODE_GOP_FRAMES).toBe(0);
+  expect(Math.abs(frames.at(-1)! - frameAt(end))).toBeLessThanOrEqual(1);
+  // every frame in between, in order: nothing dropped, nothing repeated. A copy is cut at the end
+  // in decoding order, so a B-frame shown just before the last frame may be left out (never more).
+  const gaps = frames.flatMap((n, i) => (i > 0 && n !== frames[i - 1]! + 1 ? [{ at: i, step: n - frames[i - 1]! }] : []));
+  expect(gaps.filter((g) => !(g.at >= frames.length - 2 && g.step === 2))).toEqual([]);
+}
+
+/** What the CDN sent stays within 1.5× of the clip's own samples (from one GOP before the start), plus the index. */
+async function expectFetchedWithin(fetched: number, sources: string[], start: number, end: number, index: number): Promise<void> {
+  let samples = 0;
+  for (const source of sources) samples += await packetBytes(source, start - GOP_SECONDS, end);
+  expect(fetched).toBeGreaterThan(0);
+  expect(fetched).toBeLessThanOrEqual(1.5 * samples + index);
+}
+
+describe("a keyframe-accurate clip (stream copy) fetches only the byte ranges it needs", () => {
+  for (const [name, file] of [
+    ["a progressive MP4 with its moov first, from its sample table", "faststart.mp4"],
+    ["a progressive MP4 with its moov at the end, from its sample table", "moov-at-end.mp4"],
+  ] as const) {
+    it(name, async () => {
+      const source = path.join(media.dir, file);
+      const got = await clip(link(file), "mp4-360", { start: "1:01", end: "1:11" });
+      expectKeyframeCut(await frameNumbers(got.file), 61, 71);
+      await expectFetchedWithin(got.fetched, [source], 61, 71, await mp4IndexBytes(source));
+      // a clip's size is an estimate, and says so (the picker shows it with a "~")
+      expect(got.created.bytes).toBeGreaterThan(0);
+      expect(got.created.bytes!).toBeLessThan((await readFile(source)).length / 5);
+    }, 60_000);
+  }
+
+  it("fragmented MP4 video and audio (YouTube's shape), from their sidx", async () => {
+    const got = await clip("https://www.youtube.com/watch?v=clipTimecod", "mp4-360", { start: "1:01", end: "1:11" });
+    expectKeyframeCut(await frameNumbers(got.file), 61, 71);
+    expect((await ffprobeFile(got.file)).streams.map((s) => s.codec_type).sort()).toEqual(["audio", "video"]);
+    const index = (await mp4IndexBytes(media.fragmentedVideo)) + (await mp4IndexBytes(media.fragmentedAudio));
+    await expectFetchedWithin(got.fetched, [media.fragmentedVideo, media.fragmentedAudio], 61, 71, index);
+  }, 60_000);
+
+  it("a WebM (VP9 + Opus), from its Cues", async () => {
+    const source = path.join(media.dir, "timecode.webm");
+    const got = await clip(link("timecode.webm"), "webm", { start: 61, end: 71 });
+    expect((await ffprobeFile(got.file)).formatName).toContain("webm");
+    expectKeyframeCut(await frameNumbers(got.file), 61, 71);
+    await expectFetchedWithin(got.fetched, [source], 61, 71, await webmIndexBytes(source));
+  }, 60_000);
+
+  it("an HLS stream: only the segments that cover the clip are fetched", async () => {
+    const got = await clip(link("hls/index.m3u8"), "mp4-360", { start: "1:01", end: "1:11" });
+    expectKeyframeCut(await frameNumbers(got.file), 61, 71);
+    // 2 s segments: 60–62 s is seg-030, 70–72 s is seg-035
+    const segments = [...new Set(got.paths)].sort();
+    expect(segments).toEqual(["/hls/seg-030.ts", "/hls/seg-031.ts", "/hls/seg-032.ts", "/hls/seg-033.ts", "/hls/seg-034.ts", "/hls/seg-035.ts"]);
+    let held = 0;
+    for (const s of segments) held += (await readFile(path.join(media.dir, s))).length;
+    expect(got.fetched).toBe(held);
+  }, 60_000);
+});
+
+describe("an exact clip", () => {
+  it("starts and ends at the frames asked, within one frame", async () => {
+    const got = await clip(link("faststart.mp4"), "mp4-360", { start: "1:01.5", end: "1:10.75", exact: true });
+    const frames = await frameNumbers(got.file);
+    expect(Math.abs(frames[0]! - frameAt(61.5))).toBeLessThanOrEqual(1);
+    expect(Math.abs(frames.at(-1)! - frameAt(70.75))).toBeLessThanOrEqual(1);
+    expect(frames.every((n, i) => i === 0 || n === frames[i - 1]! + 1)).toBe(true);
+    const source = path.join(media.dir, "faststart.mp4");
+    await expectFetchedWithin(got.fetched, [source], 61.5, 70.75, await mp4IndexBytes(source));
+  }, 60_000);
+});
+
+describe("audio formats are cut the same way, and tags still work on clips", () => {
+  it("an MP3 clip is the asked length and carries its ID3 tag", async () => {
+    const got = await clip(link("faststart.mp4"), "mp3-128", { start: "0:30", end: "0:40" });
+    expect(got.body.subarray(0, 3).toString("latin1")).toBe("ID3");
+    const probe = await ffprobeFile(got.file);
+    expect(probe.formatName).toBe("mp3");
+    expect(Math.abs((await durationOf(got.file)) - 10)).toBeLessThan(0.1);
+    const source = path.join(media.dir, "faststart.mp4");
+    await expectFetchedWithin(got.fetched, [source], 30, 40, await mp4IndexBytes(source));
+  }, 60_000);
+
+  it("an M4A clip (AAC copied) is the asked length and its MP4 video clip carries the title", async () => {
+    const audio = await clip(link("faststart.mp4"), "m4a", { start: 90, end: 100 });
+    // copied AAC is cut at its packets (about 21 ms each), with the encoder's priming ahead of the first
+    expect(Math.abs((await durationOf(audio.file)) - 10)).toBeLessThan(0.15);
+    const video = await clip(link("faststart.mp4"), "mp4-360", { start: 90, end: 100 });
+    const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-show_entries", "format_tags=title", "-of", "csv=p=0", video.file]);
+    expect(stdout.trim()).not.toBe("");
+  }, 60_000);
+});
+
+describe("a clip the source cannot honour is a 422, never the whole file", () => {
+  const refused = async (format: string, options: Record<string, unknown>, url = link("faststart.mp4")) => {
+    const error = await engine.createDownload({ url, format, caller: anonymous, ip: `198.51.100.${nextIp++}`, options: parseMediaOptions(options) }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    return error as { code?: string; status?: number } | null;
+  };
+
+  it("a start at or after the end", async () => {
+    for (const options of [{ start: 50, end: 40 }, { start: "1:00", end: "1:00" }]) {
+      expect(() => parseMediaOptions(options)).toThrow(expect.objectContaining({ code: "clip.out_of_range", status: 422 }));
+    }
+  });
+
+  it("a start or an end beyond the duration", async () => {
+    expect(await refused("mp4-360", { start: "2:00" })).toMatchObject({ code: "clip.out_of_range", status: 422 });
+    expect(await refused("mp4-360", { start: 10, end: "5:00" })).toMatchObject({ code: "clip.out_of_range", status: 422 });
+  });
+
+  it("a clip of a thumbnail", async () => {
+    const error = await refused("thumbnail-hd", { start: 10, end: 20 });
+    // a generic file has no thumbnail at all: the format itself is unavailable before any clip is looked at
+    expect(["clip.unavailable", "format.unavailable"]).toContain(error?.code);
+    expect(error?.status).toBe(422);
+  });
+});
