@@ -22,7 +22,7 @@ import { TIKTOK_CHAIN_TOKEN, TIKTOK_PAGE_COOKIE, tiktokDocument } from "#tests/m
 import { dlPath, get, serveDownloads, testConfig } from "../engine-core/engine-fixture.ts";
 import { startServer, type TestServer } from "../engine-core/helpers.ts";
 import { ffprobeFile, MEDIA_CACHE_DIR } from "../media/helpers.ts";
-import { ANONYMOUS, downloadToFile, startEngine, type EngineWithTools } from "./helpers.ts";
+import { ANONYMOUS, BARE, downloadToFile, startEngine, type EngineWithTools } from "./helpers.ts";
 
 const PAGE = "https://www.tiktok.com/@someone/video/7301234567890123456";
 const CDN = "https://v16-webapp-prime.tiktokcdn.test";
@@ -132,8 +132,13 @@ afterAll(async () => {
 describe("yt-dlp's headers and cookies reach the CDN that needs them", () => {
   it("current yt-dlp (a cookies field): the resolve sizes the file and the download is its exact bytes", async () => {
     const { formats } = await fixture.engine.resolve(link(VIDEOS.current), ANONYMOUS);
-    expect(formats.find((f) => f.id === "mp4-360")).toMatchObject({ available: true, bytes: file.length });
-    const got = await downloadToFile(fixture.engine, link(VIDEOS.current), "mp4-360");
+    const shown = formats.find((f) => f.id === "mp4-360");
+    expect(shown).toMatchObject({ available: true });
+    // the size counts the tags written into the file's head, and is what the download sends
+    expect(shown!.bytes).toBeGreaterThan(file.length);
+    expect((await downloadToFile(fixture.engine, link(VIDEOS.current), "mp4-360")).bytes).toBe(shown!.bytes);
+    // tags off, the file byte for byte
+    const got = await downloadToFile(fixture.engine, link(VIDEOS.current), "mp4-360", BARE);
     expect(got.status).toBe(200);
     expect((await readFile(got.file)).equals(file)).toBe(true);
     // every request the CDN saw carried yt-dlp's headers, and never the page host's own cookie
@@ -146,14 +151,14 @@ describe("yt-dlp's headers and cookies reach the CDN that needs them", () => {
   }, 60_000);
 
   it("yt-dlp 2023.03 (the Cookie inside http_headers): the download is the file's exact bytes", async () => {
-    const got = await downloadToFile(fixture.engine, link(VIDEOS.old), "mp4-360");
+    const got = await downloadToFile(fixture.engine, link(VIDEOS.old), "mp4-360", BARE);
     expect(got.status).toBe(200);
     expect((await readFile(got.file)).equals(file)).toBe(true);
   }, 60_000);
 
   it("a redirect to another host carries the Referer but not the cookie; one within the cookie's domain carries it", async () => {
     const before = elsewhere.requests.length;
-    const away = await downloadToFile(fixture.engine, link(VIDEOS.awayRedirect), "mp4-360");
+    const away = await downloadToFile(fixture.engine, link(VIDEOS.awayRedirect), "mp4-360", BARE);
     expect((await readFile(away.file)).equals(file)).toBe(true);
     const there = elsewhere.requests.slice(before);
     expect(there.length).toBeGreaterThan(0);
@@ -161,7 +166,7 @@ describe("yt-dlp's headers and cookies reach the CDN that needs them", () => {
       expect(r.headers.cookie).toBeUndefined();
       expect(r.headers.referer).toBe(PAGE);
     }
-    const sibling = await downloadToFile(fixture.engine, link(VIDEOS.siblingRedirect), "mp4-360");
+    const sibling = await downloadToFile(fixture.engine, link(VIDEOS.siblingRedirect), "mp4-360", BARE);
     expect((await readFile(sibling.file)).equals(file)).toBe(true);
     expect(cdn.requests.some((r) => r.headers["x-forwarded-host"] === "v19-webapp.tiktokcdn.test" && r.headers.cookie?.includes("tt_chain_token="))).toBe(true);
   }, 60_000);
@@ -221,7 +226,7 @@ describe("a link made on one instance downloads on another", () => {
     const two = await createEngine(config(broken.path), { media: fixture.tools, state, killGraceMs: 300 });
     const server = await serveDownloads(two);
     try {
-      const created = await one.createDownload({ url: link(VIDEOS.current), format: "mp4-360", caller: ANONYMOUS, ip: "203.0.113.9" });
+      const created = await one.createDownload({ url: link(VIDEOS.current), format: "mp4-360", caller: ANONYMOUS, ip: "203.0.113.9", options: BARE });
       expect([...shared.values()].join("")).toContain("tt_chain_token");
       const res = await get(`${server.origin}${dlPath(created.downloadUrl)}`);
       expect(res.status).toBe(200);

@@ -11,7 +11,7 @@ import { ensureMockMedia, type MockMediaSet } from "#tests/mocks/media.ts";
 import { startServer, type TestServer } from "../engine-core/helpers.ts";
 import { ffprobeFile, MEDIA_CACHE_DIR } from "../media/helpers.ts";
 import { startMediaOrigin, type MediaOrigin } from "../media/origin.ts";
-import { ANONYMOUS, downloadToFile, startEngine, systemYtdlp, type EngineWithTools } from "./helpers.ts";
+import { ANONYMOUS, BARE, downloadToFile, startEngine, systemYtdlp, type EngineWithTools } from "./helpers.ts";
 
 const ytdlp = await systemYtdlp("the generic-extractor tests");
 const HOST = "videos.example.test";
@@ -99,7 +99,7 @@ describe.skipIf(!ytdlp)("yt-dlp's generic extractor on local pages, downloaded t
     const tagged = await downloadToFile(fixture.engine, url, "mp4-360");
     expect(tagged.bytes).toBe(mp4!.bytes);
 
-    const got = await downloadToFile(fixture.engine, url, "mp4-360", { tags: false });
+    const got = await downloadToFile(fixture.engine, url, "mp4-360", BARE);
     expect(got.status).toBe(200);
     expect(got.bytes).toBe(size);
     expect((await fs.readFile(got.file)).equals(await fs.readFile(media.progressive))).toBe(true);

@@ -38,6 +38,9 @@ export async function startEngine(config: TestConfigOverrides): Promise<EngineWi
   return { engine, tools, close: () => engine.close() };
 }
 
+/** media options for a file left as the platform has it: no tags written into it */
+export const BARE: MediaOptions = { tags: false };
+
 /**
  * A remuxed format's size before download: its inputs' exact lengths plus the tags the file will
  * carry (title, artist, date, description: text only, no cover in a video), a few hundred bytes.

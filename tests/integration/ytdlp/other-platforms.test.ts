@@ -19,7 +19,7 @@ import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
 import { dashOnlyDocument, otherPlatformDocuments, separateTracksDocument, type FakeYtdlp } from "#tests/mocks/ytdlp.ts";
 import { silentLogger } from "../engine-core/helpers.ts";
 import { ffprobeFile } from "../media/helpers.ts";
-import { ANONYMOUS, downloadToFile, expectInputsPlusTags, useFakeYtdlpBench, type EngineWithTools } from "./helpers.ts";
+import { ANONYMOUS, BARE, downloadToFile, expectInputsPlusTags, useFakeYtdlpBench, type EngineWithTools } from "./helpers.ts";
 
 /** the documents' media host, mapped to the local origin */
 const CDN = "https://media.cdn.test";
@@ -205,7 +205,7 @@ describe("formats with no progressive rendition map onto our catalogue and downl
     expect(byId["m4a"]!.estimated).toBeFalsy();
     expect(byId["m4a"]!.bytes).toBeGreaterThan(a128!.size);
     expect((await downloadToFile(fixture.engine, link, "m4a")).bytes).toBe(byId["m4a"]!.bytes);
-    expect((await downloadToFile(fixture.engine, link, "m4a", { tags: false })).bytes).toBe(a128!.size);
+    expect((await downloadToFile(fixture.engine, link, "m4a", BARE)).bytes).toBe(a128!.size);
 
     for (const [format, height] of [["mp4-720", 720], ["mp4-360", 360]] as const) {
       const got = await downloadToFile(fixture.engine, link, format);
