@@ -45,6 +45,14 @@ describe("API client", () => {
     expect(JSON.parse(String(calls[2]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll", profile: "p1", tags: false });
   });
 
+  it("posts a clip's start, end and exact cut beside the format, and nothing of a clip without one", async () => {
+    const { calls, fetchFn } = respond(200, { id: "a", downloadUrl: "/api/v1/dl/x", filename: "f.mp4", expiresAt: "t", bytes: null });
+    await requestDownload("https://youtu.be/vidfetchAll", "mp4-720", { fetchFn, clip: { start: 62, end: 92, exact: true }, tags: false });
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll", format: "mp4-720", tags: false, start: 62, end: 92, exact: true });
+    await requestDownload("https://youtu.be/vidfetchAll", "mp4-720", { fetchFn, clip: null });
+    expect(JSON.parse(String(calls[1]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll", format: "mp4-720" });
+  });
+
   it("posts a ZIP's links, format and name; without a name, none is sent", async () => {
     const { calls, fetchFn } = respond(200, { id: "b", downloadUrl: "/api/v1/dl/zip.x", filename: "VidFetch sample playlist.zip", expiresAt: "t", bytes: null });
     await requestBulkDownload(["https://youtu.be/vidfetchAll", "https://youtu.be/vidfetchCap"], "mp4-360", { fetchFn, name: "VidFetch sample playlist" });

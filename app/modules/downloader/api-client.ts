@@ -1,6 +1,7 @@
 import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
 import type { PlaylistAnswer, SubtitleTrackAnswer, SubtitleTranslationAnswer } from "#engine/index.ts";
 import type { FormatOption, VideoDetails } from "#engine/types.ts";
+import type { ClipRequest } from "./clip-choice.ts";
 
 /**
  * The browser's calls to the public API (DESIGN §5). Every failure becomes an `ApiError` carrying
@@ -122,15 +123,16 @@ export function resolveVideo(url: string, opts?: { signal?: AbortSignal; fetchFn
  * `language`: the subtitles' language for srt, vtt or transcript (Pro, Ultimate); none: the video's own pick.
  * `profile`: a download profile's id (Ultimate): the server takes its format, language and file name instead.
  * `tags: false`: the file is left bare (no title, channel, date or cover written into it); sent only then.
+ * `clip`: a start, an end (seconds) and the exact cut (issue 33 §1); sent only when given.
  */
 export function requestDownload(
   url: string,
   format: string,
-  opts?: { signal?: AbortSignal; fetchFn?: FetchFn; language?: string; profile?: string; tags?: boolean },
+  opts?: { signal?: AbortSignal; fetchFn?: FetchFn; language?: string; profile?: string; tags?: boolean; clip?: ClipRequest | null },
 ): Promise<DownloadTicket> {
-  const { language, profile, tags, ...rest } = opts ?? {};
+  const { language, profile, tags, clip, ...rest } = opts ?? {};
   const body = profile ? { url, profile } : language ? { url, format, language } : { url, format };
-  return postJson<DownloadTicket>("/api/v1/downloads", tags === false ? { ...body, tags: false } : body, rest);
+  return postJson<DownloadTicket>("/api/v1/downloads", { ...body, ...(tags === false ? { tags: false } : {}), ...(clip ?? {}) }, rest);
 }
 
 /**

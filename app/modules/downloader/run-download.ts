@@ -1,6 +1,7 @@
 import { ApiError, type DownloadTicket, progressUrl, requestDownload } from "./api-client.ts";
 import type { FileProgress, FilesProgress } from "#engine/index.ts";
 import { saveWithBrowser } from "./save-file.ts";
+import type { ClipRequest } from "./clip-choice.ts";
 
 export type { FileProgress, FilesProgress } from "#engine/index.ts";
 type FileStatus = FileProgress["status"];
@@ -121,6 +122,8 @@ export async function runDownload(
     profile?: string;
     /** false: leave the file bare (no tags written into it) */
     tags?: boolean;
+    /** a clip of the file (issue 33 §1) */
+    clip?: ClipRequest | null;
     onProgress?: (p: ProgressEvent) => void;
     onTicket?: (t: DownloadTicket) => void;
     signal?: AbortSignal;
@@ -128,7 +131,7 @@ export async function runDownload(
   deps: RunDownloadDeps = {},
 ): Promise<DownloadOutcome> {
   const request = deps.request ?? requestDownload;
-  const bare = input.tags === false ? { tags: false } : {};
+  const bare = { ...(input.tags === false ? { tags: false } : {}), ...(input.clip ? { clip: input.clip } : {}) };
   const ticket = await request(
     input.url,
     input.format,

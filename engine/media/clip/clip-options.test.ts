@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatClipTime, parseClipTime } from "./clip-time.ts";
+import { formatClipTime, parseClipTime } from "#common/clip-time.ts";
 import { optionsClaim, optionsFromClaim, parseMediaOptions } from "../options/media-options.ts";
 
 describe("clip times", () => {

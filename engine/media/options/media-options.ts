@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { EngineError } from "../../errors.ts";
-import { parseClipTime } from "../clip/clip-time.ts";
+import { parseClipTime } from "#common/clip-time.ts";
 
 export interface MediaOptions {
   /** title, artist, date, source link and cover written into the file (default true); false leaves it bare */

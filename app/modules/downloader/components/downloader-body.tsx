@@ -120,6 +120,7 @@ export default function DownloaderBody({ state, isPremium, tabs, playlistPlan, s
               subtitleTranslations={loaded.subtitleTranslations}
               canChooseLanguage={subtitleLanguages}
               profiles={profiles}
+              durationSeconds={loaded.video.durationSeconds}
             />
           </PreviewCardShell>
           {loaded.playlist ? <PartOfPlaylist key={state.url} playlist={loaded.playlist} plan={playlistPlan} onPickVideo={onPickVideo} /> : null}

@@ -11,6 +11,8 @@ import { DownloadAnnouncer, DownloadProgressBar } from "./download-progress.tsx"
 import { FormatButton, type FormatButtonState } from "./format-button.tsx";
 import { SubtitleLanguageSelect } from "./subtitle-language-select.tsx";
 import { TagsSwitch } from "./tags-switch.tsx";
+import { ClipFields } from "./clip-fields.tsx";
+import { checkClip, clipSize, NO_CLIP, type ClipChoice } from "../clip-choice.ts";
 import { ProfileButtons } from "./profile-buttons.tsx";
 import type { DownloadProfileChoice } from "../downloader-offer.ts";
 import { isOffered, LANGUAGE_FORMATS, languageFor, subtitleLanguageChoices } from "../subtitle-languages.ts";
@@ -35,6 +37,8 @@ export interface FormatPickerProps {
   canChooseLanguage?: boolean;
   /** the signed-in viewer's download profiles (Ultimate): one-click buttons above the formats */
   profiles?: DownloadProfileChoice[];
+  /** the video's length (0 = unknown): a clip is checked against it and its size estimated from it */
+  durationSeconds?: number;
 }
 
 /** A click on an option that does not exist for this video explains why, in the spec's words. */
@@ -55,6 +59,7 @@ export function FormatPicker({
   subtitleTranslations,
   canChooseLanguage = false,
   profiles = [],
+  durationSeconds = 0,
 }: FormatPickerProps) {
   const { active, failure, start } = useFormatDownloads(sourceUrl);
   const groups = groupFormats(formats);
@@ -68,11 +73,33 @@ export function FormatPicker({
   // "Leave files bare": no tags written into MP3, M4A, AAC and MP4 files (issue 33 §3)
   const [bare, setBare] = useState(false);
   const tags = bare ? false : undefined;
+  // a clip of video and audio formats (issue 33 §1); the fields belong to the video they were typed for
+  const [clipFor, setClip] = useState<{ url: string; choice: ClipChoice }>({ url: sourceUrl, choice: NO_CLIP });
+  const clipChoice = clipFor.url === sourceUrl ? clipFor.choice : NO_CLIP;
+  const clipCheck = checkClip(clipChoice, durationSeconds);
+  const [clipError, setClipError] = useState<{ field: "start" | "end"; message: string } | null>(null);
+  const clipFields = (
+    <ClipFields
+      value={clipChoice}
+      error={clipError}
+      onChange={(choice) => {
+        setClip({ url: sourceUrl, choice });
+        setClipError(null);
+      }}
+    />
+  );
 
   function choose(option: FormatOption) {
     const lang = languageFor(option.id, language, canChooseLanguage);
-    if (queueInstead && onQueue) return onQueue(option, lang);
-    void start(option, lang, undefined, tags);
+    const cuttable = option.icon === "video" || option.icon === "audio";
+    if (cuttable && !clipCheck.ok) return setClipError({ field: clipCheck.field, message: clipCheck.message });
+    const clip = cuttable && clipCheck.ok ? clipCheck.clip : null;
+    if (queueInstead && onQueue) {
+      // the offline queue keeps a format and a language, not a clip: never a whole file instead of one
+      if (clip) return setClipError({ field: "start", message: "A clip cannot wait in the offline queue. Clear the start and end, or try again online." });
+      return onQueue(option, lang);
+    }
+    void start(option, lang, undefined, tags, clip);
   }
 
   // the server takes the profile's own format, language and file name
@@ -105,7 +132,12 @@ export function FormatPicker({
         </TabsList>
         {shownTabs.map((t) => (
           <TabsContent key={t.value} value={t.value}>
-            {t.value === "video" || t.value === "audio" ? <TagsSwitch bare={bare} onChange={setBare} /> : null}
+            {t.value === "video" || t.value === "audio" ? (
+              <>
+                {clipFields}
+                <TagsSwitch bare={bare} onChange={setBare} />
+              </>
+            ) : null}
             {hasSubtitles && groups[t.value].some((o) => LANGUAGE_FORMATS.includes(o.id)) ? (
               <SubtitleLanguageSelect choices={choices} value={language} onChange={(l) => setChosen({ url: sourceUrl, language: l })} canChoose={canChooseLanguage} />
             ) : null}
@@ -118,6 +150,8 @@ export function FormatPicker({
                 const explanation = optionExplanation(option, status);
                 const note = optionNote(option, status);
                 const failed = failure?.formatId === option.id ? failure.message : null;
+                // a clip's size is its share of the file's, and always an estimate
+                const size = (option.icon === "video" || option.icon === "audio" ? clipSize(option.bytes, clipCheck, durationSeconds) : null) ?? option.size;
                 return (
                   <li key={option.id} className="p-3" data-format-id={option.id} data-testid={`format-${option.id}`}>
                     <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
@@ -133,7 +167,8 @@ export function FormatPicker({
                             {option.available && option.size ? (
                               <>
                                 {" "}
-                                · <span data-testid="format-size">{option.size}</span>
+                                · <span data-testid="format-size">{size}</span>
+                                {size !== option.size ? <span className="text-xs text-slate-500"> (clip, estimated)</span> : null}
                               </>
                             ) : null}
                           </p>

@@ -1,0 +1,40 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import type { FormatOption } from "#engine/types.ts";
+import { ClipFields } from "./clip-fields.tsx";
+import { FormatPicker } from "./format-picker.tsx";
+
+function render(node: React.ReactNode): string {
+  const router = createMemoryRouter([{ path: "/", element: node }]);
+  return renderToStaticMarkup(<RouterProvider router={router} />);
+}
+
+const option = (id: string, icon: FormatOption["icon"]): FormatOption => ({ id, label: id, icon, quality: "q", format: "F", size: "60 MB", available: true, premium: false, bytes: 60_000_000 }) as FormatOption;
+
+describe("the clip fields", () => {
+  it("label each field, point it at its hint, and keep an announced place for a mistake", () => {
+    const html = render(<ClipFields value={{ start: "", end: "", exact: false }} onChange={() => {}} error={null} />);
+    for (const name of ["start", "end"]) {
+      const input = new RegExp(`<input id="([^"]+)-${name}"[^>]*aria-describedby="([^"]+)"`).exec(html);
+      expect(input).not.toBeNull();
+      expect(html).toContain(`<label for="${input![1]}-${name}"`);
+      expect(input![2]).toBe(`${input![1]}-hint`);
+    }
+    expect(html).toMatch(/<p id="[^"]+-error" role="alert"/);
+    expect(html).toContain("Cut at the exact second");
+  });
+
+  it("mark the field in error and describe it by the message", () => {
+    const html = render(<ClipFields value={{ start: "", end: "x", exact: false }} onChange={() => {}} error={{ field: "end", message: "Type the end as a time, like 1:02:03 or 90." }} />);
+    expect(html).toMatch(/-end"[^>]*aria-invalid="true"[^>]*aria-describedby="[^"]+-hint [^"]+-error"/);
+    expect(html).not.toMatch(/-start"[^>]*aria-invalid="true"/);
+    expect(html).toContain("Type the end as a time, like 1:02:03 or 90.");
+  });
+
+  it("sit above the video and audio formats, not the thumbnail and text ones", () => {
+    expect(render(<FormatPicker formats={[option("mp4-720", "video")]} sourceUrl="https://youtu.be/vidfetchAll" durationSeconds={600} />)).toContain('data-testid="clip-fields"');
+    expect(render(<FormatPicker formats={[option("mp3-128", "audio")]} sourceUrl="https://youtu.be/vidfetchAll" tabs={["audio"]} />)).toContain('data-testid="clip-fields"');
+    expect(render(<FormatPicker formats={[option("thumbnail-hd", "image")]} sourceUrl="https://youtu.be/vidfetchAll" tabs={["other"]} />)).not.toContain('data-testid="clip-fields"');
+  });
+});
