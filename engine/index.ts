@@ -170,6 +170,9 @@ export interface Engine {
    * slots until the stream closes; fair use is not counted. `signal` aborting destroys the stream.
    * `clients`: ask only these platform clients (`YOUTUBE_CLIENTS` names), never from the cache and
    * without the next-client rung of the refusal ladder: the canary's check of one client.
+   * `egress`: resolve and fetch through this egress alone (one of `egresses`, resting or not), never
+   * from the cache and without the other-egress rung: the canary's check of one egress. A bot wall
+   * there rests it, as a visitor's resolve would. An id the pool lacks is `request.invalid`.
    * The stream's end (whole, or failed on our side) reaches onDownloadFinished with `history: false`.
    */
   openDownload(input: {
@@ -181,6 +184,7 @@ export interface Engine {
     language?: string;
     filenameTemplate?: string;
     clients?: readonly string[];
+    egress?: string;
     /** the media options (absent: the defaults) */
     options?: MediaOptions;
   }): Promise<OpenedDownload>;
@@ -195,6 +199,8 @@ export interface Engine {
   mediaTools: MediaTools;
   /** the yt-dlp resolving other platforms' links, or null when this server has none */
   ytdlp: YtdlpBinary | null;
+  /** the ways out, in the pool's order (`direct` alone without OUTBOUND_PROXIES and OUTBOUND_IPV6_CIDR) */
+  egresses: readonly string[];
   close(): Promise<void>;
 }
 
@@ -404,6 +410,21 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     }
   }
 
+  /**
+   * A check's fresh resolve (openDownload's `clients` and `egress`): never cached, on the pinned
+   * egress when there is one (each resolve a fresh `ipv6` address), which a bot wall rests as on a
+   * visitor's resolve; without one, on the link's egress.
+   */
+  async function resolvePinned(link: ParsedLink, signal: AbortSignal, ip: string, onlyClients?: readonly string[], egressId?: string, avoidClients?: readonly string[]): Promise<ResolvedMedia> {
+    const egress = egressId === undefined ? egresses.choose(link.url) : egresses.pinned(egressId)!;
+    try {
+      return await resolveFresh(link, signal, ip, undefined, avoidClients, onlyClients, egress);
+    } catch (err) {
+      if (egressId !== undefined && isEngineError(err) && err.code === "video.bot_check") egresses.rest(egress.id, "bot wall (a check of this egress)");
+      throw err;
+    }
+  }
+
   const serving: ServeContext = {
     config,
     logger,
@@ -508,6 +529,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
   const engine: Engine = {
     mediaTools,
     ytdlp,
+    egresses: egresses.ids,
 
     async resolveLink(url, caller, opts = {}) {
       const list = parsePlaylistLink(url);
@@ -619,9 +641,10 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       };
     },
 
-    async openDownload({ url, format, caller, ip, signal, language, filenameTemplate, clients, options }) {
+    async openDownload({ url, format, caller, ip, signal, language, filenameTemplate, clients, egress, options }) {
       if (closing) throw new EngineError("download.busy", { retryAfter: 5, detail: "the engine is closing" });
       const link = parse(url);
+      if (egress !== undefined && !egresses.ids.includes(egress)) throw new EngineError("request.invalid", { detail: `no egress ${egress}` });
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
       if (!canDownload(caller, format)) throw premiumRefusal(caller);
       if (language !== undefined) checkLanguage(language, format, caller);
@@ -642,15 +665,16 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         if (finished) reportFinished({ ...finished, ...outcome });
         finished = null;
       };
-      const mediaCtx = clients
-        ? {
-            ...serving,
-            resolve: (l: ParsedLink) => resolveFresh(l, controller.signal, ip, undefined, undefined, clients),
-            // the check of one client stays with that client and its egress
-            resolveAvoiding: undefined,
-            resolveOnOtherEgress: undefined,
-          }
-        : { ...serving, resolve: (l: ParsedLink, fresh?: boolean) => resolveCached(l, fresh, undefined, { ip }) };
+      const mediaCtx =
+        clients || egress !== undefined
+          ? {
+              ...serving,
+              resolve: (l: ParsedLink) => resolvePinned(l, controller.signal, ip, clients, egress),
+              // the check of one client stays with that client, the check of one egress with that egress
+              resolveAvoiding: clients ? undefined : (l: ParsedLink, avoid: readonly string[], s: AbortSignal) => resolvePinned(l, s, ip, undefined, egress, avoid),
+              resolveOnOtherEgress: undefined,
+            }
+          : { ...serving, resolve: (l: ParsedLink, fresh?: boolean) => resolveCached(l, fresh, undefined, { ip }) };
       let opened;
       try {
         opened = await openMedia(mediaCtx, link, format, { id, signal: controller.signal, language, filenameTemplate, options, onResolved });

@@ -41,7 +41,7 @@ export function canaryJob(deps: CanaryJobDeps): JobDefinition<null> {
       if (!cron) return { skipped: "the canary is off" };
       const results = await runCanary(deps.links, { ...deps.canary, logger: deps.logger }, job.signal);
       await deps.afterRun?.();
-      const failed = results.filter((r) => !r.ok).map((r) => ({ link: r.link, ...(r.client ? { client: r.client } : {}), code: r.code }));
+      const failed = results.filter((r) => !r.ok).map((r) => ({ link: r.link, ...(r.client ? { client: r.client } : {}), ...(r.pinned ? { egress: r.egress } : {}), code: r.code }));
       return { passed: results.filter((r) => r.ok).length, failed };
     },
   };

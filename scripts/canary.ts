@@ -4,10 +4,12 @@
  * (docs/env.md) like the server does; links are the arguments, else CANARY_LINKS, else the
  * defaults (the mock platform's videos under MOCKS=true). Prints one row per check and exits 1
  * when any check failed: each link as a visitor's download asks it (client "all"), then a YouTube
- * link once per client of YOUTUBE_CLIENTS alone. Outcomes go into the platform health record the
- * server reads (Redis when REDIS_URL is set), so the status endpoint shows them too; the checks
- * per client go into the database's counts (and so the client order) only on PostgreSQL
- * (DATABASE_URL): the embedded database belongs to the running server's process.
+ * link once per client of YOUTUBE_CLIENTS alone, then, when OUTBOUND_PROXIES or OUTBOUND_IPV6_CIDR
+ * make more than one egress, each link once per egress alone (egress "proxy-1 (alone)"…).
+ * Outcomes go into the platform health record the server reads (Redis when REDIS_URL is set), so
+ * the status endpoint shows them too; the checks per client and per egress go into the database's
+ * counts (and so the client order) only on PostgreSQL (DATABASE_URL): the embedded database
+ * belongs to the running server's process.
  */
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -44,6 +46,7 @@ async function main(): Promise<number> {
       store: shared.platformHealth,
       counts,
       clientsOf: canaryClientsOf(config.YOUTUBE_CLIENTS, engine.ytdlp !== null),
+      egresses: engine.egresses,
       logger,
     });
     process.stdout.write(`${canaryTable(results)}\n`);

@@ -265,6 +265,7 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
           store: shared.platformHealth,
           counts: healthCounts,
           clientsOf: canaryClientsOf(config.YOUTUBE_CLIENTS, engine.ytdlp !== null),
+          egresses: engine.egresses,
         },
         afterRun: async () => {
           await healthCounts.flush();

@@ -117,6 +117,19 @@ describe("the egress pool", () => {
     expect(pool.resting(first)).toBe(false);
     expect(pool.choose(link).id).toBe(first);
   });
+
+  it("pins one egress for a check, resting or not (`ipv6` with a fresh address); an id it does not have is null", () => {
+    const pool = createEgressPool({ proxies: twoProxies, ipv6: parseIpv6Cidr("2001:db8::/64"), resolve: noDns });
+    pool.rest("proxy-2", "bot wall");
+    expect(pool.pinned("proxy-2")).toEqual({ id: "proxy-2" });
+    const [a, b] = [pool.pinned("ipv6"), pool.pinned("ipv6")];
+    expect(a?.id).toBe("ipv6");
+    expect(a?.localAddress).toMatch(/^2001:db8::/);
+    expect(a?.localAddress).not.toBe(b?.localAddress);
+    expect(pool.pinned("direct")).toBeNull();
+    expect(pool.pinned("proxy-3")).toBeNull();
+    expect(createEgressPool({ resolve: noDns }).pinned("direct")).toEqual({ id: "direct" });
+  });
 });
 
 /** A self-signed certificate for `san` (`DNS:name` or `IP:address`), and its key. */

@@ -160,6 +160,8 @@ export interface EgressPool {
   choose(key: string): EgressRef;
   /** An egress other than `id` that is not resting (a fresh `ipv6` address), or null when there is none. */
   other(id: string): EgressRef | null;
+  /** Egress `id` itself, resting or not (a fresh `ipv6` address): the canary's check of one egress; null for an id not in the pool. */
+  pinned(id: string): EgressRef | null;
   /** Rests `id` for the rest time (logged once per rest, with `reason`); unknown ids are ignored. */
   rest(id: string, reason: string): void;
   resting(id: string): boolean;
@@ -267,6 +269,8 @@ export function createEgressPool(opts: EgressPoolOptions): EgressPool {
       }
       return null;
     },
+
+    pinned: (id) => (ids.includes(id) ? refOf(id) : null),
 
     rest(id, reason) {
       if (!ids.includes(id) || id === DIRECT_EGRESS) return;

@@ -21,9 +21,14 @@ export function clientKey(name: string): string {
   return trimmed.toLowerCase() === "ytdlp" ? "ytdlp" : trimmed.toUpperCase();
 }
 
+/** The client the canary's check of one egress counts under: the whole ladder in its order, no one client (never moved). */
+export const LADDER_CLIENT = "all";
+
 /** The clients whose latest canary check on `platform` failed. */
 export function failingClients(standings: readonly CanaryStanding[], platform = "youtube"): Set<string> {
-  return new Set(standings.filter((s) => s.platform === platform && s.lastFailureAt !== null && s.lastFailureAt > (s.lastOkAt ?? -Infinity)).map((s) => s.client));
+  return new Set(
+    standings.filter((s) => s.platform === platform && s.client !== LADDER_CLIENT && s.lastFailureAt !== null && s.lastFailureAt > (s.lastOkAt ?? -Infinity)).map((s) => s.client),
+  );
 }
 
 /** `configured` with the failing clients moved after the others, each group in its configured order. */

@@ -99,8 +99,9 @@ describe("client order", () => {
     expect(rankClients(["VISIONOS", "ANDROID"], new Set())).toEqual(["VISIONOS", "ANDROID"]);
   });
 
-  it("reads a failure as failing only when it is later than the client's last canary success, and only on YouTube", () => {
+  it("reads a failure as failing only when it is later than the client's last canary success, only on YouTube, and never the checks of one egress (client `all`)", () => {
     const standings = [
+      { platform: "youtube", client: "all", lastOkAt: null, lastFailureAt: 5 },
       { platform: "youtube", client: "VISIONOS", lastOkAt: 2, lastFailureAt: 1 },
       { platform: "youtube", client: "ANDROID", lastOkAt: 1, lastFailureAt: 2 },
       { platform: "youtube", client: "IOS", lastOkAt: null, lastFailureAt: 5 },

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { parseLink, type PlatformId } from "#common/links.ts";
 import type { Engine } from "#engine/index.ts";
 import { isEngineError } from "#engine/errors.ts";
-import { clientKey } from "./client-order.server.ts";
+import { clientKey, LADDER_CLIENT } from "./client-order.server.ts";
 import type { HealthCounts } from "./health-counts.server.ts";
 import { DIRECT_EGRESS, recordAttempt, YTDLP_CLIENT, type PlatformHealthStore } from "./health-store.server.ts";
 
@@ -12,8 +12,12 @@ import { DIRECT_EGRESS, recordAttempt, YTDLP_CLIENT, type PlatformHealthStore } 
  * platform health record. A YouTube link is then checked once per configured client, that client
  * alone (`clientsOf`): those checks go into the counts per client and egress, which order the
  * clients (client-order.server.ts), and not into the platform's status (one client failing while
- * the ladder works is no trouble for visitors). The canary job (jobs/canary.ts) runs it every CANARY_INTERVAL_MINUTES;
- * `npm run canary` (scripts/canary.ts) once, printing the table.
+ * the ladder works is no trouble for visitors). With more than one egress (`egresses`), every link
+ * is also checked once per egress, that egress alone with the clients in their usual order: those
+ * go into the counts per egress (client `all` on YouTube, which moves no client; `ytdlp` on the
+ * others), not into the status either (the pool moves visitors off a sick egress; decision 063).
+ * The canary job (jobs/canary.ts) runs it every CANARY_INTERVAL_MINUTES; `npm run canary`
+ * (scripts/canary.ts) once, printing the table.
  */
 
 /** Long-lived public YouTube videos: "Me at the zoo" (2005) and Blender's "Big Buck Bunny". */
@@ -33,8 +37,10 @@ export interface CanaryResult {
   platform: PlatformId | null;
   /** the one client checked; null: the whole ladder, as a visitor's download asks it */
   client: string | null;
-  /** the egress the answer came through (`direct` unless the engine names another) */
+  /** the egress the answer came through (`direct` unless the engine names another; a check of one egress: that one) */
   egress: string;
+  /** whether the check was pinned to `egress` (a check of one egress) */
+  pinned: boolean;
   ok: boolean;
   ms: number;
   /** bytes read (CANARY_BYTES, or the whole file when it is smaller) */
@@ -50,6 +56,8 @@ export interface CanaryDeps {
   counts?: Pick<HealthCounts, "add">;
   /** the clients to check one by one on a platform's links (YouTube: YOUTUBE_CLIENTS, `ytdlp` only where yt-dlp is); none: the link's one check */
   clientsOf?: (platform: PlatformId) => readonly string[];
+  /** the engine's egresses (Engine.egresses): with more than one, each link is also checked on each alone */
+  egresses?: readonly string[];
   logger: Pick<Logger, "info" | "warn">;
   now?: () => number;
 }
@@ -74,29 +82,38 @@ async function readFirstBytes(stream: NodeJS.ReadableStream & { destroy(): void 
   }
 }
 
-/** One link (with `client`: that client alone): open it, read its first megabyte. Never throws: a failure is a result. */
-export async function checkLink(link: string, deps: Pick<CanaryDeps, "openDownload" | "now">, signal?: AbortSignal, client?: string): Promise<CanaryResult> {
+/** One link (with `pin.client`: that client alone; with `pin.egress`: that egress alone): open it, read its first megabyte. Never throws: a failure is a result. */
+export async function checkLink(link: string, deps: Pick<CanaryDeps, "openDownload" | "now">, signal?: AbortSignal, pin: { client?: string; egress?: string } = {}): Promise<CanaryResult> {
   const now = deps.now ?? Date.now;
   const started = now();
   const platform = platformOf(link);
   const timeout = AbortSignal.timeout(CHECK_TIMEOUT_MS);
   const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  const which = { link, platform, client: client ?? null };
+  const which = { link, platform, client: pin.client ?? null, pinned: pin.egress !== undefined };
   try {
-    const opened = await deps.openDownload({ url: link, format: CANARY_FORMAT, caller: { kind: "anonymous" }, ip: CANARY_CLIENT, signal: both, ...(client ? { clients: [client] } : {}) });
+    const opened = await deps.openDownload({
+      url: link,
+      format: CANARY_FORMAT,
+      caller: { kind: "anonymous" },
+      ip: CANARY_CLIENT,
+      signal: both,
+      ...(pin.client ? { clients: [pin.client] } : {}),
+      ...(pin.egress !== undefined ? { egress: pin.egress } : {}),
+    });
     const { bytes, whole } = await readFirstBytes(opened.stream, CANARY_BYTES);
     // a file smaller than a megabyte passes when it came whole (its stream ended without an error)
     const ok = bytes >= CANARY_BYTES || (whole && bytes > 0);
-    return { ...which, egress: opened.egress ?? DIRECT_EGRESS, ok, ms: now() - started, bytes, code: ok ? null : "download.failed" };
+    return { ...which, egress: opened.egress ?? pin.egress ?? DIRECT_EGRESS, ok, ms: now() - started, bytes, code: ok ? null : "download.failed" };
   } catch (err) {
     const code = timeout.aborted ? "upstream.timeout" : isEngineError(err) ? err.code : "internal";
-    return { ...which, egress: DIRECT_EGRESS, ok: false, ms: now() - started, bytes: 0, code };
+    return { ...which, egress: pin.egress ?? DIRECT_EGRESS, ok: false, ms: now() - started, bytes: 0, code };
   }
 }
 
 /**
  * Checks the links one after another (gentle on the platforms): each link as a visitor's download
- * runs (recorded as the platform's), then each of its platform's clients alone (counted per client).
+ * runs (recorded as the platform's), then each of its platform's clients alone (counted per client),
+ * then, with more than one egress, each egress alone (counted per egress).
  */
 export async function runCanary(links: readonly string[], deps: CanaryDeps, signal?: AbortSignal): Promise<CanaryResult[]> {
   const results: CanaryResult[] = [];
@@ -116,24 +133,36 @@ export async function runCanary(links: readonly string[], deps: CanaryDeps, sign
     if (clients.length === 0) count(result, YTDLP_CLIENT);
     for (const client of clients) {
       if (signal?.aborted) break;
-      const alone = await checkLink(link, deps, signal, client);
+      const alone = await checkLink(link, deps, signal, { client });
       results.push(alone);
       log(deps.logger, alone);
       count(alone, client);
+    }
+    // one egress is the one every check above took
+    const egresses = deps.egresses ?? [];
+    for (const egress of egresses.length > 1 ? egresses : []) {
+      if (signal?.aborted) break;
+      const alone = await checkLink(link, deps, signal, { egress });
+      results.push(alone);
+      log(deps.logger, alone);
+      count(alone, clients.length === 0 ? YTDLP_CLIENT : LADDER_CLIENT);
     }
   }
   return results;
 }
 
 function log(logger: CanaryDeps["logger"], r: CanaryResult): void {
-  logger.info({ platform: r.platform, client: r.client ?? undefined, egress: r.egress, ok: r.ok, ms: r.ms, bytes: r.bytes, code: r.code }, r.ok ? "canary passed" : "canary failed");
+  logger.info({ platform: r.platform, client: r.client ?? undefined, egress: r.egress, pinned: r.pinned || undefined, ok: r.ok, ms: r.ms, bytes: r.bytes, code: r.code }, r.ok ? "canary passed" : "canary failed");
 }
 
-/** The results as a plain-text table, one row per check: each link (client "all": the whole ladder), then each of its clients alone. */
+/**
+ * The results as a plain-text table, one row per check: each link (client "all": the whole ladder),
+ * then each of its clients alone, then each egress alone (client "all", egress marked "(alone)").
+ */
 export function canaryTable(results: readonly CanaryResult[]): string {
   const rows = [
     ["link", "platform", "client", "egress", "result", "time", "failure"],
-    ...results.map((r) => [r.link, r.platform ?? "-", r.client ?? "all", r.egress, r.ok ? "ok" : "FAILED", `${(r.ms / 1000).toFixed(1)} s`, r.code ?? "-"]),
+    ...results.map((r) => [r.link, r.platform ?? "-", r.client ?? "all", r.pinned ? `${r.egress} (alone)` : r.egress, r.ok ? "ok" : "FAILED", `${(r.ms / 1000).toFixed(1)} s`, r.code ?? "-"]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");

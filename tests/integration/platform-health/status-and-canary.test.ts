@@ -16,6 +16,7 @@ import { createEngine, type Engine } from "#engine/index.ts";
 import { canaryJob } from "#jobs/canary.ts";
 import { createStatusRouter } from "#server/api/status.ts";
 import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
+import { startConnectProxy, startSocksProxy } from "#tests/mocks/proxies.ts";
 import { silentLogger, sourceContext } from "../youtube/helpers.ts";
 
 const execFileAsync = promisify(execFile);
@@ -181,4 +182,38 @@ describe("npm run canary", () => {
     expect(failed?.stdout).toMatch(/vidfetchPrv\s+youtube\s+VISIONOS\s+direct\s+FAILED\s+\d+\.\d s\s+video\.private/);
     expect(failed?.stdout).toContain("3 of 6 checks failed");
   }, 360_000);
+
+  it("with two proxies it also prints a row per egress alone, each through its proxy", async () => {
+    const proxies = [await startConnectProxy({ localAddress: "127.0.0.2" }), await startSocksProxy({ localAddress: "127.0.0.3" })];
+    try {
+      const env = {
+        ...process.env,
+        MOCKS: "true",
+        DATA_DIR: path.join(os.tmpdir(), "vidfetch-canary-cli"),
+        REDIS_URL: "",
+        DATABASE_URL: "",
+        LOG_LEVEL: "silent",
+        YOUTUBE_CLIENTS: "VISIONOS,ANDROID",
+        YTDLP_PATH: "off",
+        OUTBOUND_PROXIES: proxies.map((p) => p.url).join(","),
+      };
+      const link = "https://youtu.be/vidfetch720";
+      const { stdout } = await execFileAsync(path.resolve("node_modules/.bin/tsx"), ["scripts/canary.ts", link], { env, timeout: 170_000 });
+      const rows = stdout.trim().split("\n").slice(1, -1).map((l) => l.split(/\s{2,}/).filter((c) => !/^\d+\.\d s$/.test(c)));
+      const own = rows[0]![3]!;
+      expect(["proxy-1", "proxy-2"]).toContain(own);
+      expect(rows).toEqual([
+        [link, "youtube", "all", own, "ok", "-"],
+        [link, "youtube", "VISIONOS", own, "ok", "-"],
+        [link, "youtube", "ANDROID", own, "ok", "-"],
+        [link, "youtube", "all", "proxy-1 (alone)", "ok", "-"],
+        [link, "youtube", "all", "proxy-2 (alone)", "ok", "-"],
+      ]);
+      expect(stdout).toContain("all 5 checks passed");
+      // each proxy carried its pinned check (the other one's only traffic)
+      for (const proxy of proxies) expect(proxy.tunnels().length).toBeGreaterThan(0);
+    } finally {
+      for (const proxy of proxies) await proxy.close();
+    }
+  }, 200_000);
 });

@@ -5,13 +5,17 @@
  * byte and really pass through it; media URLs bound to the address that resolved them (`ip=`)
  * are fetched from that address; a bot wall rests its egress and the resolve moves on; a
  * download refused on one egress after a fresh resolve finishes on the other; the resolve cache
- * keeps each egress's answers apart.
+ * keeps each egress's answers apart; a download pinned to one egress (the canary's check of each
+ * egress) leaves by it alone.
  */
 import { readFile } from "node:fs/promises";
 import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ClientOutcome } from "#app/modules/platform-health/health-counts.server.ts";
+import { memoryPlatformHealth } from "#app/modules/platform-health/health-store.server.ts";
+import { canaryClientsOf, canaryTable, runCanary } from "#app/modules/platform-health/run-canary.server.ts";
 import { createEngine, type Engine, type ResolveOutcome } from "#engine/index.ts";
 import { createEgressPool, parseOutboundProxies, type EgressPool } from "#engine/outbound/egress.ts";
 import { createOutbound } from "#engine/outbound/outbound-fetch.ts";
@@ -216,6 +220,64 @@ describe("egress: proxies and affinity on the mock platform", () => {
       await expect(current.resolve(link, { kind: "anonymous" }), link).rejects.toMatchObject({ code: "link.blocked_address" });
     }
     expect(tunnels()).toBe(before);
+  });
+
+  it("a download pinned to one egress (the canary's check) resolves afresh there and fetches every byte from it, whatever the link's own egress", async () => {
+    const { engine, egress } = await engineWithProxies();
+    expect(engine.egresses).toEqual(["proxy-1", "proxy-2"]);
+    const video = videoOn(egress, "proxy-1");
+    // a cached answer on the link's own egress is not what a pinned check takes
+    await engine.resolve(URL_OF(video), { kind: "anonymous" });
+    for (const pinned of ["proxy-2", "proxy-1"]) {
+      const from = platform.youtubeRequests().length;
+      const opened = await engine.openDownload({ url: URL_OF(video), format: "m4a", caller: { kind: "anonymous" }, ip: "canary", egress: pinned, options: { tags: false } });
+      const body = Buffer.concat(await opened.stream.toArray());
+      expect(body.equals(await readFile(platform.media.audioM4a))).toBe(true);
+      expect(opened.egress).toBe(pinned);
+      const seen = platform.youtubeRequests().slice(from);
+      expect(seen.filter((r) => r.kind === "player").length).toBeGreaterThan(0);
+      expect(new Set(seen.map((r) => r.from))).toEqual(new Set([addressOf(pinned)]));
+    }
+    await expect(engine.openDownload({ url: URL_OF(video), format: "m4a", caller: { kind: "anonymous" }, ip: "canary", egress: "direct" })).rejects.toMatchObject({ code: "request.invalid" });
+  });
+
+  it("the canary checks each egress alone besides each client: a bot wall on one proxy shows on its row and in its counts, and rests it", async () => {
+    const { engine, egress } = await engineWithProxies();
+    const [walled, healthy] = ["proxy-1", "proxy-2"];
+    platform.setYouTubeModes({ botWallFrom: [addressOf(walled!)] });
+    const video = videoOn(egress, healthy!);
+    const added: ClientOutcome[] = [];
+    const from = platform.youtubeRequests().length;
+    const results = await runCanary([URL_OF(video)], {
+      openDownload: (input) => engine.openDownload(input),
+      store: memoryPlatformHealth(),
+      counts: { add: (o) => added.push(o) },
+      clientsOf: canaryClientsOf(["VISIONOS", "ANDROID"], false),
+      egresses: engine.egresses,
+      logger: silentLogger,
+    });
+    const rows = canaryTable(results)
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(/\s{2,}/).filter((c) => !/^\d+\.\d s$/.test(c)));
+    expect(rows).toEqual([
+      [URL_OF(video), "youtube", "all", healthy, "ok", "-"],
+      [URL_OF(video), "youtube", "VISIONOS", healthy, "ok", "-"],
+      [URL_OF(video), "youtube", "ANDROID", healthy, "ok", "-"],
+      [URL_OF(video), "youtube", "all", `${walled} (alone)`, "FAILED", "video.bot_check"],
+      [URL_OF(video), "youtube", "all", `${healthy} (alone)`, "ok", "-"],
+    ]);
+    // the counts per egress come from the canary: the whole ladder ("all") on each egress, beside each client on the link's
+    expect(added.map((o) => [o.client, o.egress, o.source, o.code ?? "ok"])).toEqual([
+      ["VISIONOS", healthy, "canary", "ok"],
+      ["ANDROID", healthy, "canary", "ok"],
+      ["all", walled, "canary", "video.bot_check"],
+      ["all", healthy, "canary", "ok"],
+    ]);
+    // the walled egress's check asked every client there and nowhere else
+    const players = platform.youtubeRequests().slice(from).filter((r) => r.kind === "player");
+    expect(players.filter((r) => r.from === addressOf(walled!)).map((r) => r.client)).toEqual(["VISIONOS", "ANDROID"]);
+    expect(egress.resting(walled!)).toBe(true);
   });
 
   it("the resolve cache keeps each egress's answers apart", async () => {

@@ -266,11 +266,19 @@ describe("platform health in each mode of the mock platform", () => {
     expect(await asked("vidfetchCap")).toEqual(["VISIONOS"]);
   });
 
-  it("the canary's table has a row for the ladder and one per client", async () => {
+  it("the canary's table has a row for the ladder and one per client (and none per egress: `direct` is the only one)", async () => {
     const e = await engine();
+    expect(e.egresses).toEqual(["direct"]);
     suite.platform.setYouTubeModes({ mediaRefused: ["ANDROID"] });
     const { runCanary } = await import("#app/modules/platform-health/run-canary.server.ts");
-    const results = await runCanary([URL_OF("vidfetch720")], { openDownload: (input) => e.openDownload(input), store, counts, clientsOf: canaryClientsOf([...CLIENTS, "ytdlp"], false), logger: silentLogger });
+    const results = await runCanary([URL_OF("vidfetch720")], {
+      openDownload: (input) => e.openDownload(input),
+      store,
+      counts,
+      clientsOf: canaryClientsOf([...CLIENTS, "ytdlp"], false),
+      egresses: e.egresses,
+      logger: silentLogger,
+    });
     const lines = canaryTable(results).split("\n");
     expect(lines[0]).toMatch(/^link\s+platform\s+client\s+egress\s+result\s+time\s+failure$/);
     expect(lines.slice(1).map((l) => l.split(/\s{2,}/).filter((c) => !/^\d+\.\d s$/.test(c)))).toEqual([
