@@ -40,7 +40,7 @@ import { isLanguageTag, subtitleListing, withSubtitleLanguage, type SubtitleTrac
 import type { ManifestRow } from "./media/zip/manifest-csv.ts";
 import type { MediaOptions } from "./media/options/media-options.ts";
 import { openMedia } from "./serve/open-media.ts";
-import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
+import type { Caller, Chapter, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
 import type { RefusalPolicy } from "./stream/refusal-ladder.ts";
 
 export type { DownloadProgress, DownloadState, FileProgress, FilesProgress, ProgressError } from "./state/progress-registry.ts";
@@ -90,6 +90,8 @@ export interface VideoAnswer {
   subtitles: SubtitleTrackAnswer[];
   /** languages the translatable tracks can be machine-translated into (empty when none is) */
   subtitleTranslations: SubtitleTranslationAnswer[];
+  /** the video's chapters, seconds (issue 33 §2; empty when it has none) */
+  chapters: Chapter[];
 }
 
 export type ResolveAnswer = (VideoAnswer & { playlist?: PlaylistAnswer }) | { playlist: PlaylistAnswer };
@@ -555,7 +557,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
 
     async resolve(url, caller, opts = {}) {
       const media = await resolveCached(parse(url), false, undefined, opts);
-      return { video: media.details, formats: listFormats(media, caller), ...subtitleListing(media) };
+      return { video: media.details, formats: listFormats(media, caller), ...subtitleListing(media), chapters: media.chapters ?? [] };
     },
 
     async createDownload({ url, format, caller, ip, signal, language, filenameTemplate, options }) {

@@ -202,6 +202,15 @@ export interface ResolvedMedia {
    * the host counts downloads per client
    */
   client?: string;
+  /** the video's chapters (issue 33 §2), in order, covering it from 0 to its duration; absent when it has none */
+  chapters?: Chapter[];
+}
+
+/** One chapter of a video: its title and its span in seconds. */
+export interface Chapter {
+  title: string;
+  start: number;
+  end: number;
 }
 
 export type FormatId =
@@ -282,6 +291,11 @@ export interface PlanClip {
   exact: boolean;
 }
 
+/** Loudness normalisation of an audio file (issue 33 §5, docs/decisions/066): measured first when `passes` is 2. */
+export interface PlanLoudness {
+  passes: 1 | 2;
+}
+
 /** What the stream runner must do for one download. */
 export type MediaPlan =
   | {
@@ -319,6 +333,7 @@ export type MediaPlan =
       bytes: number | null;
       tags?: FileTags;
       clip?: PlanClip;
+      loudness?: PlanLoudness;
     }
   | { op: "image"; url: string; mimeType: "image/jpeg"; extension: "jpg"; bytes: number | null }
   | { op: "text"; kind: "txt" | "srt" | "vtt"; track: CaptionTrack; mimeType: string; extension: string; bytes: null };

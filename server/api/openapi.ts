@@ -63,6 +63,16 @@ export function openApiDocument(serverUrl: string) {
                         description: "languages the translatable tracks can be machine-translated into",
                         items: { type: "object", required: ["language", "name"], properties: { language: { type: "string" }, name: { type: "string" } } },
                       },
+                      chapters: {
+                        type: "array",
+                        description:
+                          "the video's chapters in order, covering it from 0 to its end (YouTube's chapter markers, else timestamps in its description; yt-dlp's chapters); empty when it has none. MP4, M4A and MP3 files carry them",
+                        items: {
+                          type: "object",
+                          required: ["title", "start", "end"],
+                          properties: { title: { type: "string" }, start: { type: "number", description: "seconds" }, end: { type: "number", description: "seconds" } },
+                        },
+                      },
                       playlist: { $ref: "#/components/schemas/Playlist" },
                     },
                   },

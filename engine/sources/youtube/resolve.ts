@@ -12,6 +12,7 @@ import { isEngineError } from "../../errors.ts";
 import type { SourceContext } from "../types.ts";
 import { detailsFromDataApi } from "./data-api.ts";
 import { detailsFromInnertube } from "./details-innertube.ts";
+import { chaptersFromDescription, chaptersFromNext } from "../../media/chapters/chapters.ts";
 import { rewriteBrowserUrl } from "./image-hosts.ts";
 import { DEFAULT_YOUTUBE_CLIENTS, SUPPORTED_YOUTUBE_CLIENTS, fetchNext, getInnertube, parseVideoInfo } from "./innertube.ts";
 import { pickPlayer } from "./pick-player.ts";
@@ -180,14 +181,18 @@ export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube"
 
   let details: VideoDetails;
   let thumbnails: Thumbnail[];
+  let next: unknown;
   if (apiDetails) {
     ({ details, thumbnails } = await apiDetails);
   } else {
-    const [next, hasMaxres] = await extras!;
+    let hasMaxres: boolean;
+    [next, hasMaxres] = await extras!;
     const info = next === undefined ? picked.info : parseVideoInfo(yt, picked.player, next);
     thumbnails = standardThumbnails(id, hasMaxres);
     details = detailsFromInnertube({ id, info, player: picked.player, thumbnails });
   }
+  const seconds = picked.info.basic_info.duration ?? details.durationSeconds;
+  const chapters = chaptersFromNext(next, seconds) ?? chaptersFromDescription(picked.info.basic_info.short_description ?? "", seconds);
 
   return {
     platform: "youtube",
@@ -199,5 +204,6 @@ export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube"
     captionTranslations: captionTranslationsOf(picked.captionsInfo ?? picked.info),
     expiresAt: expiryOf(picked.streams) ?? picked.info.streaming_data?.expires?.getTime(),
     client: picked.client,
+    ...(chapters ? { chapters } : {}),
   };
 }

@@ -15,7 +15,7 @@ import { platformNameOf } from "../platform-name.ts";
 import type { ParsedLink, SourceAdapter, SourceContext } from "../types.ts";
 import { classifyFailure, errorLine } from "./classify.ts";
 import type { YtdlpBinary } from "./locate.ts";
-import { capToPlatform, captionsOf, detailsOf, formatsOf, parseInfo, routeFormat, thumbnailsOf, type YtdlpInfo } from "./map-info.ts";
+import { capToPlatform, captionsOf, chaptersOfInfo, detailsOf, formatsOf, parseInfo, routeFormat, thumbnailsOf, type YtdlpInfo } from "./map-info.ts";
 import { startForwardingProxy, type ForwardingProxy, type ProxyRun } from "./proxy.ts";
 import { parsePlaylistInfo } from "./playlist.ts";
 import { createRunSlots } from "./run-slots.ts";
@@ -166,6 +166,7 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
       throw new EngineError("video.no_formats", { detail: `yt-dlp listed no format our engine can fetch (${platformNameOf(link)})` });
     }
     const platform = link.kind === "site" ? link.site : link.kind === "youtube" ? "youtube" : "generic";
+    const chapters = chaptersOfInfo(info, durationSeconds);
     return {
       platform,
       sourceUrl: link.url,
@@ -173,6 +174,7 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
       streams,
       thumbnails: thumbnailsOf(info),
       captions: captionsOf(info),
+      ...(chapters ? { chapters } : {}),
     };
   }
 

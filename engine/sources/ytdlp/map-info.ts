@@ -17,7 +17,8 @@ import {
 } from "../../details/format.ts";
 import { isLanguageTag } from "../../captions/languages.ts";
 import { EngineError } from "../../errors.ts";
-import type { CaptionTrack, Platform, Thumbnail, UpstreamStream, VideoDetails } from "../../types.ts";
+import type { CaptionTrack, Chapter, Platform, Thumbnail, UpstreamStream, VideoDetails } from "../../types.ts";
+import { chaptersOf } from "../../media/chapters/chapters.ts";
 import { normaliseProbeCodec, parseCodecs } from "../generic/codecs.ts";
 import type { UpstreamRequest } from "../../types.ts";
 import { requestOf } from "./format-request.ts";
@@ -100,6 +101,8 @@ const infoSchema = z.object({
   /** {language: [one entry per file format]}: the uploader's tracks, and speech recognition's */
   subtitles: z.record(z.string(), z.unknown()).nullish().catch(null),
   automatic_captions: z.record(z.string(), z.unknown()).nullish().catch(null),
+  /** yt-dlp's chapters: [{start_time, end_time, title}], seconds */
+  chapters: z.array(z.object({ start_time: num, title: str }).catch({ start_time: null, title: null })).nullish().catch(null),
 });
 export type YtdlpInfo = z.infer<typeof infoSchema>;
 
@@ -347,4 +350,10 @@ export function captionsOf(info: YtdlpInfo): CaptionTrack[] {
     }
   }
   return tracks;
+}
+
+/** yt-dlp's chapters when they cover the video (engine/media/chapters/chapters.ts's rule); null otherwise. */
+export function chaptersOfInfo(info: YtdlpInfo, durationSeconds: number): Chapter[] | null {
+  const marks = (info.chapters ?? []).flatMap((c) => (c.start_time !== null && c.start_time !== undefined ? [{ title: c.title ?? "", start: c.start_time }] : []));
+  return chaptersOf(marks, durationSeconds);
 }
