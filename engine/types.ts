@@ -178,6 +178,11 @@ export interface CaptionTrack {
   translatable?: boolean;
   /** the rendered file's exact size per kind, when the track was read while the link resolved */
   bytes?: Partial<Record<"txt" | "srt" | "vtt", number>>;
+  /**
+   * what requests for the file carry besides its URL (yt-dlp's tracks: the headers it names for
+   * the file and the cookies of its jar, each to its own scope; decision 052); never in an answer
+   */
+  request?: UpstreamRequest;
 }
 
 export interface ResolvedMedia {

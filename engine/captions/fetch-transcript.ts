@@ -6,6 +6,7 @@
  */
 import { EngineError, isEngineError } from "../errors.ts";
 import type { OutboundFetch, OutboundInit } from "../outbound/outbound-fetch.ts";
+import { fetchWithRequest } from "../outbound/upstream-request.ts";
 import type { CaptionTrack } from "../types.ts";
 import { parseTimedText, type Cue } from "./parse-timedtext.ts";
 import { toSrt, toTxt, toVtt } from "./render.ts";
@@ -23,7 +24,8 @@ export function trackUrl(track: CaptionTrack): string {
 }
 
 export async function fetchCues(track: CaptionTrack, fetch: OutboundFetch, init: OutboundInit = {}): Promise<Cue[]> {
-  const res = await fetch(trackUrl(track), { ...init, maxBytes: MAX_BYTES });
+  // the headers and cookies the file's host checks (yt-dlp's tracks), each cookie to its own scope on every hop
+  const res = await fetchWithRequest(fetch, track.request)(trackUrl(track), { ...init, maxBytes: MAX_BYTES });
   if (!res.ok) {
     await res.body?.cancel();
     throw new EngineError("transcript.unavailable", { detail: `caption track answered ${res.status}` });

@@ -103,6 +103,20 @@ export function headerCookies(header: string, url: URL): ScopedCookie[] {
 }
 
 /**
+ * The cookies of several formats as one jar, the first of each name, domain and path winning: what
+ * yt-dlp's cookie jar would offer a file it lists outside its formats (a caption file), each
+ * cookie still sent only where its scope matches.
+ */
+export function cookieJarOf(requests: ReadonlyArray<UpstreamRequest | undefined>): ScopedCookie[] {
+  const jar = new Map<string, ScopedCookie>();
+  for (const cookie of requests.flatMap((r) => r?.cookies ?? [])) {
+    const key = `${cookie.name}\u0000${cookie.domain}\u0000${cookie.path}`;
+    if (!jar.has(key)) jar.set(key, cookie);
+  }
+  return [...jar.values()].slice(0, MAX_COOKIES);
+}
+
+/**
  * The request a format needs: its allowed headers (lower-case names) and its cookies. `url` is
  * the address yt-dlp made an old-style Cookie header for. Undefined when the format needs nothing.
  */

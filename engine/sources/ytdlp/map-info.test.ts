@@ -180,6 +180,32 @@ describe("yt-dlp's caption tracks", () => {
     ]);
   });
 
+  it("carries what yt-dlp's requests for the file carry: its own headers, else the document's, and the cookies of every format (scoped, without a Cookie header)", () => {
+    const tracks = captions({
+      http_headers: { Referer: "https://www.tiktok.com/", Cookie: "old=1", Authorization: "Bearer x" },
+      formats: [
+        { format_id: "a", url: "https://v16.tiktokcdn.example/a.mp4", cookies: "tt_chain_token=t0k; Domain=.tiktokcdn.example; Path=/; Secure; Expires=1900000000" },
+        // yt-dlp 2023.03: a Cookie header for this format's host only
+        { format_id: "b", url: "https://v19.tiktokcdn.example/b.mp4", http_headers: { Cookie: "ttwid=w1d" } },
+        { format_id: "c", url: "https://v16.tiktokcdn.example/c.mp4", cookies: "tt_chain_token=t0k; Domain=.tiktokcdn.example; Path=/; Secure; Expires=1900000000" },
+      ],
+      subtitles: {
+        en: [{ ext: "vtt", url: "https://v16.tiktokcdn.example/en.vtt", http_headers: { Referer: "https://www.tiktok.com/@a/video/1", "X-Forwarded-For": "10.0.0.1" } }],
+        de: [{ ext: "vtt", url: "https://captions.example/de.vtt" }],
+      },
+    });
+    const cookies = [
+      { name: "tt_chain_token", value: "t0k", domain: "tiktokcdn.example", hostOnly: false, path: "/", secure: true, expires: 1900000000 },
+      { name: "ttwid", value: "w1d", domain: "v19.tiktokcdn.example", hostOnly: true, path: "/", secure: true, expires: null },
+    ];
+    expect(tracks.map((t) => [t.languageCode, t.request])).toEqual([
+      ["en", { headers: { referer: "https://www.tiktok.com/@a/video/1" }, cookies }],
+      ["de", { headers: { referer: "https://www.tiktok.com/" }, cookies }],
+    ]);
+    // nothing to carry: no request
+    expect(captions({ subtitles: { en: [{ ext: "vtt", url: "https://captions.example/en.vtt" }] } })[0]?.request).toBeUndefined();
+  });
+
   it("leaves out what is not one readable file over http(s): HLS segment playlists, inline data, other schemes and formats", () => {
     expect(
       captions({

@@ -4,7 +4,9 @@
  * carries the page as Referer and the `tt_chain_token` cookie yt-dlp named (in the current
  * `cookies` field, or inside http_headers as yt-dlp 2023.03 puts it); a redirect from it to
  * another host must not carry the cookie there; the cookie never shows in the logs. A link made
- * on one instance downloads on another that shares the resolve cache.
+ * on one instance downloads on another that shares the resolve cache. Caption files get the same:
+ * the headers yt-dlp names for the file (or the document's) and the cookies of its jar, each only
+ * where its scope matches.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -36,7 +38,29 @@ const VIDEOS = {
   siblingRedirect: "7301234567890123454",
   hls: "7301234567890123455",
   unknownCodecs: "7301234567890123456",
+  captions: "7301234567890123457",
 };
+/** the caption files: English on the CDN (which checks the Referer and cookie), German on another host */
+const CAPTION_FILES: Record<string, string> = {
+  "/captions/en.vtt": "WEBVTT\n\n00:00:00.500 --> 00:00:02.000\nBirds over the harbour.\n\n00:00:02.000 --> 00:00:04.000\nThe tide turns.\n",
+  "/captions/de.vtt": "WEBVTT\n\n00:00:00.500 --> 00:00:02.000\nVögel über dem Hafen.\n",
+};
+/** the Referer of the document's own http_headers (yt-dlp's headers for a caption file that names none) */
+const DOCUMENT_REFERER = "https://www.tiktok.com/";
+
+/** the TikTok document with caption files: English names its own headers (the page as Referer), German takes the document's */
+function captionsDocument(): Record<string, unknown> {
+  const doc = tiktokDocument({ mediaUrl: `${CDN}/video/tos/play.mp4?sig=3`, style: "current", cookieDomain: ".tiktokcdn.test" });
+  const [format] = doc.formats as Array<{ http_headers: Record<string, string> }>;
+  return {
+    ...doc,
+    http_headers: { ...format!.http_headers, Referer: DOCUMENT_REFERER },
+    subtitles: {
+      en: [{ url: `${CDN}/captions/en.vtt?expire=1900000000&sig=c4p`, ext: "vtt", name: "English", http_headers: format!.http_headers }],
+      de: [{ url: `${ELSEWHERE}/captions/de.vtt`, ext: "vtt", name: "Deutsch" }],
+    },
+  };
+}
 
 let file: Buffer;
 let hlsDir: string;
@@ -81,6 +105,7 @@ function cdnHandler(req: IncomingMessage, res: ServerResponse): void {
   }
   const path = new URL(req.url ?? "/", "http://cdn").pathname;
   if (path === "/video/tos/play.mp4") return sendFile(req, res);
+  if (CAPTION_FILES[path]) return void res.writeHead(200, { "content-type": "text/vtt" }).end(CAPTION_FILES[path]);
   if (path.startsWith("/hls/") && !path.includes("..")) {
     readFile(join(hlsDir, path.slice("/hls/".length))).then(
       (data) => res.writeHead(200, { "content-type": path.endsWith(".m3u8") ? "application/vnd.apple.mpegurl" : "video/mp2t" }).end(data),
@@ -98,7 +123,11 @@ beforeAll(async () => {
   file = await readFile(media.progressive);
   hlsDir = media.hls;
   cdn = await startServer(cdnHandler);
-  elsewhere = await startServer(sendFile);
+  elsewhere = await startServer((req, res) => {
+    const caption = CAPTION_FILES[new URL(req.url ?? "/", "http://x").pathname];
+    if (caption) return void res.writeHead(200, { "content-type": "text/vtt" }).end(caption);
+    sendFile(req, res);
+  });
   const mediaUrl = (p: string) => `${CDN}/video/tos/${p}?a=1988&expire=1900000000&signature=s1g`;
   const fake = await writeFakeYtdlp({
     type: "by-link",
@@ -109,6 +138,7 @@ beforeAll(async () => {
       [VIDEOS.siblingRedirect]: tiktokDocument({ mediaUrl: mediaUrl("sibling.mp4"), style: "current", cookieDomain: ".tiktokcdn.test" }),
       [VIDEOS.hls]: hlsDocument(`${CDN}/hls/ts-360/index.m3u8`),
       [VIDEOS.unknownCodecs]: withoutCodecs(tiktokDocument({ mediaUrl: mediaUrl("play.mp4"), style: "current", cookieDomain: ".tiktokcdn.test" })),
+      [VIDEOS.captions]: captionsDocument(),
     },
   });
   const logger = pino(
@@ -191,6 +221,45 @@ describe("yt-dlp's headers and cookies reach the CDN that needs them", () => {
     const chunks: Buffer[] = [];
     for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).length).toBeGreaterThan(10_000);
+  }, 60_000);
+
+  it("caption files: the CDN's gets the headers yt-dlp named for it and the jar's cookie; another host's the document's headers and no cookie", async () => {
+    // the fake CDN refuses a caption request that lacks them
+    const bare = await fetch(`${cdn.origin}/captions/en.vtt?expire=1900000000&sig=c4p`);
+    expect(bare.status).toBe(403);
+    const before = { cdn: cdn.requests.length, elsewhere: elsewhere.requests.length };
+    const { formats, subtitles } = await fixture.engine.resolve(link(VIDEOS.captions), ANONYMOUS);
+    expect(subtitles.map((s) => s.language)).toEqual(["en", "de"]);
+    const transcript = await downloadToFile(fixture.engine, link(VIDEOS.captions), "transcript");
+    expect(transcript.status).toBe(200);
+    const text = await readFile(transcript.file, "utf8");
+    expect(text).toContain("Birds over the harbour.");
+    // read once while resolving (its size shown) and again for the file
+    expect(formats.find((f) => f.id === "transcript")?.bytes).toBe(transcript.bytes);
+    const captionRequests = cdn.requests.slice(before.cdn).filter((r) => r.url.startsWith("/captions/"));
+    expect(captionRequests.length).toBeGreaterThanOrEqual(2);
+    for (const r of captionRequests) {
+      expect(r.headers).toMatchObject({ referer: PAGE, "sec-fetch-mode": "navigate", "user-agent": expect.stringContaining("Chrome/134") });
+      // the CDN's cookies (Domain=.tiktokcdn.test), never the page host's own
+      expect(r.headers.cookie).toBe(`tt_chain_token=${TIKTOK_CHAIN_TOKEN}; ttwid=1%7Cq0x8`);
+    }
+
+    // the German file on another host: a Pro caller's subtitles in that language
+    const created = await fixture.engine.createDownload({ url: link(VIDEOS.captions), format: "vtt", language: "de", caller: { kind: "premium", plan: "pro" }, ip: "203.0.113.9" });
+    const server = await serveDownloads(fixture.engine);
+    try {
+      const res = await get(`${server.origin}${dlPath(created.downloadUrl)}`);
+      expect(res.status).toBe(200);
+      expect(res.body.toString("utf8")).toContain("Vögel über dem Hafen.");
+    } finally {
+      await server.close();
+    }
+    const there = elsewhere.requests.slice(before.elsewhere).filter((r) => r.url.startsWith("/captions/"));
+    expect(there.length).toBeGreaterThan(0);
+    for (const r of there) {
+      expect(r.headers.referer).toBe(DOCUMENT_REFERER);
+      expect(r.headers.cookie).toBeUndefined();
+    }
   }, 60_000);
 
   it("never writes the cookie into the logs, and the API's answers hold none of it", async () => {
