@@ -9,6 +9,7 @@ import { safeFileTitle } from "#common/file-names.ts";
 import { pickCaptionTrack } from "./captions/fetch-transcript.ts";
 import { canDownload, isPremiumFormat } from "./entitlements.ts";
 import { EngineError } from "./errors.ts";
+import { chapterPlan } from "./media/chapters/plan-chapters.ts";
 import { clipPlan } from "./media/clip/plan-clip.ts";
 import { DEFAULT_MEDIA_OPTIONS, isClip, type MediaOptions } from "./media/options/media-options.ts";
 import { tagPlan } from "./media/tags/plan-tags.ts";
@@ -396,7 +397,9 @@ function build(media: ResolvedMedia, id: FormatId, options: MediaOptions): Outco
   // a clip: cut before the tags are sized (docs/decisions/061)
   const outcome = bare.ok && isClip(options) ? { ok: true as const, built: { ...bare.built, ...clipPlan(bare.built, media, options) } } : bare;
   if (!outcome.ok || !options.tags) return outcome;
-  return { ok: true, built: { ...outcome.built, ...tagPlan(outcome.built, media, id, pickHdThumbnail(media.thumbnails)) } };
+  const tagged = { ...outcome.built, ...tagPlan(outcome.built, media, id, pickHdThumbnail(media.thumbnails)) };
+  // chapters ride with the tags (docs/decisions/064)
+  return { ok: true, built: { ...tagged, ...chapterPlan(tagged, media) } };
 }
 
 /**

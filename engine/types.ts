@@ -277,6 +277,8 @@ export interface FileTags {
   fields: TagFields;
   /** with its size when resolve measured it */
   cover: { url: string; bytes: number | null } | null;
+  /** an MP3's chapters, as ID3 CHAP/CTOC frames of the tag (docs/decisions/064) */
+  chapters?: Chapter[];
 }
 
 /**
@@ -327,6 +329,8 @@ export type MediaPlan =
       height?: number;
       tags?: FileTags;
       clip?: PlanClip;
+      /** chapters written into the file (issue 33 §2, docs/decisions/064), on the output's timeline */
+      chapters?: Chapter[];
     }
   | {
       op: "transcode";
@@ -339,6 +343,7 @@ export type MediaPlan =
       tags?: FileTags;
       clip?: PlanClip;
       loudness?: PlanLoudness;
+      chapters?: Chapter[];
     }
   | { op: "image"; url: string; mimeType: "image/jpeg"; extension: "jpg"; bytes: number | null }
   | { op: "text"; kind: "txt" | "srt" | "vtt"; track: CaptionTrack; mimeType: string; extension: string; bytes: null };

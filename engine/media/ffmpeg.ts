@@ -12,7 +12,8 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { EngineError, isEngineError } from "../errors.ts";
-import type { MediaPlan, PlanClip, UpstreamStream } from "../types.ts";
+import type { Chapter, MediaPlan, PlanClip, UpstreamStream } from "../types.ts";
+import { ffmetadata } from "./chapters/chapters.ts";
 import { processFfmpegs, type WarmPool } from "./warm-processes.ts";
 
 export interface MediaTools {
@@ -155,6 +156,18 @@ function clipOutputArgs(clip: PlanClip | undefined): string[] {
   return clip ? ["-t", clip.duration.toFixed(3)] : [];
 }
 
+/**
+ * A plan's chapters as one more input, ffmpeg's metadata format in a `data:` URI (no temp file, no
+ * extra pipe), and `-map_chapters` from it; the MP4 muxer writes them as a chapter track and a
+ * Nero `chpl` box in the moov, the WebM muxer as Matroska chapters, both on a pipe
+ * (docs/decisions/064). `index` is that input's position, after the media inputs.
+ */
+function chapterArgs(chapters: readonly Chapter[] | undefined, index: number): string[] {
+  if (!chapters || chapters.length === 0) return [];
+  const uri = `data:text/plain;base64,${Buffer.from(ffmetadata(chapters), "utf8").toString("base64")}`;
+  return ["-f", "ffmetadata", "-i", uri, "-map_chapters", String(index)];
+}
+
 /** Which input carries the video and which the audio, for `-map`. */
 function pickTracks(inputs: UpstreamStream[]): { video: number | null; audio: number | null } {
   const find = (kind: UpstreamStream["kind"]) => {
@@ -176,7 +189,7 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
       const { video, audio } = pickTracks(plan.inputs);
       const wantsVideo = plan.container !== "m4a";
       const exact = plan.clip?.exact === true;
-      const args = [...BASE_ARGS, ...inputArgs(plan.inputs.length, plan.clip, inputUrls)];
+      const args = [...BASE_ARGS, ...inputArgs(plan.inputs.length, plan.clip, inputUrls), ...chapterArgs(plan.chapters, plan.inputs.length)];
       if (wantsVideo && video !== null) args.push("-map", `${video}:v:0`);
       if (audio !== null) args.push("-map", `${audio}:a:0`);
       if (!wantsVideo) args.push("-vn");
@@ -210,7 +223,9 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
       return args;
     }
     case "transcode": {
-      const args = [...BASE_ARGS, ...inputArgs(1, plan.clip, inputUrls), "-map", "0:a:0", "-vn", ...clipOutputArgs(plan.clip)];
+      // an MP3's chapters are frames of our ID3 tag (media/tags/id3.ts), not ffmpeg's
+      const chapters = plan.codec === "mp3" ? [] : chapterArgs(plan.chapters, 1);
+      const args = [...BASE_ARGS, ...inputArgs(1, plan.clip, inputUrls), ...chapters, "-map", "0:a:0", "-vn", ...clipOutputArgs(plan.clip)];
       if (plan.codec === "mp3") {
         // constant bitrate, so the file is what its label says and ffprobe reports it
         args.push("-c:a", "libmp3lame", "-b:a", `${plan.bitrateKbps}k`, ...NO_ID3, "-f", "mp3");

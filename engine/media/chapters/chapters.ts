@@ -13,9 +13,9 @@ import type { Chapter } from "../../types.ts";
 export type { Chapter };
 
 /** the longest chapter title kept (a description line can be anything) */
-const MAX_TITLE = 200;
-/** the most chapters kept (YouTube allows about 100; a description could list thousands of lines) */
-const MAX_CHAPTERS = 500;
+const MAX_TITLE = 120;
+/** the most chapters kept (YouTube allows about 100; a description could list thousands of lines; ffmpeg takes them in one argument) */
+const MAX_CHAPTERS = 250;
 
 /** Starts and titles onto chapters ending where the next starts (the last at the duration); null when they do not cover the video. */
 export function chaptersOf(marks: ReadonlyArray<{ title: string; start: number }>, duration: number): Chapter[] | null {

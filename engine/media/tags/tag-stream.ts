@@ -70,7 +70,7 @@ export function prepend(first: Buffer, body: Readable): Readable {
 
 /** An MP3 with its ID3 tag in front. */
 export function withId3(tags: FileTags, cover: CoverImage | null, mp3: Readable): Readable {
-  return prepend(buildId3Tag(tags.fields, cover), mp3);
+  return prepend(buildId3Tag(tags.fields, cover, tags.chapters), mp3);
 }
 
 /** Reads from `body` until `enough` says so (or `max` bytes, or its end); what was read stays first in line. */

@@ -67,7 +67,8 @@ export function testConfig(overrides: TestConfigOverrides = {}): EngineConfig {
 
 export async function startEngineFixture(
   /** upstreamBytesPerSecond: the CDN throttles each connection to this rate (a throttling proxy in front) */
-  opts: { config?: TestConfigOverrides; deps?: EngineDeps; upstreamDelayMs?: number; upstreamBytesPerSecond?: number } = {},
+  /** mapMedia: changes what the fake YouTube adapter resolves to (chapters, say) */
+  opts: { config?: TestConfigOverrides; deps?: EngineDeps; upstreamDelayMs?: number; upstreamBytesPerSecond?: number; mapMedia?: (m: ResolvedMedia) => ResolvedMedia } = {},
 ): Promise<EngineFixture> {
   const media = await ensureMockMedia(path.join(os.tmpdir(), "vidfetch-test-media"));
   const tools = await locateMediaTools({});
@@ -133,7 +134,7 @@ export async function startEngineFixture(
         thumbnails: [{ url: `https://media.example.com/thumb.jpg?token=t${token}`, width: 1280, height: 720, name: "maxres" }],
         captions: [],
       };
-      return { ok: true, media: resolved };
+      return { ok: true, media: opts.mapMedia ? opts.mapMedia(resolved) : resolved };
     },
   };
   const throttle = opts.upstreamBytesPerSecond ? await startThrottlingProxy({ target: upstream.origin, bytesPerSecond: opts.upstreamBytesPerSecond }) : null;
