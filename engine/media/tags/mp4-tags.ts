@@ -7,6 +7,7 @@
  * unfragmented file (stco/co64) are corrected by, and which a fragmented file's moof-relative
  * offsets do not see.
  */
+import type { Chapter } from "../../types.ts";
 import type { CoverImage, TagFields } from "./tag-fields.ts";
 
 function box(type: string, ...parts: Buffer[]): Buffer {
@@ -44,12 +45,39 @@ export function buildMp4Meta(fields: TagFields, cover: CoverImage | null): Buffe
   return box("meta", FULL_BOX_ZERO, hdlr, box("ilst", ...items));
 }
 
+/**
+ * Nero's chapter list (`moov/udta/chpl`), which ffmpeg, mutagen and most players read: version 1,
+ * a reserved word, a count byte, then per chapter its start in 100 ns units and a title of at most
+ * 255 bytes (ends are the next start, the last the file's end). At most 255 chapters.
+ */
+export function buildChpl(chapters: readonly Chapter[]): Buffer {
+  const kept = chapters.slice(0, 255);
+  const entries = kept.map((c) => {
+    const title = utf8Prefix(c.title, 255);
+    const head = Buffer.alloc(9);
+    head.writeBigUInt64BE(BigInt(Math.round(c.start * 10_000_000)), 0);
+    head.writeUInt8(title.length, 8);
+    return Buffer.concat([head, title]);
+  });
+  return box("chpl", Buffer.from([1, 0, 0, 0]), Buffer.alloc(4), Buffer.from([kept.length]), ...entries);
+}
+
+/** the longest start of `text` in UTF-8 that fits `max` bytes without splitting a character */
+function utf8Prefix(text: string, max: number): Buffer {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= max) return bytes;
+  let end = max;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end);
+}
+
 /** The size of the covr item a cover of `bytes` makes: item header 8, data header 8, type and locale 8. */
 export const coverItemBytes = (bytes: number) => 24 + bytes;
 
 /** The bytes the tags add to a file without a udta of its own: a cover of `coverBytes`, the text exactly. */
-export function mp4TagBytes(fields: TagFields, coverBytes: number | null): number {
-  return 8 + buildMp4Meta(fields, null).length + (coverBytes === null ? 0 : coverItemBytes(coverBytes));
+export function mp4TagBytes(fields: TagFields, coverBytes: number | null, chapters: readonly Chapter[] = []): number {
+  const chpl = chapters.length > 0 ? buildChpl(chapters).length : 0;
+  return 8 + buildMp4Meta(fields, null).length + chpl + (coverBytes === null ? 0 : coverItemBytes(coverBytes));
 }
 
 interface Box {

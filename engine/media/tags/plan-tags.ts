@@ -10,7 +10,7 @@ import { tagsFor, type FileTags } from "./tag-fields.ts";
 /** The bytes the tags add: the text exactly, the cover at the size resolve measured (none when unknown). */
 export function tagBytes(tags: FileTags): number {
   const cover = tags.cover?.bytes ?? null;
-  return tags.style === "id3" ? id3TagBytes(tags.fields, cover, undefined, tags.chapters) : mp4TagBytes(tags.fields, cover);
+  return tags.style === "id3" ? id3TagBytes(tags.fields, cover, undefined, tags.chapters) : mp4TagBytes(tags.fields, cover, tags.chapters);
 }
 
 interface Sized {

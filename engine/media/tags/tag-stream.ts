@@ -8,7 +8,7 @@ import { redactUrls } from "../../errors.ts";
 import type { OutboundOpen } from "../../outbound/outbound-fetch.ts";
 import { readAll } from "../../outbound/outbound-fetch.ts";
 import { buildId3Tag } from "./id3.ts";
-import { buildMp4Meta, coverItemBytes, fragmentsRelative, scanHead, tagMoov } from "./mp4-tags.ts";
+import { buildChpl, buildMp4Meta, coverItemBytes, fragmentsRelative, scanHead, tagMoov } from "./mp4-tags.ts";
 import { MAX_COVER_BYTES, type CoverImage, type FileTags } from "./tag-fields.ts";
 
 /** How long the cover may take, all of it: the file's first byte waits at most this long for it. */
@@ -144,7 +144,9 @@ export function tagMp4Head(buf: Buffer, tags: FileTags, cover: CoverImage | null
   if (scan.fragmented && fragmentsRelative(buf, scan.moov.end) !== true) return null;
   const fits = cover && (promisedCover === null || cover.data.length === promisedCover) ? cover : null;
   const pad = promisedCover !== null && !fits ? coverItemBytes(promisedCover) : 0;
-  const moov = tagMoov(buf, scan.moov, buildMp4Meta(tags.fields, fits), pad, fixedSize);
+  // a file sent as it is gets its chapters here, beside the meta (docs/decisions/064)
+  const meta = Buffer.concat([buildMp4Meta(tags.fields, fits), ...(tags.chapters?.length ? [buildChpl(tags.chapters)] : [])]);
+  const moov = tagMoov(buf, scan.moov, meta, pad, fixedSize);
   if (!moov) return null;
   const head = Buffer.concat([buf.subarray(0, scan.moov.start), moov]);
   return { head, replaces: scan.moov.end, added: head.length - scan.moov.end };

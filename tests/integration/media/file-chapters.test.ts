@@ -2,7 +2,7 @@
  * Chapters in files (issue 33 §2, docs/decisions/064) end to end: the engine on the local fake CDN
  * with a video that has three chapters, ffmpeg on generated media, each file's chapters read back
  * with `ffprobe -show_chapters`: MP4 (fragmented, piped) and AAC (an M4A) made by ffmpeg, MP3 (ID3
- * CHAP/CTOC in our tag), a clip's chapters shifted and cut, a bare file without them.
+ * CHAP/CTOC in our tag), an M4A sent as it is (a chpl box in its rewritten head), a clip's chapters shifted and cut, a bare file without them.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -75,6 +75,21 @@ describe("chapters read back with ffprobe", () => {
   ])("%s carries the video's chapters", async (format, ext) => {
     const file = await download(format, ext);
     expect(rounded(await chaptersIn(file))).toEqual(rounded(chapters));
+  });
+
+  it("an M4A sent as it is carries them in its rewritten head (chpl), its announced size still exact", async () => {
+    const created = await fx.engine.createDownload({ url: WATCH_URL, format: "m4a", caller: { kind: "anonymous" }, ip: "198.51.100.250" });
+    const res = await get(server.origin + dlPath(created.downloadUrl));
+    expect(res.outcome).toBe("end");
+    expect(Number(res.headers["content-length"])).toBe(res.body.length);
+    expect(created.bytes).toBe(res.body.length);
+    const file = path.join(tmp, "passthrough.m4a");
+    await writeFile(file, res.body);
+    await execFileAsync(fx.tools.ffmpeg, ["-v", "error", "-xerror", "-i", file, "-f", "null", "-"]);
+    // chpl keeps starts only: each chapter ends where the next starts, the last at the file's end
+    const read = rounded(await chaptersIn(file));
+    expect(read.map(({ title, start }) => ({ title, start }))).toEqual(chapters.map(({ title, start }) => ({ title, start })));
+    expect(read.slice(0, -1).map((c) => c.end)).toEqual([2, 4.5]);
   });
 
   it("a clip's chapters are shifted to its start and cut to its end", async () => {
