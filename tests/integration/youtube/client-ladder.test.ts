@@ -1,20 +1,22 @@
 /**
  * The YouTube client ladder (issue 32 §1, §7) on the mock platform: in each of YouTube's failure
  * modes a download completes through the next client, costs no more player requests than the
- * ladder needs, and where no client can play the video fails with the catalogue's words.
+ * ladder needs and no more media requests than decision 056's budget allows, and where no client
+ * can play the video fails with the catalogue's words.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERRORS, type EngineErrorCode } from "#engine/errors.ts";
 import { createEngine, type Engine } from "#engine/index.ts";
+import { TOKEN_FREE_REQUEST_BYTES } from "#engine/stream/refusal-ladder.ts";
 import type { YouTubeModes } from "#tests/mocks/platform.ts";
 import { MOCK_CAPTION_LINES } from "#tests/mocks/youtube.ts";
 import { writeFakeYtdlp } from "#tests/mocks/ytdlp.ts";
-import { mockPlatformSuite, sourceContext } from "./helpers.ts";
+import { downloadRequestBudget, mockPlatformSuite, sourceContext } from "./helpers.ts";
 import { youtubeDocument } from "./ytdlp-documents.ts";
 
 const execFileAsync = promisify(execFile);
@@ -50,14 +52,15 @@ describe("YouTube client ladder on the mock platform", () => {
       result,
       players: seen.filter((r) => r.kind === "player").map((r) => r.client),
       mediaFrom: [...new Set(seen.filter((r) => r.kind === "media").map((r) => r.client))],
+      media: seen.filter((r) => r.kind === "media").length,
     };
   }
 
-  /** Resolves and downloads mp4-720 (136 + 140): the whole file, checked with ffprobe. */
+  /** Resolves and downloads mp4-720 (136 + 140): the whole file, checked with ffprobe; the requests it cost, checked against the budget. */
   async function download(modes: YouTubeModes, clients = ["VISIONOS", "ANDROID"], id = VIDEO, ytdlpPath?: string) {
     suite.platform.setYouTubeModes(modes);
     const engine = await engineWith(clients, ytdlpPath);
-    return watch(id, async () => {
+    const seen = await watch(id, async () => {
       const created = await engine.createDownload({ url: URL_OF(id), format: "mp4-720", caller: { kind: "anonymous" }, ip: "127.0.0.1" });
       const res = await fetch(created.downloadUrl);
       expect(res.status).toBe(200);
@@ -69,6 +72,16 @@ describe("YouTube client ladder on the mock platform", () => {
       expect(probe.streams.some((s) => s.codec_type === "audio")).toBe(true);
       expect(Math.abs(Number(probe.format.duration) - suite.platform.media.durationSeconds)).toBeLessThan(1);
     });
+    const budget = downloadRequestBudget({
+      // the InnerTube clients, and the embedded player an age gate adds
+      ladder: clients.filter((c) => c !== "ytdlp").length + 1,
+      inputBytes: [(await stat(suite.platform.media.video[720])).size, (await stat(suite.platform.media.audioM4a)).size],
+      smallestRequestBytes: Math.min(sourceContext({ hostMap: suite.platform.hostMap }).config.limits.chunkBytes, TOKEN_FREE_REQUEST_BYTES),
+    });
+    expect(seen.players.length).toBeLessThanOrEqual(budget.players);
+    expect(seen.media).toBeGreaterThan(0);
+    expect(seen.media).toBeLessThanOrEqual(budget.media);
+    return seen;
   }
 
   /** The resolve fails with `code` and the catalogue's words for it. */

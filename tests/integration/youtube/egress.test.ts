@@ -8,7 +8,7 @@
  * keeps each egress's answers apart; a download pinned to one egress (the canary's check of each
  * egress) leaves by it alone.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -21,7 +21,7 @@ import { createEgressPool, parseOutboundProxies, type EgressPool } from "#engine
 import { createOutbound } from "#engine/outbound/outbound-fetch.ts";
 import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
 import { startConnectProxy, startSocksProxy, type FakeProxy } from "#tests/mocks/proxies.ts";
-import { silentLogger, sourceContext, startDownloadServer } from "./helpers.ts";
+import { downloadRequestBudget, silentLogger, sourceContext, startDownloadServer } from "./helpers.ts";
 
 const URL_OF = (id: string) => `https://www.youtube.com/watch?v=${id}`;
 const VIDEOS = ["vidfetchAll", "vidfetch720", "vidfetchCap", "vidfetchSub"];
@@ -73,7 +73,7 @@ describe("egress: proxies and affinity on the mock platform", () => {
     return { engine: current, egress };
   }
 
-  /** Downloads the M4A of `video`; what the platform saw meanwhile for it. */
+  /** Downloads the M4A of `video`; what the platform saw meanwhile for it, checked against one download's budget. */
   async function downloadAudio(engine: Engine, video: string) {
     const from = platform.youtubeRequests().length;
     // without tags the file is the platform's own bytes
@@ -81,6 +81,10 @@ describe("egress: proxies and affinity on the mock platform", () => {
     const res = await fetch(created.downloadUrl);
     const body = Buffer.from(await res.arrayBuffer());
     const seen = platform.youtubeRequests().slice(from).filter((r) => r.videoId === video);
+    // a two-client ladder, which a bot wall may move to the next egress once
+    const budget = downloadRequestBudget({ ladder: 2, egressMoves: 1, inputBytes: [(await stat(platform.media.audioM4a)).size], smallestRequestBytes: PIECE });
+    expect(seen.filter((r) => r.kind === "player").length).toBeLessThanOrEqual(budget.players);
+    expect(seen.filter((r) => r.kind === "media").length).toBeLessThanOrEqual(budget.media);
     return {
       status: res.status,
       body,

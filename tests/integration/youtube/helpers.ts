@@ -9,6 +9,7 @@ import type { EngineConfig } from "#engine/config.ts";
 import { createOutboundFetch } from "#engine/outbound/outbound-fetch.ts";
 import type { OutboundFetch } from "#engine/outbound/outbound-fetch.ts";
 import type { Engine } from "#engine/index.ts";
+import { DEFAULT_MAX_REFUSALS } from "#engine/stream/refusal-ladder.ts";
 import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
 
 export const silentLogger = pino({ level: "silent" });
@@ -49,6 +50,30 @@ export function sourceContext(opts: { hostMap: string; clients?: string[]; apiKe
     logger: silentLogger,
   };
   return { fetch, config, logger: silentLogger, media: { ffmpeg: "ffmpeg", ffprobe: "ffprobe", version: "n/a", source: "path" } };
+}
+
+/**
+ * The most requests one download may send the mock platform under decision 056's budgets (issue
+ * 32 §7: "the number of upstream requests stays within the budget"), derived, not measured:
+ * - player requests: each client of the ladder at most once per resolve, for the download's own
+ *   resolves (`linkResolves`: one when the link's answer is cached for its download, two without a
+ *   resolve cache), the refusal ladder's two resolving rungs (re-resolve; next client or egress),
+ *   each climbed at most once, and a bot wall's one move to the next egress (`egressMoves`);
+ * - media requests: every input in requests of at least `smallestRequestBytes` (the first ranges,
+ *   or rung 1's pieces once it was climbed), each byte asked by one working request at most (a
+ *   reader's cursor never moves back), plus one per refusal the download's budget allows.
+ */
+export function downloadRequestBudget(opts: {
+  ladder: number;
+  inputBytes: readonly number[];
+  smallestRequestBytes: number;
+  linkResolves?: number;
+  egressMoves?: number;
+  maxRefusals?: number;
+}): { players: number; media: number } {
+  const resolves = (opts.linkResolves ?? 1) + 2 + (opts.egressMoves ?? 0);
+  const ranges = opts.inputBytes.reduce((n, bytes) => n + Math.ceil(bytes / opts.smallestRequestBytes), 0);
+  return { players: resolves * opts.ladder, media: ranges + (opts.maxRefusals ?? DEFAULT_MAX_REFUSALS) };
 }
 
 export function youtubeLink(id: string) {

@@ -5,11 +5,13 @@
  * until it expires; a provider that is down or hangs leaves the ladder as it is without one; and
  * yt-dlp runs name the provider to bgutil's plugin.
  */
+import { stat } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "#engine/index.ts";
+import { TOKEN_FREE_REQUEST_BYTES } from "#engine/stream/refusal-ladder.ts";
 import { startFakePotProvider, type FakePotProvider } from "#tests/mocks/pot-provider.ts";
 import { writeFakeYtdlp } from "#tests/mocks/ytdlp.ts";
-import { mockPlatformSuite, sourceContext } from "./helpers.ts";
+import { downloadRequestBudget, mockPlatformSuite, sourceContext } from "./helpers.ts";
 import { youtubeDocument } from "./ytdlp-documents.ts";
 
 const VIDEO = "vidfetch720";
@@ -39,8 +41,11 @@ describe("proof-of-origin tokens from a provider, on the mock platform", () => {
     return suite.use(engine);
   }
 
-  /** Downloads mp4-720 whole; what the platform saw for the video meanwhile. */
-  async function download(engine: Engine) {
+  /**
+   * Downloads mp4-720 whole; what the platform saw for the video meanwhile, checked against the
+   * budget of a two-client ladder (`linkResolves`: 2 without a resolve cache).
+   */
+  async function download(engine: Engine, linkResolves = 1) {
     const from = suite.platform.youtubeRequests().length;
     const created = await engine.createDownload({ url: URL_OF(VIDEO), format: "mp4-720", caller: { kind: "anonymous" }, ip: "127.0.0.1" });
     const res = await fetch(created.downloadUrl);
@@ -48,6 +53,15 @@ describe("proof-of-origin tokens from a provider, on the mock platform", () => {
     expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
     const seen = suite.platform.youtubeRequests().slice(from).filter((r) => r.videoId === VIDEO);
     const media = seen.filter((r) => r.kind === "media");
+    const budget = downloadRequestBudget({
+      ladder: 2,
+      linkResolves,
+      inputBytes: [(await stat(suite.platform.media.video[720])).size, (await stat(suite.platform.media.audioM4a)).size],
+      smallestRequestBytes: Math.min(sourceContext({ hostMap: suite.platform.hostMap }).config.limits.chunkBytes, TOKEN_FREE_REQUEST_BYTES),
+    });
+    expect(seen.filter((r) => r.kind === "player").length).toBeLessThanOrEqual(budget.players);
+    expect(media.length).toBeGreaterThan(0);
+    expect(media.length).toBeLessThanOrEqual(budget.media);
     return {
       players: seen.filter((r) => r.kind === "player").map((r) => ({ client: r.client, poToken: r.poToken })),
       mediaFrom: [...new Set(media.map((r) => r.client))],
@@ -78,14 +92,14 @@ describe("proof-of-origin tokens from a provider, on the mock platform", () => {
     // the provider's tokens live 62 s; one within a minute of its expiry is asked for again
     provider = await startFakePotProvider({ ttlMs: 62_000 });
     const engine = await engineWith(["MWEB", "VISIONOS"], provider.url, { resolveCacheSeconds: 0 });
-    const first = await download(engine);
-    const second = await download(engine);
+    const first = await download(engine, 2);
+    const second = await download(engine, 2);
     const players = [...first.players, ...second.players];
     expect(players.length).toBeGreaterThanOrEqual(2);
     expect(players).toEqual(players.map(() => ({ client: "MWEB", poToken: `mock-pot-${VIDEO}-1` })));
     expect(provider.calls()).toEqual([VIDEO]);
     await new Promise((r) => setTimeout(r, 2100));
-    const third = await download(engine);
+    const third = await download(engine, 2);
     expect(new Set(third.players.map((p) => p.poToken))).toEqual(new Set([`mock-pot-${VIDEO}-2`]));
     expect(third.mediaTokens).toEqual([`mock-pot-${VIDEO}-2`]);
     expect(provider.calls()).toEqual([VIDEO, VIDEO]);

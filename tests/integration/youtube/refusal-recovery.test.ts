@@ -3,14 +3,15 @@
  * download mid-way, the engine asks for smaller ranges, then re-resolves on the same client,
  * then asks the next client, each once, and continues at the byte offset it reached; the file
  * comes out byte for byte. Where nothing works it fails with the catalogue's words, and neither
- * one download nor many at once ask the host more than their budgets allow.
+ * one download (player and media requests, within downloadRequestBudget) nor many at once ask the
+ * host more than their budgets allow.
  *
  * The sample media are small (the M4A is about 100 kB), so the token gate's "about 1 MB per
  * request" is scaled down to 16 KiB on both sides: the mock's `mediaTokenFreeBytes` and the
  * engine's `refusals.pieceBytes`.
  */
 import { execFile } from "node:child_process";
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -19,7 +20,7 @@ import { ERRORS } from "#engine/errors.ts";
 import { createEngine, type Engine, type EngineDeps } from "#engine/index.ts";
 import { createHostRefusals } from "#engine/outbound/host-refusals.ts";
 import { DEFAULT_MAX_REFUSALS } from "#engine/stream/refusal-ladder.ts";
-import { mockPlatformSuite, sourceContext } from "./helpers.ts";
+import { downloadRequestBudget, mockPlatformSuite, sourceContext } from "./helpers.ts";
 
 const execFileAsync = promisify(execFile);
 const VIDEO = "vidfetch720";
@@ -30,6 +31,8 @@ const AUDIO_ITAG = "140";
 
 describe("403 recovery on the mock platform", () => {
   const suite = mockPlatformSuite();
+  /** each engine's first range size */
+  const chunkOf = new WeakMap<Engine, number>();
 
   /** A fresh engine (its own resolve cache) with `chunkBytes` first ranges and the scaled-down piece size. */
   async function engineWith(opts: { chunkBytes: number; refusals?: EngineDeps["refusals"] }): Promise<Engine> {
@@ -38,17 +41,32 @@ describe("403 recovery on the mock platform", () => {
       { ...config, ytdlpPath: "off", publicUrl: suite.origin, limits: { ...config.limits, chunkBytes: opts.chunkBytes, resolveCacheSeconds: 60 } },
       { refusals: { pieceBytes: PIECE, ...opts.refusals } },
     );
+    chunkOf.set(engine, opts.chunkBytes);
     return suite.use(engine);
   }
 
+  /** the inputs of the formats these tests download: the M4A alone, or the 720p video and the M4A */
+  const inputsOf = async (format: string) => [...(format === "mp4-720" ? [suite.platform.media.video[720]] : []), suite.platform.media.audioM4a];
+
   /** Downloads `format` of VIDEO; what the platform saw meanwhile: player clients, media requests of `itag`, refusals. */
-  async function download(engine: Engine, format: string, itag = AUDIO_ITAG) {
+  async function download(engine: Engine, format: string, itag = AUDIO_ITAG, alone = true) {
     const from = suite.platform.youtubeRequests().length;
     // the bytes are compared with the source's: the file as it is, without tags
     const created = await engine.createDownload({ url: URL_OF(VIDEO), format, caller: { kind: "anonymous" }, ip: "127.0.0.1", options: { tags: false } });
     const res = await fetch(created.downloadUrl);
     const body = Buffer.from(await res.arrayBuffer());
     const seen = suite.platform.youtubeRequests().slice(from).filter((r) => r.videoId === VIDEO);
+    // whatever happened, within decision 056's budgets for one download of a two-client ladder (the
+    // platform cannot tell apart downloads of the same video at once: those have the host's budget)
+    const budget = downloadRequestBudget({
+      ladder: 2,
+      inputBytes: await Promise.all((await inputsOf(format)).map(async (f) => (await stat(f)).size)),
+      smallestRequestBytes: Math.min(chunkOf.get(engine)!, PIECE),
+    });
+    if (alone) {
+      expect(seen.filter((r) => r.kind === "player").length).toBeLessThanOrEqual(budget.players);
+      expect(seen.filter((r) => r.kind === "media").length).toBeLessThanOrEqual(budget.media);
+    }
     return {
       status: res.status,
       body,
@@ -141,7 +159,7 @@ describe("403 recovery on the mock platform", () => {
     const storm = async (capacity: number) => {
       suite.platform.setYouTubeModes({ mediaRefused: ["VISIONOS", "ANDROID"] });
       const engine = await engineWith({ chunkBytes: PIECE, refusals: { hosts: createHostRefusals({ capacity, refillPerSecond: 0 }) } });
-      const results = await Promise.all(Array.from({ length: downloads }, () => download(engine, "m4a")));
+      const results = await Promise.all(Array.from({ length: downloads }, () => download(engine, "m4a", AUDIO_ITAG, false)));
       for (const r of results) expect(JSON.parse(r.body.toString("utf8"))).toMatchObject({ error: { code: "upstream.refused" } });
       return suite.platform.mediaRefusals().length;
     };
