@@ -18,6 +18,7 @@ import pino from "pino";
 import { createEngine, DEFAULT_MEDIA_OPTIONS, type Engine, type MediaOptions } from "../engine/index.ts";
 import { genericSource } from "../engine/sources/generic/index.ts";
 import { runEngineSpeedRows, SPEED_ROWS, type SpeedRow } from "./engine-speed.ts";
+import { clipRows } from "./clip-rows.ts";
 import { formatFirstLoadReport, measureFirstLoadJs } from "./first-load-js.ts";
 import { bulkZipRows, jobStartRows } from "./job-rows.ts";
 import { ensureBenchMedia } from "./media.ts";
@@ -95,7 +96,7 @@ const median = (xs: number[]) => {
 };
 
 /** `--only passthrough,hls` runs just those rows (and leaves docs/benchmarks.md alone). */
-const ROWS = ["passthrough", "memory", "hls", "mp3", "concurrent", "healthz", "resolve", ...SPEED_ROWS, "bulk", "jobstart", "firstload", "pages", "footprint"] as const;
+const ROWS = ["passthrough", "memory", "hls", "mp3", "concurrent", "healthz", "resolve", ...SPEED_ROWS, "clip", "bulk", "jobstart", "firstload", "pages", "footprint"] as const;
 function parseOnly(argv: string[]): Set<string> | null {
   const i = argv.indexOf("--only");
   if (i === -1) return null;
@@ -400,6 +401,7 @@ async function main() {
     if (speed.length > 0) rows.push(...(await runEngineSpeedRows({ rows: new Set<SpeedRow>(speed), work, log, twentyMbFile: media.mp4_20mb, site })));
 
     // issue 30: a bulk ZIP against single downloads, and a scheduled job's start latency
+    if (want("clip")) rows.push(...(await clipRows({ engine, work, log, save: async (url, file) => Number((await execFileAsync("curl", ["-s", "-o", file, "-w", "%{http_code}", url])).stdout) })));
     if (want("bulk")) rows.push(...(await bulkZipRows({ engine, fileUrl: smallUrl, curl, log })));
     if (want("jobstart")) rows.push(...(await jobStartRows({ log })));
 
@@ -526,6 +528,17 @@ ${table}
   errors, aggregate throughput and the benchmark process's RSS.
 - **Resolve**: \`engine.resolve\` on a direct MP4 link; uncached runs use a fresh query string
   each time (fetching the first megabyte and probing it with ffprobe), cached runs repeat one link.
+- **Clip** (issue 33 §1, \`bench/clip-rows.ts\`, docs/decisions/061): 30 s from 1:30:00 of a 3-hour
+  1080p24 source (a 60 s \`testsrc2\` encode at about 1 Mb/s with AAC, keyframe every 2 s, looped
+  180 times by stream copy, cached in the temp folder; about a minute to make once), saved as
+  \`mp4-1080\`, keyframe cut, tags off. Two shapes: DASH as YouTube has it (a SegmentBase manifest,
+  video and audio as two fragmented MP4 files with one sidx each, audio in 10 s fragments) and a
+  progressive MP4 with its moov first. The origin (in the benchmark process) counts every byte it
+  sends; a fresh link each run, so each run resolves; the bytes the resolve fetched are given
+  apart (a visitor's resolve happens when the link is pasted). "The clip's samples" are the
+  packets from one GOP before 1:30:00 to 1:30:30 (ffprobe), "the index" every top-level box but
+  \`mdat\`/\`moof\`. Baseline: Debian's \`yt-dlp --download-sections "*5400-5430"\` on the same link
+  (\`-f bv*+ba\` for DASH), bytes counted the same way. Medians of \`BENCH_RUNS\` (3) alternating runs.
 - **Bulk ZIP** (\`bench/job-rows.ts\`): \`engine.createBulkDownload\` of 20 links to the 20 MB file (each
   with its own query string, so twenty sources) as an Ultimate caller, fetched by \`curl\`; baseline:
   the same 20 links made and fetched one after another. Peak RSS of the benchmark process sampled

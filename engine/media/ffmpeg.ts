@@ -124,6 +124,8 @@ const OUTPUT_ARGS = ["-flush_packets", "0", "pipe:1"];
  * holds less than the segments the reader may already hold. Figures: docs/decisions/022.
  */
 export const INPUT_THREAD_QUEUE_PACKETS = 256;
+/** A clip's: a second or two of packets read past its end instead of ten (docs/decisions/061). */
+export const CLIP_THREAD_QUEUE_PACKETS = 32;
 
 /**
  * `-i pipe:3`, `-i pipe:4`…; a clip's inputs seek first (`-ss`), and one the engine serves on
@@ -133,7 +135,8 @@ function inputArgs(count: number, clip?: PlanClip, urls?: readonly (string | nul
   const args: string[] = [];
   let pipe = 3;
   for (let i = 0; i < count; i++) {
-    if (count > 1) args.push("-thread_queue_size", String(INPUT_THREAD_QUEUE_PACKETS));
+    // a clip's inputs read ahead of the muxer by this queue, past the clip's end too: a shorter one
+    if (count > 1) args.push("-thread_queue_size", String(clip ? CLIP_THREAD_QUEUE_PACKETS : INPUT_THREAD_QUEUE_PACKETS));
     const seek = clip?.seeks[i] ?? 0;
     if (seek > 0) args.push("-ss", seek.toFixed(3));
     const url = urls?.[i];

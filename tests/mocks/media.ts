@@ -285,26 +285,41 @@ async function buildDash(root: string): Promise<void> {
   const segbase = path.join(dash, "single");
   await ff(["-i", "../../video-720.mp4", "-c", "copy", "-movflags", "dash+global_sidx", "-f", "mp4", "video.mp4"], segbase);
   await ff(["-i", "../../audio-128.m4a", "-c", "copy", "-movflags", "dash+global_sidx", "-f", "mp4", "audio.m4a"], segbase);
-  const v = await topLevelRanges(path.join(segbase, "video.mp4"));
-  const a = await topLevelRanges(path.join(segbase, "audio.m4a"));
   const dur = (await fs.readFile(path.join(dash, "manifest.mpd"), "utf8")).match(/mediaPresentationDuration="([^"]+)"/)?.[1] ?? "PT0S";
-  const rep = (id: string, file: string, r: { init: string; index: string }, attrs: string) =>
-    `      <Representation id="${id}" ${attrs}>\n        <BaseURL>${file}</BaseURL>\n        <SegmentBase indexRange="${r.index}"><Initialization range="${r.init}"/></SegmentBase>\n      </Representation>`;
-  const mpd = [
+  const mpd = await segmentBaseMpd(segbase, dur, {
+    video: { id: "v720", file: "video.mp4", attrs: `codecs="avc1.42c01f" bandwidth="${VIDEO_KBPS[720] * 1000}" width="1280" height="720" frameRate="${FPS}"` },
+    audio: { id: "a128", file: "audio.m4a", attrs: 'codecs="mp4a.40.2" bandwidth="128000" audioSamplingRate="48000"' },
+  });
+  await fs.writeFile(path.join(segbase, "manifest.mpd"), mpd);
+}
+
+/**
+ * A DASH manifest of the on-demand profile (YouTube's shape): one video and one audio file in
+ * `dir`, each a fragmented MP4 with a global sidx, named with its init and index byte ranges.
+ */
+export async function segmentBaseMpd(
+  dir: string,
+  duration: string,
+  reps: { video: { id: string; file: string; attrs: string }; audio: { id: string; file: string; attrs: string } },
+): Promise<string> {
+  const rep = async ({ id, file, attrs }: { id: string; file: string; attrs: string }) => {
+    const r = await topLevelRanges(path.join(dir, file));
+    return `      <Representation id="${id}" ${attrs}>\n        <BaseURL>${file}</BaseURL>\n        <SegmentBase indexRange="${r.index}"><Initialization range="${r.init}"/></SegmentBase>\n      </Representation>`;
+  };
+  return [
     '<?xml version="1.0" encoding="utf-8"?>',
-    `<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" type="static" mediaPresentationDuration="${dur}" minBufferTime="PT2S">`,
+    `<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" type="static" mediaPresentationDuration="${duration}" minBufferTime="PT2S">`,
     "  <Period>",
     '    <AdaptationSet contentType="video" mimeType="video/mp4">',
-    rep("v720", "video.mp4", v, `codecs="avc1.42c01f" bandwidth="${VIDEO_KBPS[720] * 1000}" width="1280" height="720" frameRate="${FPS}"`),
+    await rep(reps.video),
     "    </AdaptationSet>",
     '    <AdaptationSet contentType="audio" mimeType="audio/mp4" lang="en">',
-    rep("a128", "audio.m4a", a, 'codecs="mp4a.40.2" bandwidth="128000" audioSamplingRate="48000"'),
+    await rep(reps.audio),
     "    </AdaptationSet>",
     "  </Period>",
     "</MPD>",
     "",
   ].join("\n");
-  await fs.writeFile(path.join(segbase, "manifest.mpd"), mpd);
 }
 
 /** Byte ranges of the init part (ftyp+moov) and the sidx box of an MP4 with a global sidx. */

@@ -276,6 +276,23 @@ export function describingBytes(buf: Buffer): number | null {
 const MOOV_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
+ * An MP4 whose moov comes first but is longer than the first read (hours of video: a 3-hour
+ * 1080p file's sample table is about 5 MB): the rest of it is fetched, and ftyp+moov probed.
+ */
+async function probeLongMoov(ctx: SourceContext, head: Head, url: string): Promise<ProbeResult | null> {
+  const boxes = topLevelBoxes(head.bytes);
+  const ftyp = boxes[0];
+  const moov = boxes.find((b) => b.type === "moov");
+  if (ftyp?.type !== "ftyp" || !moov || head.complete || !Number.isFinite(moov.size) || moov.size > MOOV_MAX_BYTES) return null;
+  const moovEnd = moov.start + moov.size;
+  if (moovEnd <= head.bytes.length) return null;
+  const rest = await fetchHead(ctx, { url, range: { start: head.bytes.length, end: moovEnd - 1 } }, moovEnd - head.bytes.length);
+  if (head.bytes.length + rest.bytes.length < moovEnd) return null;
+  const index = Buffer.concat([head.bytes.subarray(ftyp.start, ftyp.start + ftyp.size), head.bytes.subarray(moov.start), rest.bytes]);
+  return probeBuffer(ctx, index);
+}
+
+/**
  * An MP4 whose moov box sits after the media data: the first megabyte says nothing. Fetch the
  * moov from the end and probe ftyp+moov, which describes the whole file.
  */
@@ -303,11 +320,16 @@ async function resolveDirect(ctx: SourceContext, head: Head, url: string): Promi
   try {
     probe = await probeBuffer(ctx, head.bytes);
   } catch (err) {
-    const fromEnd = isEngineError(err) && err.code === "video.no_formats" ? await probeMoovAtEnd(ctx, head, url) : null;
-    if (!fromEnd) throw err;
-    probe = fromEnd;
-    // ffmpeg would need to seek to that moov: this file can only be passed through
-    pipeSafe = false;
+    if (!(isEngineError(err) && err.code === "video.no_formats")) throw err;
+    const whole = await probeLongMoov(ctx, head, url);
+    if (whole) probe = whole;
+    else {
+      const fromEnd = await probeMoovAtEnd(ctx, head, url);
+      if (!fromEnd) throw err;
+      probe = fromEnd;
+      // ffmpeg would need to seek to that moov: this file can only be passed through
+      pipeSafe = false;
+    }
   }
   const v = probe.streams.find((x) => x.kind === "video");
   const a = probe.streams.find((x) => x.kind === "audio");

@@ -36,6 +36,8 @@ export interface TimecodeMedia {
   webm: string;
   /** HLS media playlist of 2 s MPEG-TS segments (H.264 + AAC) */
   hls: string;
+  /** 100 minutes of a still picture and a tone, moov first: a sample table (moov) larger than the first megabyte a resolve reads */
+  longMoov: string;
 }
 
 async function ff(args: string[], cwd: string): Promise<void> {
@@ -61,7 +63,7 @@ export function ensureTimecodeMedia(): Promise<TimecodeMedia> {
 }
 
 async function generate(): Promise<TimecodeMedia> {
-  const dir = path.join(MEDIA_CACHE_DIR, "clip-timecode-v1");
+  const dir = path.join(MEDIA_CACHE_DIR, "clip-timecode-v2");
   const media: TimecodeMedia = {
     dir,
     faststart: path.join(dir, "faststart.mp4"),
@@ -70,18 +72,18 @@ async function generate(): Promise<TimecodeMedia> {
     fragmentedAudio: path.join(dir, "fragmented-audio.m4a"),
     webm: path.join(dir, "timecode.webm"),
     hls: path.join(dir, "hls", "index.m3u8"),
+    longMoov: path.join(dir, "long-moov.mp4"),
   };
   if (existsSync(path.join(dir, ".complete"))) return media;
   const tmp = `${dir}.tmp-${process.pid}`;
   await fs.rm(tmp, { recursive: true, force: true });
   await fs.mkdir(path.join(tmp, "hls"), { recursive: true });
-  await ff([...PICTURE, "-c:v", "libx264", "-preset", "veryfast", "-b:v", "400k", ...GOP, "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "96k", "-f", "mp4", "moov-at-end.mp4"], tmp);
-  await ff(["-i", "moov-at-end.mp4", "-c", "copy", "-movflags", "+faststart", "faststart.mp4"], tmp);
-  await ff(["-i", "moov-at-end.mp4", "-map", "0:v", "-c", "copy", "-movflags", "dash+global_sidx", "-f", "mp4", "fragmented-video.mp4"], tmp);
-  await ff(["-i", "moov-at-end.mp4", "-map", "0:a", "-c", "copy", "-movflags", "dash+global_sidx", "-f", "mp4", "fragmented-audio.m4a"], tmp);
-  await ff(["-i", "moov-at-end.mp4", "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_list_size", "0", "-hls_playlist_type", "vod", "-hls_segment_filename", "hls/seg-%03d.ts", "hls/index.m3u8"], tmp);
-  await ff(["-i", "moov-at-end.mp4", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "400k", ...GOP, "-c:a", "libopus", "-b:a", "64k", "-f", "webm", "timecode.webm"], tmp);
-  await fs.writeFile(path.join(tmp, ".complete"), "");
+  try {
+    await build(tmp);
+  } catch (err) {
+    await fs.rm(tmp, { recursive: true, force: true });
+    throw err;
+  }
   await fs.rm(dir, { recursive: true, force: true });
   await fs.rename(tmp, dir).catch(async (err: NodeJS.ErrnoException) => {
     // another process finished first: use its folder
@@ -89,6 +91,23 @@ async function generate(): Promise<TimecodeMedia> {
     await fs.rm(tmp, { recursive: true, force: true });
   });
   return media;
+}
+
+async function build(tmp: string): Promise<void> {
+  await ff([...PICTURE, "-c:v", "libx264", "-preset", "veryfast", "-b:v", "400k", ...GOP, "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "96k", "-f", "mp4", "moov-at-end.mp4"], tmp);
+  await ff(["-i", "moov-at-end.mp4", "-c", "copy", "-movflags", "+faststart", "faststart.mp4"], tmp);
+  await ff(["-i", "moov-at-end.mp4", "-map", "0:v", "-c", "copy", "-movflags", "dash+global_sidx", "-f", "mp4", "fragmented-video.mp4"], tmp);
+  // audio alone has no keyframes to cut fragments at: 2 s fragments, as a DASH audio stream has
+  await ff(["-i", "moov-at-end.mp4", "-map", "0:a", "-c", "copy", "-movflags", "dash+global_sidx", "-frag_duration", "2000000", "-f", "mp4", "fragmented-audio.m4a"], tmp);
+  await ff(["-i", "moov-at-end.mp4", "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_list_size", "0", "-hls_playlist_type", "vod", "-hls_segment_filename", "hls/seg-%03d.ts", "hls/index.m3u8"], tmp);
+  await ff(["-i", "moov-at-end.mp4", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "400k", ...GOP, "-c:a", "libopus", "-b:a", "64k", "-f", "webm", "timecode.webm"], tmp);
+  await ff(
+    ["-f", "lavfi", "-i", "color=c=gray:s=640x360:r=24:d=10", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:d=10", "-c:v", "libx264", "-preset", "ultrafast", ...GOP, "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "32k", "-f", "mp4", "still.mp4"],
+    tmp,
+  );
+  await ff(["-stream_loop", "599", "-i", "still.mp4", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", "long-moov.mp4"], tmp);
+  await fs.rm(path.join(tmp, "still.mp4"));
+  await fs.writeFile(path.join(tmp, ".complete"), "");
 }
 
 /** The frame number burned into every frame of a file's first video track, in decoding order of presentation. */
