@@ -6,7 +6,8 @@
  * are fetched from that address; a bot wall rests its egress and the resolve moves on; a
  * download refused on one egress after a fresh resolve finishes on the other; the resolve cache
  * keeps each egress's answers apart; a download pinned to one egress (the canary's check of each
- * egress) leaves by it alone.
+ * egress) leaves by it alone. In each mode a download stays within its request budget and the
+ * platform's status says what happened.
  */
 import { readFile, stat } from "node:fs/promises";
 import type http from "node:http";
@@ -14,12 +15,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ClientOutcome } from "#app/modules/platform-health/health-counts.server.ts";
-import { memoryPlatformHealth } from "#app/modules/platform-health/health-store.server.ts";
+import { healthRecorder, memoryPlatformHealth, readPlatformHealth } from "#app/modules/platform-health/health-store.server.ts";
 import { canaryClientsOf, canaryTable, runCanary } from "#app/modules/platform-health/run-canary.server.ts";
-import { createEngine, type Engine, type ResolveOutcome } from "#engine/index.ts";
+import { createEngine, type Engine, type EngineDeps, type ResolveOutcome } from "#engine/index.ts";
 import { createEgressPool, parseOutboundProxies, type EgressPool } from "#engine/outbound/egress.ts";
 import { createOutbound } from "#engine/outbound/outbound-fetch.ts";
-import { startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
+import { startMockPlatform, type MockPlatform, type YouTubeModes } from "#tests/mocks/platform.ts";
 import { startConnectProxy, startSocksProxy, type FakeProxy } from "#tests/mocks/proxies.ts";
 import { downloadRequestBudget, silentLogger, sourceContext, startDownloadServer } from "./helpers.ts";
 
@@ -62,12 +63,14 @@ describe("egress: proxies and affinity on the mock platform", () => {
   const proxyOf = (egress: string) => (egress === "proxy-1" ? connectProxy : socksProxy);
 
   /** A fresh engine (its own resolve cache) whose ways out are the two proxies, resting for 60 s on the test's clock. */
-  async function engineWithProxies(opts: { onResolved?: (o: ResolveOutcome) => void; cacheSeconds?: number } = {}): Promise<{ engine: Engine; egress: EgressPool }> {
+  async function engineWithProxies(
+    opts: { onResolved?: (o: ResolveOutcome) => void; onDownloadFinished?: EngineDeps["onDownloadFinished"]; cacheSeconds?: number } = {},
+  ): Promise<{ engine: Engine; egress: EgressPool }> {
     const egress = createEgressPool({ proxies: parseOutboundProxies(`${connectProxy.url}, ${socksProxy.url}`), resolve: noDns, now: () => clock, restMs: 60_000, logger: silentLogger });
     const { config } = sourceContext({ hostMap: platform.hostMap, clients: ["VISIONOS", "ANDROID"] });
     current = await createEngine(
       { ...config, ytdlpPath: "off", publicUrl: origin, limits: { ...config.limits, chunkBytes: PIECE, resolveCacheSeconds: opts.cacheSeconds ?? 60 } },
-      { egress, refusals: { pieceBytes: PIECE }, onResolved: opts.onResolved },
+      { egress, refusals: { pieceBytes: PIECE }, onResolved: opts.onResolved, onDownloadFinished: opts.onDownloadFinished },
     );
     engines.push(current);
     return { engine: current, egress };
@@ -206,6 +209,34 @@ describe("egress: proxies and affinity on the mock platform", () => {
     expect(refusals.every((r) => r.why === "refused")).toBe(true);
     expect(refusals.length).toBeLessThanOrEqual(3);
     expect(egress.resting(refused)).toBe(true);
+  });
+
+  const BOT_WALL_DOWN = "YouTube downloads are not working right now; we're on it. YouTube is asking our server to prove it is not a bot.";
+  const REFUSED_DOWN = "YouTube downloads are not working right now; we're on it. YouTube is refusing to send its videos to our server.";
+  it.each<[string, (one: string, other: string) => YouTubeModes, { each: number | string; status: string; detail: string | null }]>([
+    ["a bot wall on one egress: the downloads complete on the other, and the status says ok", (one) => ({ botWallFrom: [one] }), { each: 200, status: "ok", detail: null }],
+    [
+      "a bot wall on both: each download fails with its words, and the status says down, naming it",
+      (one, other) => ({ botWallFrom: [one, other] }),
+      { each: "video.bot_check", status: "down", detail: BOT_WALL_DOWN },
+    ],
+    ["media refused on one egress: the downloads finish on the other, and the status says ok", (one) => ({ mediaRefusedFrom: [one] }), { each: 200, status: "ok", detail: null }],
+    [
+      "media refused on both: each download fails, and the status says down, naming the refusal",
+      (one, other) => ({ mediaRefusedFrom: [one, other] }),
+      { each: 502, status: "down", detail: REFUSED_DOWN },
+    ],
+  ])("%s", async (_name, modes, expected) => {
+    const store = memoryPlatformHealth();
+    const health = healthRecorder(store, { logger: silentLogger });
+    const { engine } = await engineWithProxies({ onResolved: (o) => health.resolved(o), onDownloadFinished: (e) => health.downloadFinished(e) });
+    platform.setYouTubeModes(modes(addressOf("proxy-1"), addressOf("proxy-2")));
+    // the HTTP status of each download, or the code its link was refused with
+    const each: Array<number | string | undefined> = [];
+    for (const video of VIDEOS) each.push((await downloadAudio(engine, video).catch((err: { code?: string }) => ({ status: err.code }))).status);
+    expect(each).toEqual(VIDEOS.map(() => expected.each));
+    const [youtube] = await readPlatformHealth(store, ["youtube"]);
+    expect({ status: youtube!.status, detail: youtube!.detail }).toEqual({ status: expected.status, detail: expected.detail });
   });
 
   it("behind a proxy the SSRF guard still holds: a private destination is refused and no proxy is asked for it", async () => {
