@@ -18,7 +18,7 @@ import type { Database } from "#db/client.ts";
 import { users } from "#db/schema/account.ts";
 import { downloadJobs, type JobItem } from "#db/schema/jobs.ts";
 import { isEngineError } from "#engine/errors.ts";
-import type { Engine, FilesProgress, ManifestRow } from "#engine/index.ts";
+import { parseMediaOptions, type Engine, type FilesProgress, type ManifestRow, type MediaOptions } from "#engine/index.ts";
 import type { Caller } from "#engine/types.ts";
 
 export interface ScheduledDownloadDeps {
@@ -94,6 +94,7 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
             signal: job.signal,
             ...(row.language ? { language: row.language } : {}),
             ...(row.filenameTemplate ? { filenameTemplate: row.filenameTemplate } : {}),
+            ...optionsOf(row),
           });
           await deps.db.update(downloadJobs).set({ bytesTotal: opened.bytes, bytesDone: 0 }).where(eq(downloadJobs.id, jobId));
           const { bytes } = await deps.storage.put(fileKeyOf(jobId), withProgress(opened.stream, jobId, job.signal), { contentType: opened.contentType, filename: opened.filename });
@@ -112,6 +113,7 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
           unbranded: row.whiteLabel,
           ...(row.language ? { language: row.language } : {}),
           ...(row.filenameTemplate ? { filenameTemplate: row.filenameTemplate } : {}),
+          ...optionsOf(row),
           signal: job.signal,
           onFiles: (files) => void recordFiles(jobId, files, listed),
         });
@@ -224,4 +226,9 @@ export function scheduledDownloadJob(deps: ScheduledDownloadDeps) {
     queue: SCHEDULED_DOWNLOAD_QUEUE,
     run,
   };
+}
+
+/** The media options a job was made with, checked again (the row outlives a release); none kept: the defaults. */
+function optionsOf(row: { mediaOptions: Record<string, unknown> | null }): { options?: MediaOptions } {
+  return row.mediaOptions ? { options: parseMediaOptions(row.mediaOptions) } : {};
 }

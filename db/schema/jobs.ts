@@ -40,6 +40,8 @@ export const downloadJobs = pgTable(
     /** a download profile's subtitle language and file-name template (the file's, or every file's of a ZIP) */
     language: text("language"),
     filenameTemplate: text("filename_template"),
+    /** the media options the job was made with (tags, clip…; engine/media/options), null: the defaults */
+    mediaOptions: jsonb("media_options").$type<Record<string, unknown>>(),
     /** made through an API key of a plan with the white label: its ZIP name and mail carry no site name */
     whiteLabel: boolean("white_label").notNull().default(false),
     items: jsonb("items").$type<JobItem[]>().notNull(),

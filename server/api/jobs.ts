@@ -8,6 +8,7 @@ import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
 import { JobError } from "#app/modules/jobs/job-messages.ts";
 import { jobView, type JobOwner, type ScheduledJobs } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import type { Database } from "#db/client.ts";
+import { mediaOptionsShape, parseMediaOptions } from "#engine/media/options/media-options.ts";
 import { catalogueRefusals } from "./api-errors.ts";
 import { contentDisposition } from "#engine/serve/stream-to-response.ts";
 import { keyHolderOf, whiteLabelled } from "./api-key-auth.ts";
@@ -23,8 +24,17 @@ const runAt = z.string().max(64).datetime({ offset: true });
 /** `profile`: a download profile's id (Ultimate) giving the format (and a scheduled download's language and file name) */
 const createBody = z
   .union([
-    z.object({ url: z.string().min(1).max(4096), format: z.string().max(64).optional(), runAt: runAt.optional(), profile: z.string().min(1).max(64).optional() }).strict(),
-    z.object({ urls: z.array(z.string().max(4096)).max(1000), format: z.string().max(64).optional(), runAt: runAt.optional(), name: z.string().max(200).optional(), profile: z.string().min(1).max(64).optional() }).strict(),
+    z.object({ url: z.string().min(1).max(4096), format: z.string().max(64).optional(), runAt: runAt.optional(), profile: z.string().min(1).max(64).optional(), ...mediaOptionsShape }).strict(),
+    z
+      .object({
+        urls: z.array(z.string().max(4096)).max(1000),
+        format: z.string().max(64).optional(),
+        runAt: runAt.optional(),
+        name: z.string().max(200).optional(),
+        profile: z.string().min(1).max(64).optional(),
+        ...mediaOptionsShape,
+      })
+      .strict(),
   ])
   .refine((b) => b.format !== undefined || b.profile !== undefined, { message: "format or profile" });
 const patchBody = z.object({ runAt });
@@ -94,7 +104,15 @@ export function createJobsRouter(deps: {
     const body = parse(createBody, req.body);
     const when = body.runAt ? new Date(body.runAt) : undefined;
     const saved = body.profile !== undefined ? await profileOf(who, body.profile) : {};
-    const chosen = { format: body.format ?? saved.format ?? "", runAt: when, language: saved.language, filenameTemplate: saved.filenameTemplate, whiteLabel: whiteLabelled(req) };
+    const chosen = {
+      format: body.format ?? saved.format ?? "",
+      runAt: when,
+      language: saved.language,
+      filenameTemplate: saved.filenameTemplate,
+      whiteLabel: whiteLabelled(req),
+      // the media options the download API takes (tags, clip…), kept on the job's row for its run
+      options: parseMediaOptions(body),
+    };
     const row = await deps.jobs.create(who, "urls" in body ? { urls: body.urls, name: body.name, ...chosen } : { url: body.url, ...chosen });
     const shown = view(row);
     res.status(201).set("cache-control", "no-store").json({ id: shown.id, status: shown.status, runAt: shown.runAt });

@@ -22,6 +22,7 @@ const row: typeof downloadJobs.$inferSelect = {
   format: "mp4-720",
   language: null,
   filenameTemplate: null,
+  mediaOptions: null,
   whiteLabel: false,
   items: [{ url: "https://youtu.be/dQw4w9WgXcQ", title: "A video", status: "done", bytes: 10, error: null }],
   status: "done",

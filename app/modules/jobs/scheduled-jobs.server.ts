@@ -5,6 +5,7 @@ import { holds, limitOf, mayDownload, type PlanId } from "#common/plans.ts";
 import type { Database } from "#db/client.ts";
 import { downloadJobs, type JobItem, type JobKind, type JobStatus } from "#db/schema/jobs.ts";
 import { FORMAT_IDS } from "#engine/formats.ts";
+import type { MediaOptions } from "#engine/index.ts";
 import { planRequired, premiumRefusal } from "#engine/refusals.ts";
 import type { Caller } from "#engine/types.ts";
 import { JOB_ERRORS, JobError } from "./job-messages.ts";
@@ -119,6 +120,8 @@ export type JobInput = ({ url: string; urls?: undefined } | { urls: string[]; ur
   language?: string;
   filenameTemplate?: string;
   whiteLabel?: boolean;
+  /** the media options of the file or every file of a ZIP (tags, clip…); absent: the defaults */
+  options?: MediaOptions;
 };
 
 /** a link that names a whole playlist (a watch link inside one stays a download of its video) */
@@ -227,6 +230,7 @@ export function createScheduledJobs(deps: { db: Database; queue: JobQueue; now?:
           format: input.format,
           language: input.language ?? null,
           filenameTemplate: input.filenameTemplate ?? null,
+          mediaOptions: input.options ? { ...input.options } : null,
           whiteLabel: input.whiteLabel === true && holds(owner.plan, "whiteLabel"),
           items,
           status: "scheduled",

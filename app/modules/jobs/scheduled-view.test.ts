@@ -14,6 +14,7 @@ const base: Row = {
   format: "mp4-360",
   language: null,
   filenameTemplate: null,
+  mediaOptions: null,
   whiteLabel: false,
   items: [],
   status: "scheduled",

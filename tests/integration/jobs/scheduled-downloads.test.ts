@@ -5,6 +5,7 @@
  * free user is refused by plan, a job is canceled or moved before it starts, and a file past its
  * 24 hours is gone. PGlite, and PostgreSQL when TEST_DATABASE_URL is set.
  */
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -14,6 +15,7 @@ import path from "node:path";
 import { mkdtemp, rm } from "node:fs/promises";
 import express from "express";
 import { eq } from "drizzle-orm";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import type { MailMessage } from "#app/modules/account/mailer.server.ts";
 import { createScheduledJobs, deleteExpiredJobFiles } from "#app/modules/jobs/scheduled-jobs.server.ts";
@@ -29,6 +31,8 @@ import { ffprobeFile } from "../media/helpers.ts";
 import { ALL_FORMATS_URL, closePlatform, startPlanFixture } from "../plans/plan-fixture.ts";
 import { silentLogger } from "../youtube/helpers.ts";
 import { startJobQueue } from "./job-queue-fixture.ts";
+
+const execFileAsync = promisify(execFile);
 
 afterAll(() => closePlatform());
 
@@ -208,6 +212,76 @@ describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
       await job.run({ id: queueJobId, data: { jobId: row.id }, signal: new AbortController().signal });
       expect(mails).toHaveLength(1);
     } finally {
+      await fixture.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it.skipIf(skip)("a job keeps the media options it was made with (tags off, a clip), through the API, and its file honours them", async () => {
+    const db = await open();
+    const fixture = await startPlanFixture(db);
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-jobs-"));
+    const app = express();
+    const server = http.createServer(app);
+    try {
+      const storage = createJobStorage({ dataDir, maxBytes: 512 * 1024 * 1024, logger: silentLogger });
+      const queued = new Map<string, string>();
+      const jobs = createScheduledJobs({ db: db.db, queue: { send: async (_q, data, opts) => (queued.set(data.jobId, opts.id), opts.id), cancel: async () => undefined } });
+      const links = { fileLink: () => "http://localhost:3000/file", verifyFileLink: () => null };
+      app.use("/api/v1/jobs", createJobsRouter({ db: db.db, accounts: testAccounts(db.db), logger: silentLogger, jobs, files: storage, links }));
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const pro = await fixture.signUp("Options", "pro");
+      const job = scheduledDownloadJob({
+        db: db.db,
+        logger: silentLogger,
+        mailer: { send: async () => undefined } as never,
+        siteName: "VidFetch",
+        publicUrl: "http://localhost:3000",
+        openDownload: (input) => fixture.engine.openDownload(input),
+        openBulkDownload: (input) => fixture.engine.openBulkDownload(input),
+        storage,
+        fileLink: () => "http://localhost:3000/file",
+      });
+      /** made through the API, run by the queue's handler; the file's format tags and duration */
+      const made = async (extra: Record<string, unknown>) => {
+        const res = await fetch(`${origin}/api/v1/jobs`, {
+          method: "POST",
+          headers: { cookie: pro.cookie, "content-type": "application/json" },
+          body: JSON.stringify({ url: ALL_FORMATS_URL, format: "m4a", ...extra }),
+        });
+        expect(res.status).toBe(201);
+        const { id } = (await res.json()) as JobBody;
+        await job.run({ id: queued.get(id)!, data: { jobId: id }, signal: new AbortController().signal });
+        const [row] = await db.db.select().from(downloadJobs).where(eq(downloadJobs.id, id));
+        expect(row!.error).toBeNull();
+        const file = (await storage.open(`jobs/${id}`))!;
+        const saved = path.join(dataDir, `${id}.m4a`);
+        await writeFile(saved, Buffer.concat(await file.stream.toArray()));
+        const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-show_entries", "format=duration:format_tags=title", "-of", "json", saved]);
+        const format = (JSON.parse(stdout) as { format: { duration: string; tags?: { title?: string } } }).format;
+        return { row: row!, title: format.tags?.title ?? null, duration: Number(format.duration) };
+      };
+      const tagged = await made({});
+      expect(tagged.row.mediaOptions).toEqual({ tags: true });
+      expect(tagged.title).toBeTruthy();
+      const bare = await made({ tags: false });
+      expect(bare.row.mediaOptions).toEqual({ tags: false });
+      expect(bare.title).toBeNull();
+      const clip = await made({ tags: false, start: 1, end: "0:03" });
+      expect(clip.row.mediaOptions).toEqual({ tags: false, start: 1, end: 3 });
+      expect(clip.duration).toBeGreaterThan(1.8);
+      expect(clip.duration).toBeLessThan(2.6);
+      // an option the API does not take is refused by name before any job exists
+      const unknown = await fetch(`${origin}/api/v1/jobs`, {
+        method: "POST",
+        headers: { cookie: pro.cookie, "content-type": "application/json" },
+        body: JSON.stringify({ url: ALL_FORMATS_URL, format: "m4a", tags: "sometimes" }),
+      });
+      expect(unknown.status).toBe(400);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
       await fixture.close();
       await rm(dataDir, { recursive: true, force: true });
     }
