@@ -64,6 +64,9 @@ export const ERRORS = defineErrors({
   "clip.out_of_range": { status: 422, message: "The clip must start before it ends, and within the video's length." },
   "clip.unavailable": { status: 422, message: "This file cannot be cut into a clip." },
 
+  // loudness and audio tracks (issue 33 §5)
+  "normalize.unavailable": { status: 422, message: "Loudness can only be evened out in MP3, M4A and AAC files." },
+
   // features a plan unlocks (common/plans.ts); engine/refusals.ts names the plans that have it
   "plan.required": { status: 403, message: "This feature comes with a paid plan." },
 

@@ -11,6 +11,7 @@ import { canDownload, isPremiumFormat } from "./entitlements.ts";
 import { EngineError } from "./errors.ts";
 import { chapterPlan } from "./media/chapters/plan-chapters.ts";
 import { clipPlan } from "./media/clip/plan-clip.ts";
+import { loudnessPlan } from "./media/loudness/loudness.ts";
 import { DEFAULT_MEDIA_OPTIONS, isClip, type MediaOptions } from "./media/options/media-options.ts";
 import { tagPlan } from "./media/tags/plan-tags.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, Thumbnail, UpstreamStream } from "./types.ts";
@@ -393,9 +394,11 @@ function usesUnpipeable(plan: MediaPlan): boolean {
 
 /** The plan and size for a format with the download's media options applied (tags: decision 059). */
 function build(media: ResolvedMedia, id: FormatId, options: MediaOptions): Outcome {
-  const bare = buildBare(media, id);
+  // an M4A normalised is an AAC encode of it (docs/decisions/066)
+  const bare = options.normalize && id === "m4a" ? buildBare(media, "aac-256") : buildBare(media, id);
   // a clip: cut before the tags are sized (docs/decisions/061)
-  const outcome = bare.ok && isClip(options) ? { ok: true as const, built: { ...bare.built, ...clipPlan(bare.built, media, options) } } : bare;
+  const cut = bare.ok && isClip(options) ? { ok: true as const, built: { ...bare.built, ...clipPlan(bare.built, media, options) } } : bare;
+  const outcome = cut.ok && options.normalize ? { ok: true as const, built: { ...cut.built, ...loudnessPlan(cut.built, media, id) } } : cut;
   if (!outcome.ok || !options.tags) return outcome;
   const tagged = { ...outcome.built, ...tagPlan(outcome.built, media, id, pickHdThumbnail(media.thumbnails)) };
   // chapters ride with the tags (docs/decisions/064)

@@ -14,6 +14,7 @@ import { PassThrough, type Readable, type Writable } from "node:stream";
 import { EngineError, isEngineError } from "../errors.ts";
 import type { Chapter, MediaPlan, PlanClip, UpstreamStream } from "../types.ts";
 import { ffmetadata } from "./chapters/chapters.ts";
+import { measureFilter, normalizeFilter, OUTPUT_SAMPLE_RATE, type LoudnessMeasure } from "./loudness/loudness.ts";
 import { processFfmpegs, type WarmPool } from "./warm-processes.ts";
 
 export interface MediaTools {
@@ -185,7 +186,7 @@ function pickTracks(inputs: UpstreamStream[]): { video: number | null; audio: nu
 }
 
 /** The ffmpeg command line for one plan (inputs on pipe:3…, or a clip's loopback URLs; output on pipe:1). */
-export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string | null)[]): string[] {
+export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string | null)[], measured: LoudnessMeasure | null = null): string[] {
   switch (plan.op) {
     case "remux": {
       if (plan.inputs.length === 0) throw new EngineError("internal", { detail: "remux plan without inputs" });
@@ -229,6 +230,7 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
       // an MP3's chapters are frames of our ID3 tag (media/tags/id3.ts), not ffmpeg's
       const chapters = plan.codec === "mp3" ? [] : chapterArgs(plan.chapters, 1);
       const args = [...BASE_ARGS, ...inputArgs(1, plan.clip, inputUrls), ...chapters, "-map", "0:a:0", "-vn", ...clipOutputArgs(plan.clip)];
+      if (plan.loudness) args.push("-af", normalizeFilter(measured), "-ar", String(OUTPUT_SAMPLE_RATE));
       if (plan.codec === "mp3") {
         // constant bitrate, so the file is what its label says and ffprobe reports it
         args.push("-c:a", "libmp3lame", "-b:a", `${plan.bitrateKbps}k`, ...NO_ID3, "-f", "mp3");
@@ -243,6 +245,12 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
     case "text":
       throw new EngineError("internal", { detail: `plan op ${plan.op} does not run ffmpeg` });
   }
+}
+
+/** A normalised transcode's first pass (docs/decisions/066): the same input and cut, loudnorm's measure on stderr, no output. */
+export function loudnessMeasureArgs(plan: Extract<MediaPlan, { op: "transcode" }>, inputUrls?: readonly (string | null)[]): string[] {
+  const base = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "info"];
+  return [...base, ...inputArgs(1, plan.clip, inputUrls), "-map", "0:a:0", "-vn", ...clipOutputArgs(plan.clip), "-af", measureFilter(), "-f", "null", "-"];
 }
 
 export interface FfmpegExit {

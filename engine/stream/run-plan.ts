@@ -2,7 +2,8 @@ import { Readable } from "node:stream";
 import type { Logger } from "pino";
 import { fetchTranscript } from "../captions/index.ts";
 import { EngineError, isEngineError, redactUrls } from "../errors.ts";
-import { ffmpegArgsForPlan, runFfmpeg, type MediaTools } from "../media/ffmpeg.ts";
+import { ffmpegArgsForPlan, loudnessMeasureArgs, runFfmpeg, type MediaTools } from "../media/ffmpeg.ts";
+import { parseLoudnormJson, type LoudnessMeasure } from "../media/loudness/loudness.ts";
 import { processSpawnGate, type SpawnGate } from "../media/spawn-gate.ts";
 import { fetchCover, openTaggedPassthrough, prepend, withFileTags } from "../media/tags/tag-stream.ts";
 import type { CoverImage } from "../media/tags/tag-fields.ts";
@@ -308,7 +309,8 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
         const openPiped = async (s: UpstreamStream) => track((await openInput(s, run)).body);
         // a clip: direct inputs are served to ffmpeg on loopback, to seek in (docs/decisions/061)
         let ffmpegOutput: Readable | null = null;
-        const clipInputs = plan.clip
+        const openInputs = async () => {
+          const clipInputs = plan.clip
           ? await openClipInputs(streams, {
               openPiped,
               openRange: async (s, range, signal) => {
@@ -322,13 +324,18 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
               },
             })
           : null;
-        const inputs = clipInputs ? clipInputs.pipes : await Promise.all(streams.map(openPiped));
+          return { clipInputs, inputs: clipInputs ? clipInputs.pipes : await Promise.all(streams.map(openPiped)) };
+        };
+        // a normalised file measured first: the audio is fetched twice (docs/decisions/066)
+        const measured = plan.op === "transcode" && plan.loudness?.passes === 2 ? await measureLoudness(plan, openInputs, run) : null;
+        if (earlyFailure) throw earlyFailure;
+        const { clipInputs, inputs } = await openInputs();
         // Spawning blocks the event loop until ffmpeg has exec'd: one spawn per loop turn.
         await (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
         // an input that broke while it waited would leave ffmpeg waiting on a silent pipe
         if (earlyFailure) throw earlyFailure;
         // a clip's command line is its own (its seek, its loopback URLs): no process is started ahead for it
-        const ffmpeg = runFfmpeg(ctx.media, ffmpegArgsForPlan(plan, clipInputs?.urls), inputs, { killGraceMs: ctx.killGraceMs, ...(clipInputs ? { warm: null } : {}) });
+        const ffmpeg = runFfmpeg(ctx.media, ffmpegArgsForPlan(plan, clipInputs?.urls, measured), inputs, { killGraceMs: ctx.killGraceMs, ...(clipInputs ? { warm: null } : {}) });
         stop = ffmpeg.shutdown;
         ffmpegOutput = ffmpeg.output;
         track(ffmpeg.output);
@@ -354,5 +361,35 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
   } catch (err) {
     teardown();
     throw isEngineError(err) ? err : new EngineError("download.failed", { cause: err, detail: (err as Error).message });
+  }
+}
+
+/**
+ * The first pass of a normalised transcode: ffmpeg decodes the input (and cut) once with
+ * loudnorm measuring, writes nothing, and prints what it measured. A measure that fails to come
+ * (silence, a broken input) leaves the one-pass filter; an input that fails fails the download.
+ */
+async function measureLoudness(
+  plan: Extract<MediaPlan, { op: "transcode" }>,
+  openInputs: () => Promise<{ clipInputs: Awaited<ReturnType<typeof openClipInputs>> | null; inputs: Readable[] }>,
+  run: RunContext,
+): Promise<LoudnessMeasure | null> {
+  const { clipInputs, inputs } = await openInputs();
+  await (run.spawnGate ?? processSpawnGate).turn(run.signal);
+  const ffmpeg = runFfmpeg(run.media, loudnessMeasureArgs(plan, clipInputs?.urls), inputs, { killGraceMs: run.killGraceMs, warm: null });
+  const onAbort = () => ffmpeg.shutdown();
+  run.signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    ffmpeg.output.on("error", noop).resume();
+    const exit = await ffmpeg.exited;
+    // the output is destroyed with an input's own error (the engine's code) before `exited` settles
+    if (ffmpeg.output.errored) throw ffmpeg.output.errored;
+    if (exit.code !== 0) throw new EngineError("download.failed", { detail: `loudness measure exited with ${exit.code ?? exit.signal}` });
+    const measure = parseLoudnormJson(exit.stderrTail);
+    run.logger.debug({ measure }, "loudness measured");
+    return measure;
+  } finally {
+    run.signal.removeEventListener("abort", onAbort);
+    for (const loopback of clipInputs?.loopbacks ?? []) loopback.close();
   }
 }

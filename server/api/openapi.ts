@@ -120,6 +120,7 @@ export function openApiDocument(serverUrl: string) {
             { name: "format", in: "query", required: true, schema: { $ref: "#/components/schemas/FormatId" } },
             { name: "language", in: "query", required: false, schema: { type: "string", maxLength: 35 }, description: "srt, vtt or transcript in this language (Pro, Ultimate)" },
             { name: "tags", in: "query", required: false, schema: { type: "string", enum: ["true", "false", "1", "0"], default: "true" }, description: "title, artist (the channel), date, the source link and the thumbnail as cover in MP3, M4A and AAC files; title, artist, date and description in MP4 (default true); false leaves the file bare" },
+            { name: "normalize", in: "query", required: false, schema: { type: "string", enum: ["true", "false", "1", "0"], default: "false" }, description: "MP3, M4A and AAC: audio evened out to -14 LUFS, -1 dBTP (see NormalizeOption)" },
             { name: "start", in: "query", required: false, schema: { $ref: "#/components/schemas/ClipTime" }, description: "a clip's first second (seconds or h:mm:ss); see ClipTime" },
             { name: "end", in: "query", required: false, schema: { $ref: "#/components/schemas/ClipTime" }, description: "a clip's last second (seconds or h:mm:ss); see ClipTime" },
             { name: "exact", in: "query", required: false, schema: { type: "string", enum: ["true", "false", "1", "0"], default: "false" }, description: "cut a clip at the exact frames (re-encoded) instead of at the keyframe at or before start" },
@@ -425,6 +426,7 @@ export function openApiDocument(serverUrl: string) {
             url: { type: "string", maxLength: 4096 },
             format: { $ref: "#/components/schemas/FormatId" },
             language: { type: "string", maxLength: 35, description: "srt, vtt or transcript in this language (Pro, Ultimate): a track's or a translation's language from POST /resolve" },
+            normalize: { $ref: "#/components/schemas/NormalizeOption" },
             profile: { type: "string", maxLength: 64, description: "a download profile's id (Ultimate): its format and language where the request has none, and its file name" },
             tags: { $ref: "#/components/schemas/TagsOption" },
             start: { $ref: "#/components/schemas/ClipTime" },
@@ -442,6 +444,12 @@ export function openApiDocument(serverUrl: string) {
         },
         ExactOption: { type: "boolean", default: false, description: "with start or end: cut at the exact frames (the clip is re-encoded) instead of at the keyframe at or before start (stream copy, the default)" },
         TagsOption: { type: "boolean", default: true, description: "title, artist (the channel), date, the source link and the thumbnail as cover in MP3, M4A and AAC files; title, artist, date and description in MP4 (default true); false leaves the file bare" },
+        NormalizeOption: {
+          type: "boolean",
+          default: false,
+          description:
+            "MP3, M4A and AAC (issue 33 §5): the audio evened out to -14 LUFS integrated, -1 dBTP true peak (EBU R128, ffmpeg's loudnorm); measured first when the file (or clip) is at most 10 minutes long, adjusted as it streams when longer. An M4A is then AAC re-encoded. Any other format is 422 normalize.unavailable",
+        },
         ProfileRequest: {
           type: "object",
           required: ["name", "format"],
@@ -475,6 +483,7 @@ export function openApiDocument(serverUrl: string) {
             format: { $ref: "#/components/schemas/FormatId" },
             name: { type: "string", maxLength: 200, description: "the archive's name (unsafe characters become spaces, cut to 120 characters); default `VidFetch bulk <date>` (`Bulk <date>` with an Ultimate API key: the white label)" },
             profile: { type: "string", maxLength: 64, description: "a download profile's id (Ultimate): the format when there is none, and every file's subtitle language and file name" },
+            normalize: { $ref: "#/components/schemas/NormalizeOption" },
             tags: { $ref: "#/components/schemas/TagsOption" },
             start: { $ref: "#/components/schemas/ClipTime" },
             end: { $ref: "#/components/schemas/ClipTime" },

@@ -18,6 +18,8 @@ export interface MediaOptions {
   end?: number;
   /** the clip cut at the exact frames (re-encoded) rather than at the keyframe at or before `start`; only ever true when set */
   exact?: true;
+  /** audio evened out to −14 LUFS, −1 dBTP (issue 33 §5, docs/decisions/066); only ever true when set */
+  normalize?: true;
 }
 
 /** Whether the options ask for a clip rather than the whole file. */
@@ -34,7 +36,7 @@ const flag = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform
 const clipTime = z.union([z.number(), z.string().max(16)]);
 
 /** Every option the API takes, all optional: a request schema that refuses unknown keys spreads this into its own. */
-export const mediaOptionsShape = { tags: flag.optional(), start: clipTime.optional(), end: clipTime.optional(), exact: flag.optional() };
+export const mediaOptionsShape = { tags: flag.optional(), start: clipTime.optional(), end: clipTime.optional(), exact: flag.optional(), normalize: flag.optional() };
 
 const FIELD_RULES: Record<string, string> = {
   start: '"start" must be a time in seconds or h:mm:ss.',
@@ -55,7 +57,7 @@ export function parseMediaOptions(input: unknown): MediaOptions {
     const field = issue.path.join(".");
     throw new EngineError("request.invalid", { message: FIELD_RULES[field] ?? `"${field}" must be true or false.`, detail: `${field}: ${issue.message}` });
   }
-  const { tags, exact } = result.data;
+  const { tags, exact, normalize } = result.data;
   const start = clipField(result.data.start, "start");
   const end = clipField(result.data.end, "end");
   // a clip that ends where it starts, or before, is nothing any source can give (the duration is checked at plan time)
@@ -68,6 +70,7 @@ export function parseMediaOptions(input: unknown): MediaOptions {
     ...(start !== undefined ? { start } : {}),
     ...(end !== undefined ? { end } : {}),
     ...(exact && (start !== undefined || end !== undefined) ? { exact: true as const } : {}),
+    ...(normalize ? { normalize: true as const } : {}),
   };
 }
 
@@ -88,6 +91,8 @@ interface OptionsClaim {
   e?: number;
   /** exact cut */
   x?: 1;
+  /** loudness normalised */
+  n?: 1;
 }
 
 /** What a link carries: only the options that differ from the defaults (none: nothing, so older links read the same). */
@@ -98,6 +103,7 @@ export function optionsClaim(options: MediaOptions | undefined): OptionsClaim | 
   if (options.start !== undefined) claim.s = Math.round(options.start * 1000);
   if (options.end !== undefined) claim.e = Math.round(options.end * 1000);
   if (options.exact && isClip(options)) claim.x = 1;
+  if (options.normalize) claim.n = 1;
   return Object.keys(claim).length > 0 ? claim : undefined;
 }
 
@@ -109,6 +115,7 @@ export function optionsFromClaim(raw: unknown): MediaOptions | null {
   if (Object.keys(claim).some((k) => !CLAIM_KEYS.has(k))) return null;
   if (claim.g !== undefined && claim.g !== 0) return null;
   if (claim.x !== undefined && claim.x !== 1) return null;
+  if (claim.n !== undefined && claim.n !== 1) return null;
   const ms = (v: unknown) => (v === undefined ? undefined : Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) / 1000 : null);
   const start = ms(claim.s);
   const end = ms(claim.e);
@@ -120,7 +127,8 @@ export function optionsFromClaim(raw: unknown): MediaOptions | null {
     ...(start !== undefined ? { start } : {}),
     ...(end !== undefined ? { end } : {}),
     ...(claim.x === 1 ? { exact: true as const } : {}),
+    ...(claim.n === 1 ? { normalize: true as const } : {}),
   };
 }
 
-const CLAIM_KEYS = new Set(["g", "s", "e", "x"]);
+const CLAIM_KEYS = new Set(["g", "s", "e", "x", "n"]);
