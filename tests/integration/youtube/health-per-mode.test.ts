@@ -21,6 +21,7 @@ import { canaryJob } from "#jobs/canary.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import { createStatusRouter } from "#server/api/status.ts";
 import type { YouTubeModes } from "#tests/mocks/platform.ts";
+import { startFakePotProvider } from "#tests/mocks/pot-provider.ts";
 import { downloadRequestBudget, mockPlatformSuite, silentLogger, sourceContext } from "./helpers.ts";
 
 const URL_OF = (id: string) => `https://www.youtube.com/watch?v=${id}`;
@@ -65,9 +66,13 @@ describe("platform health in each mode of the mock platform", () => {
     await database?.close();
   });
 
-  /** An engine wired as server/services.ts wires it: every resolve and finished file feeds the record and the counts, the client order follows the canary. */
-  async function engine(): Promise<Engine> {
-    const { config } = sourceContext({ hostMap: suite.platform.hostMap, clients: CLIENTS });
+  /**
+   * An engine wired as server/services.ts wires it: every resolve and finished file feeds the
+   * record and the counts, the client order follows the canary (`clients` and a PO-token provider
+   * for the provider's mode).
+   */
+  async function engine(opts: { clients?: string[]; potProviderUrl?: string } = {}): Promise<Engine> {
+    const { config } = sourceContext({ hostMap: suite.platform.hostMap, clients: opts.clients ?? CLIENTS });
     // each test counts from an empty table
     await database.db.execute("delete from platform_health_counts");
     counts = createHealthCounts({ db: database.db, logger: silentLogger, flushMs: 3_600_000 });
@@ -75,7 +80,13 @@ describe("platform health in each mode of the mock platform", () => {
     const health = healthRecorder(store, { logger: silentLogger, ignoreClient: CANARY_CLIENT, counts });
     return suite.use(
       await createEngine(
-        { ...config, ytdlpPath: "off", publicUrl: suite.origin, limits: { ...config.limits, resolveCacheSeconds: 60 } },
+        {
+          ...config,
+          youtube: { ...config.youtube, potProviderUrl: opts.potProviderUrl },
+          ytdlpPath: "off",
+          publicUrl: suite.origin,
+          limits: { ...config.limits, resolveCacheSeconds: 60 },
+        },
         {
           onResolved: (o) => health.resolved(o),
           onDownloadFinished: (e) => health.downloadFinished(e),
@@ -170,6 +181,22 @@ describe("platform health in each mode of the mock platform", () => {
       ["ANDROID", 0, [{ type: "client.needs_token", count: 1 }]],
       ["VISIONOS", 2, []],
     ]);
+  });
+
+  it("a PO-token provider for a token-gated web client asked first: the downloads complete on it, and the status and counts say so", async () => {
+    const provider = await startFakePotProvider();
+    try {
+      const e = await engine({ clients: ["MWEB", "VISIONOS"], potProviderUrl: provider.url });
+      const outcomes = await downloadEach(e);
+      expect(outcomes.map((o) => [o.status, o.progress?.state])).toEqual(VIDEOS.map(() => [200, "done"]));
+      expect(provider.calls()).toEqual(VIDEOS);
+      expect(await youtubeStatus()).toEqual(ok);
+      await counts.flush();
+      // each video: MWEB's rung (its answer, token and all, ended the ladder) and its file
+      expect((await readHealthTable(database.db)).map((r) => [r.client, r.successes, r.failures])).toEqual([["MWEB", 2 * VIDEOS.length, []]]);
+    } finally {
+      await provider.close();
+    }
   });
 
   it("a bot wall on every client: the downloads fail with its words and the status says down, naming the bot wall", async () => {
