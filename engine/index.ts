@@ -38,7 +38,7 @@ import { archiveName, buildBulkArchive, bulkFilename } from "./serve/bulk-archiv
 import { renderFilename, templateProblem } from "./serve/filename-template.ts";
 import { isLanguageTag, subtitleListing, withSubtitleLanguage, type SubtitleTrackAnswer, type SubtitleTranslationAnswer } from "./captions/languages.ts";
 import type { ManifestRow } from "./media/zip/manifest-csv.ts";
-import type { MediaOptions } from "./media/options/media-options.ts";
+import { isClip, type MediaOptions } from "./media/options/media-options.ts";
 import { openMedia } from "./serve/open-media.ts";
 import type { Caller, Chapter, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
 import type { RefusalPolicy } from "./stream/refusal-ladder.ts";
@@ -581,7 +581,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       let media: ResolvedMedia;
       let plan: MediaPlan;
       try {
-        const resolved = await resolveCached(link, false, { id, format }, { signal, ip });
+        // a clip's segments are known only once it is planned: nothing is guessed at while resolving
+        const resolved = await resolveCached(link, false, isClip(options) ? undefined : { id, format }, { signal, ip });
         media = language !== undefined ? withSubtitleLanguage(resolved, language) : resolved;
         plan = planFormat(media, format, options);
       } catch (err) {

@@ -143,10 +143,12 @@ interface Clipped {
 }
 
 /** One clip through a signed link: the file on disk, and the bytes the CDN sent for it (the resolve's own reads left out). */
-async function clip(url: string, format: string, options: Record<string, unknown>): Promise<Clipped> {
-  const created = await engine.createDownload({ url, format, caller: anonymous, ip: `198.51.100.${nextIp++}`, options: parseMediaOptions(options) });
+async function clip(url: string, format: string, options: Record<string, unknown>, opts: { countResolve?: boolean } = {}): Promise<Clipped> {
   await origin.settled();
   origin.reset();
+  const created = await engine.createDownload({ url, format, caller: anonymous, ip: `198.51.100.${nextIp++}`, options: parseMediaOptions(options) });
+  await origin.settled();
+  if (!opts.countResolve) origin.reset();
   const res = await get(server.origin + dlPath(created.downloadUrl));
   expect(res.status).toBe(200);
   expect(res.outcome).toBe("end");
@@ -219,14 +221,21 @@ describe("a keyframe-accurate clip (stream copy) fetches only the byte ranges it
   }, 60_000);
 
   it("an HLS stream: only the segments that cover the clip are fetched", async () => {
-    const got = await clip(link("hls/index.m3u8"), "mp4-360", { start: "1:01", end: "1:11" });
+    // resolve included: it reads the playlist and probes the first segment's head, and guesses at nothing else
+    const got = await clip(`${link("hls/index.m3u8")}?fresh=1`, "mp4-360", { start: "1:01", end: "1:11" }, { countResolve: true });
     expectKeyframeCut(await frameNumbers(got.file), 61, 71);
     // 2 s segments: 60–62 s is seg-030, 70–72 s is seg-035
-    const segments = [...new Set(got.paths)].sort();
-    expect(segments).toEqual(["/hls/seg-030.ts", "/hls/seg-031.ts", "/hls/seg-032.ts", "/hls/seg-033.ts", "/hls/seg-034.ts", "/hls/seg-035.ts"]);
+    const covering = ["/hls/seg-030.ts", "/hls/seg-031.ts", "/hls/seg-032.ts", "/hls/seg-033.ts", "/hls/seg-034.ts", "/hls/seg-035.ts"];
+    expect([...new Set(got.paths)].sort()).toEqual(["/hls/index.m3u8", "/hls/seg-000.ts", ...covering]);
     let held = 0;
-    for (const s of segments) held += (await readFile(path.join(media.dir, s))).length;
-    expect(got.fetched).toBe(held);
+    for (const s of covering) held += (await readFile(path.join(media.dir, s))).length;
+    const probe = origin.bytes("/hls/seg-000.ts");
+    expect(probe).toBeLessThanOrEqual(1024 * 1024);
+    expect(got.fetched - origin.bytes("/hls/index.m3u8") - probe).toBe(held);
+    // an audio format is planned from the playlist alone while the link resolves: still only the covering segments
+    const audio = await clip(`${link("hls/index.m3u8")}?fresh=2`, "mp3-128", { start: "1:01", end: "1:11" }, { countResolve: true });
+    expect([...new Set(audio.paths)].sort()).toEqual(["/hls/index.m3u8", "/hls/seg-000.ts", ...covering]);
+    expect(Math.abs((await durationOf(audio.file)) - 10)).toBeLessThan(0.1);
   }, 60_000);
 });
 
