@@ -134,6 +134,8 @@ describe.each(testDatabases)("/admin on $name", (variant) => {
     add("VISIONOS", "direct", "resolve", "video.bot_check", now - 30_000);
     add("ANDROID", "proxy-1", "download", null, now - 10_000);
     add("ANDROID", "proxy-1", "download", "client.needs_token", now - 20_000);
+    // the canary's check of one egress: the whole ladder there, which moves no client
+    add("all", "proxy-2", "canary", "video.bot_check", now - 5_000);
     await counts.close();
 
     const { view } = (await get(ops.cookie)).body as { view: AdminView };
@@ -141,6 +143,7 @@ describe.each(testDatabases)("/admin on $name", (variant) => {
     expect(view.health.askedLast).toEqual(["VISIONOS"]);
     expect(view.health.rows.map((r) => [r.client, r.egress, r.successes, r.failures])).toEqual([
       ["VISIONOS", "direct", 1, [{ type: "video.bot_check", count: 2 }]],
+      ["all", "proxy-2", 0, [{ type: "video.bot_check", count: 1 }]],
       ["ANDROID", "proxy-1", 1, [{ type: "client.needs_token", count: 1 }]],
     ]);
 
@@ -148,6 +151,7 @@ describe.each(testDatabases)("/admin on $name", (variant) => {
     expect(html).toContain("<caption");
     for (const column of ["Platform", "Client", "Egress", "Successes", "Failures by type", "Last success", "Last failure"]) expect(html).toContain(`<th scope="col" class="${"border-b border-slate-200 px-3 py-2 text-left align-top"}">${column}</th>`);
     expect(html).toMatch(/<th scope="row"[^>]*>VISIONOS<\/th>/);
+    expect(html).toMatch(/<th scope="row"[^>]*>all \(the whole ladder: the canary&#x27;s check of this egress\)<\/th>/);
     expect(html).toContain("bot wall: 2");
     expect(html).toContain("token needed: 1");
     expect(html).toContain("asked after the other YouTube clients until they pass again: VISIONOS.");

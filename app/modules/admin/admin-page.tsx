@@ -5,7 +5,7 @@ import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
 import type { AdminFormResult } from "./admin-actions.server.ts";
 import type { AdminView } from "./admin-view.server.ts";
-import { failureWords } from "#app/modules/platform-health/failure-types.ts";
+import { clientWords, failureWords } from "#app/modules/platform-health/failure-types.ts";
 
 /** A date as the same text on the server and in the browser (no time zone guessing). */
 export function adminDate(iso: string): string {
@@ -87,7 +87,7 @@ export function PlatformHealthTable({ health }: { health: AdminView["health"] })
               {health.rows.map((r) => (
                 <tr key={`${r.platform} ${r.client} ${r.egress}`}>
                   <td className={cell}>{r.platform}</td>
-                  <th scope="row" className={`${cell} font-medium`}>{r.client}</th>
+                  <th scope="row" className={`${cell} font-medium`}>{clientWords(r.client)}</th>
                   <td className={cell}>{r.egress}</td>
                   <td className={cell}>{r.successes}</td>
                   <td className={cell}>

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { LADDER_CLIENT } from "./failure-types.ts";
 import type { CanaryStanding } from "./health-counts.server.ts";
 
 /**
@@ -21,8 +22,7 @@ export function clientKey(name: string): string {
   return trimmed.toLowerCase() === "ytdlp" ? "ytdlp" : trimmed.toUpperCase();
 }
 
-/** The client the canary's check of one egress counts under: the whole ladder in its order, no one client (never moved). */
-export const LADDER_CLIENT = "all";
+export { LADDER_CLIENT };
 
 /** The clients whose latest canary check on `platform` failed. */
 export function failingClients(standings: readonly CanaryStanding[], platform = "youtube"): Set<string> {

@@ -25,3 +25,11 @@ const FAILURE_WORDS: Record<string, string> = {
 export function failureWords(type: string): string | null {
   return FAILURE_WORDS[type] ?? null;
 }
+
+/** The client the canary's check of one egress counts under: the whole ladder in its order, no one client (decision 063). */
+export const LADDER_CLIENT = "all";
+
+/** A client as the /admin table names it. */
+export function clientWords(client: string): string {
+  return client === LADDER_CLIENT ? "all (the whole ladder: the canary's check of this egress)" : client;
+}
