@@ -174,7 +174,8 @@ export interface Engine {
    * without the next-client rung of the refusal ladder: the canary's check of one client.
    * `egress`: resolve and fetch through this egress alone (one of `egresses`, resting or not), never
    * from the cache and without the other-egress rung: the canary's check of one egress. A bot wall
-   * there rests it, as a visitor's resolve would. An id the pool lacks is `request.invalid`.
+   * there (of the whole ladder, not of `clients` alone) rests it, as a visitor's resolve would. An
+   * id the pool lacks is `request.invalid`.
    * The stream's end (whole, or failed on our side) reaches onDownloadFinished with `history: false`.
    */
   openDownload(input: {
@@ -414,15 +415,16 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
 
   /**
    * A check's fresh resolve (openDownload's `clients` and `egress`): never cached, on the pinned
-   * egress when there is one (each resolve a fresh `ipv6` address), which a bot wall rests as on a
-   * visitor's resolve; without one, on the link's egress.
+   * egress when there is one (each resolve a fresh `ipv6` address), which a bot wall of the whole
+   * ladder rests as on a visitor's resolve; without one, on the link's egress.
    */
   async function resolvePinned(link: ParsedLink, signal: AbortSignal, ip: string, onlyClients?: readonly string[], egressId?: string, avoidClients?: readonly string[]): Promise<ResolvedMedia> {
     const egress = egressId === undefined ? egresses.choose(link.url) : egresses.pinned(egressId)!;
     try {
       return await resolveFresh(link, signal, ip, undefined, avoidClients, onlyClients, egress);
     } catch (err) {
-      if (egressId !== undefined && isEngineError(err) && err.code === "video.bot_check") egresses.rest(egress.id, "bot wall (a check of this egress)");
+      // one client's bot wall says nothing of the egress; the whole ladder's does
+      if (egressId !== undefined && !onlyClients && isEngineError(err) && err.code === "video.bot_check") egresses.rest(egress.id, "bot wall (a check of this egress)");
       throw err;
     }
   }

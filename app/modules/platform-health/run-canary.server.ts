@@ -12,12 +12,13 @@ import { DIRECT_EGRESS, recordAttempt, YTDLP_CLIENT, type PlatformHealthStore } 
  * platform health record. A YouTube link is then checked once per configured client, that client
  * alone (`clientsOf`): those checks go into the counts per client and egress, which order the
  * clients (client-order.server.ts), and not into the platform's status (one client failing while
- * the ladder works is no trouble for visitors). With more than one egress (`egresses`), every link
- * is also checked once per egress, that egress alone with the clients in their usual order: those
- * go into the counts per egress (client `all` on YouTube, which moves no client; `ytdlp` on the
- * others), not into the status either (the pool moves visitors off a sick egress; decision 063).
- * The canary job (jobs/canary.ts) runs it every CANARY_INTERVAL_MINUTES; `npm run canary`
- * (scripts/canary.ts) once, printing the table.
+ * the ladder works is no trouble for visitors); with several egresses they run on the egress the
+ * link's own check took. With more than one egress (`egresses`), every link is also checked once
+ * per egress, that egress alone with the clients in their usual order: those go into the counts
+ * per egress (client `all` on YouTube, which moves no client; `ytdlp` on the others), not into
+ * the status either (the pool moves visitors off a sick egress; decision 063). The canary job
+ * (jobs/canary.ts) runs it every CANARY_INTERVAL_MINUTES; `npm run canary` (scripts/canary.ts)
+ * once, printing the table.
  */
 
 /** Long-lived public YouTube videos: "Me at the zoo" (2005) and Blender's "Big Buck Bunny". */
@@ -27,6 +28,8 @@ export const DEFAULT_CANARY_LINKS = ["https://www.youtube.com/watch?v=jNQXAC9IVR
 export const CANARY_CLIENT = "canary";
 /** what is read of each link: enough to prove the media bytes flow */
 export const CANARY_BYTES = 1024 * 1024;
+/** the egress of a failed check that was not pinned to one, when there are several */
+export const UNKNOWN_EGRESS = "unknown";
 /** the smallest video every plan may download (a muxed passthrough on YouTube) */
 const CANARY_FORMAT = "mp4-360";
 const CHECK_TIMEOUT_MS = 60_000;
@@ -39,7 +42,7 @@ export interface CanaryResult {
   client: string | null;
   /** the egress the answer came through (`direct` unless the engine names another; a check of one egress: that one) */
   egress: string;
-  /** whether the check was pinned to `egress` (a check of one egress) */
+  /** whether this is the check of one egress (`egress` alone, the clients in their order) */
   pinned: boolean;
   ok: boolean;
   ms: number;
@@ -83,13 +86,18 @@ async function readFirstBytes(stream: NodeJS.ReadableStream & { destroy(): void 
 }
 
 /** One link (with `pin.client`: that client alone; with `pin.egress`: that egress alone): open it, read its first megabyte. Never throws: a failure is a result. */
-export async function checkLink(link: string, deps: Pick<CanaryDeps, "openDownload" | "now">, signal?: AbortSignal, pin: { client?: string; egress?: string } = {}): Promise<CanaryResult> {
+export async function checkLink(
+  link: string,
+  deps: Pick<CanaryDeps, "openDownload" | "now" | "egresses">,
+  signal?: AbortSignal,
+  pin: { client?: string; egress?: string } = {},
+): Promise<CanaryResult> {
   const now = deps.now ?? Date.now;
   const started = now();
   const platform = platformOf(link);
   const timeout = AbortSignal.timeout(CHECK_TIMEOUT_MS);
   const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  const which = { link, platform, client: pin.client ?? null, pinned: pin.egress !== undefined };
+  const which = { link, platform, client: pin.client ?? null, pinned: pin.egress !== undefined && pin.client === undefined };
   try {
     const opened = await deps.openDownload({
       url: link,
@@ -106,7 +114,9 @@ export async function checkLink(link: string, deps: Pick<CanaryDeps, "openDownlo
     return { ...which, egress: opened.egress ?? pin.egress ?? DIRECT_EGRESS, ok, ms: now() - started, bytes, code: ok ? null : "download.failed" };
   } catch (err) {
     const code = timeout.aborted ? "upstream.timeout" : isEngineError(err) ? err.code : "internal";
-    return { ...which, egress: pin.egress ?? DIRECT_EGRESS, ok: false, ms: now() - started, bytes: 0, code };
+    // a failure names no egress: the pinned one, else the only one there is, else it is not known
+    const egress = pin.egress ?? (deps.egresses === undefined ? DIRECT_EGRESS : deps.egresses.length === 1 ? deps.egresses[0]! : UNKNOWN_EGRESS);
+    return { ...which, egress, ok: false, ms: now() - started, bytes: 0, code };
   }
 }
 
@@ -131,15 +141,17 @@ export async function runCanary(links: readonly string[], deps: CanaryDeps, sign
     const clients = deps.clientsOf?.(result.platform) ?? [];
     // a platform yt-dlp reads has one client: the link's check is its check
     if (clients.length === 0) count(result, YTDLP_CLIENT);
+    const egresses = deps.egresses ?? [];
+    // with several egresses, each client is checked on the egress the link's check took, so its row names where it ran
+    const on = egresses.length > 1 && result.ok && egresses.includes(result.egress) ? { egress: result.egress } : {};
     for (const client of clients) {
       if (signal?.aborted) break;
-      const alone = await checkLink(link, deps, signal, { client });
+      const alone = await checkLink(link, deps, signal, { client, ...on });
       results.push(alone);
       log(deps.logger, alone);
       count(alone, client);
     }
     // one egress is the one every check above took
-    const egresses = deps.egresses ?? [];
     for (const egress of egresses.length > 1 ? egresses : []) {
       if (signal?.aborted) break;
       const alone = await checkLink(link, deps, signal, { egress });

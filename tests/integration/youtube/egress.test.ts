@@ -279,7 +279,8 @@ describe("egress: proxies and affinity on the mock platform", () => {
   it("the canary checks each egress alone besides each client: a bot wall on one proxy shows on its row and in its counts, and rests it", async () => {
     const { engine, egress } = await engineWithProxies();
     const [walled, healthy] = ["proxy-1", "proxy-2"];
-    platform.setYouTubeModes({ botWallFrom: [addressOf(walled!)] });
+    // and VISIONOS walled everywhere: its own check fails on the link's egress, which that does not rest
+    platform.setYouTubeModes({ botWallFrom: [addressOf(walled!)], botWall: ["VISIONOS"] });
     const video = videoOn(egress, healthy!);
     const added: ClientOutcome[] = [];
     const from = platform.youtubeRequests().length;
@@ -297,14 +298,14 @@ describe("egress: proxies and affinity on the mock platform", () => {
       .map((l) => l.split(/\s{2,}/).filter((c) => !/^\d+\.\d s$/.test(c)));
     expect(rows).toEqual([
       [URL_OF(video), "youtube", "all", healthy, "ok", "-"],
-      [URL_OF(video), "youtube", "VISIONOS", healthy, "ok", "-"],
+      [URL_OF(video), "youtube", "VISIONOS", healthy, "FAILED", "video.bot_check"],
       [URL_OF(video), "youtube", "ANDROID", healthy, "ok", "-"],
       [URL_OF(video), "youtube", "all", `${walled} (alone)`, "FAILED", "video.bot_check"],
       [URL_OF(video), "youtube", "all", `${healthy} (alone)`, "ok", "-"],
     ]);
     // the counts per egress come from the canary: the whole ladder ("all") on each egress, beside each client on the link's
     expect(added.map((o) => [o.client, o.egress, o.source, o.code ?? "ok"])).toEqual([
-      ["VISIONOS", healthy, "canary", "ok"],
+      ["VISIONOS", healthy, "canary", "video.bot_check"],
       ["ANDROID", healthy, "canary", "ok"],
       ["all", walled, "canary", "video.bot_check"],
       ["all", healthy, "canary", "ok"],
@@ -313,6 +314,9 @@ describe("egress: proxies and affinity on the mock platform", () => {
     const players = platform.youtubeRequests().slice(from).filter((r) => r.kind === "player");
     expect(players.filter((r) => r.from === addressOf(walled!)).map((r) => r.client)).toEqual(["VISIONOS", "ANDROID"]);
     expect(egress.resting(walled!)).toBe(true);
+    expect(egress.resting(healthy!)).toBe(false);
+    // each client's check ran on the link's egress, named on its row
+    expect(players.filter((r) => r.from === addressOf(healthy!)).map((r) => r.client)).toEqual(["VISIONOS", "ANDROID", "VISIONOS", "ANDROID", "VISIONOS", "ANDROID"]);
   });
 
   it("the resolve cache keeps each egress's answers apart", async () => {
