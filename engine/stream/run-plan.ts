@@ -17,7 +17,7 @@ import { DEFAULT_RANGE_CONCURRENCY, openRangedSource } from "./ranged-reader.ts"
 import type { RefusalLadder } from "./refusal-ladder.ts";
 import type { SegmentPrefetch } from "./segment-prefetch.ts";
 import { openSegmentSource } from "./segment-reader.ts";
-import { CLIP_READ_LIMITS, openClipInputs } from "../media/clip/clip-inputs.ts";
+import { CLIP_READ_LIMITS, openClipInputs, withClipLeads } from "../media/clip/clip-inputs.ts";
 
 /**
  * Executes a MediaPlan into a byte stream plus the response headers that describe it. Readers
@@ -335,7 +335,7 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
         // an input that broke while it waited would leave ffmpeg waiting on a silent pipe
         if (earlyFailure) throw earlyFailure;
         // a clip's command line is its own (its seek, its loopback URLs): no process is started ahead for it
-        const ffmpeg = runFfmpeg(ctx.media, ffmpegArgsForPlan(plan, clipInputs?.urls, measured), inputs, { killGraceMs: ctx.killGraceMs, ...(clipInputs ? { warm: null } : {}) });
+        const ffmpeg = runFfmpeg(ctx.media, ffmpegArgsForPlan(withClipLeads(plan, clipInputs), clipInputs?.urls, measured), inputs, { killGraceMs: ctx.killGraceMs, ...(clipInputs ? { warm: null } : {}) });
         stop = ffmpeg.shutdown;
         ffmpegOutput = ffmpeg.output;
         track(ffmpeg.output);

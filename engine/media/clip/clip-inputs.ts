@@ -4,8 +4,13 @@
  * needs); a segmented one stays a pipe, already cut to its covering segments by the plan.
  */
 import type { Readable } from "node:stream";
-import type { UpstreamStream } from "../../types.ts";
+import type { MediaPlan, UpstreamStream } from "../../types.ts";
+import { prepend, readUntil } from "../tags/tag-stream.ts";
 import { serveLoopbackInput, WINDOW_BYTES, type LoopbackInput, type LoopbackRead } from "./loopback-input.ts";
+import { tsLeadKnown, tsVideoLead } from "./ts-start.ts";
+
+/** A TS segment's first PES headers are in its first packets: this much is read at most to find them. */
+const TS_HEAD_BYTES = 128 * 1024;
 
 /**
  * How a clip reads a direct stream: each loopback answer (a window, loopback-input.ts) is one
@@ -19,6 +24,8 @@ export interface ClipInputs {
   /** the piped inputs, in order (ffmpeg's pipe:3, pipe:4…) */
   pipes: Readable[];
   loopbacks: LoopbackInput[];
+  /** per input: seconds to add to its seek (docs/decisions/061) */
+  leads: number[];
 }
 
 export async function openClipInputs(
@@ -33,12 +40,22 @@ export async function openClipInputs(
   },
 ): Promise<ClipInputs> {
   const urls: (string | null)[] = [];
+  /** per input: seconds to add to the plan's seek (a muxed TS segment whose audio starts first) */
+  const leads: number[] = streams.map(() => 0);
   const pipes: Readable[] = [];
   const loopbacks: LoopbackInput[] = [];
   for (const stream of streams) {
     if (stream.transport.type === "segments") {
       urls.push(null);
-      pipes.push(await opts.openPiped(stream));
+      const piped = await opts.openPiped(stream);
+      if (stream.container !== "ts" || stream.kind !== "progressive") {
+        pipes.push(piped);
+        continue;
+      }
+      // a muxed TS segment: ffmpeg seeks from its earliest packet, the playlist's times are the video's
+      const head = await readUntil(piped, tsLeadKnown, TS_HEAD_BYTES, opts.signal);
+      leads[streams.indexOf(stream)] = tsVideoLead(head) ?? 0;
+      pipes.push(prepend(head, piped));
       continue;
     }
     const loopback = await serveLoopbackInput({
@@ -50,5 +67,12 @@ export async function openClipInputs(
     loopbacks.push(loopback);
     urls.push(loopback.url);
   }
-  return { urls, pipes, loopbacks };
+  return { urls, pipes, loopbacks, leads };
+}
+
+/** The plan with each input's seek moved on by its lead (a muxed TS segment whose audio starts first). */
+export function withClipLeads(plan: MediaPlan, inputs: ClipInputs | null): MediaPlan {
+  if (!inputs || (plan.op !== "remux" && plan.op !== "transcode") || !plan.clip) return plan;
+  const clip = plan.clip;
+  return { ...plan, clip: { ...clip, seeks: clip.seeks.map((s, i) => s + (inputs.leads[i] ?? 0)) } };
 }

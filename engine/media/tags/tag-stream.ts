@@ -74,7 +74,7 @@ export function withId3(tags: FileTags, cover: CoverImage | null, mp3: Readable)
 }
 
 /** Reads from `body` until `enough` says so (or `max` bytes, or its end); what was read stays first in line. */
-function readUntil(body: Readable, enough: (buf: Buffer) => boolean, max: number, signal: AbortSignal): Promise<Buffer> {
+export function readUntil(body: Readable, enough: (buf: Buffer) => boolean, max: number, signal: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let length = 0;
