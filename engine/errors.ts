@@ -66,6 +66,7 @@ export const ERRORS = defineErrors({
 
   // loudness and audio tracks (issue 33 §5)
   "normalize.unavailable": { status: 422, message: "Loudness can only be evened out in MP3, M4A and AAC files." },
+  "audio.language_unavailable": { status: 422, message: "This video has no audio track in that language." },
 
   // features a plan unlocks (common/plans.ts); engine/refusals.ts names the plans that have it
   "plan.required": { status: 403, message: "This feature comes with a paid plan." },

@@ -12,6 +12,7 @@ import { EngineError } from "./errors.ts";
 import { chapterPlan } from "./media/chapters/plan-chapters.ts";
 import { clipPlan } from "./media/clip/plan-clip.ts";
 import { loudnessPlan } from "./media/loudness/loudness.ts";
+import { withAudioLanguage } from "./media/audio/audio-tracks.ts";
 import { DEFAULT_MEDIA_OPTIONS, isClip, type MediaOptions } from "./media/options/media-options.ts";
 import { tagPlan } from "./media/tags/plan-tags.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, Thumbnail, UpstreamStream } from "./types.ts";
@@ -444,9 +445,16 @@ function buildFrom(media: ResolvedMedia, id: FormatId): Outcome {
 /** The plan for one format, or `EngineError("format.unavailable")` when this video has no way to make it. */
 export function planFormat(media: ResolvedMedia, id: FormatId, options: MediaOptions = DEFAULT_MEDIA_OPTIONS): MediaPlan {
   if (!isFormatId(id)) throw new EngineError("format.unknown", { detail: String(id) });
-  const outcome = build(media, id, options);
+  // one audio track to choose from: the original, or the language asked for (docs/decisions/067)
+  const outcome = build(withAudioLanguage(media, options.audioLanguage), id, options);
   if (!outcome.ok) throw new EngineError("format.unavailable", { detail: `${id}: ${outcome.note}` });
-  return outcome.built.plan;
+  return languageTagged(outcome.built.plan, options.audioLanguage);
+}
+
+/** A chosen audio language written on the file's audio track (an MP3's ID3 tag has no track to write it on). */
+function languageTagged(plan: MediaPlan, language: string | undefined): MediaPlan {
+  if (language && (plan.op === "remux" || (plan.op === "transcode" && plan.codec === "aac"))) return { ...plan, audioLanguage: language };
+  return plan;
 }
 
 /** "84.2 MB", "512 KB"; estimates get a leading "~" (the one rule for sizes: common/byte-units.ts). */
@@ -458,7 +466,7 @@ export function formatBytes(bytes: number, estimated = false): string {
 export function listFormats(media: ResolvedMedia, caller: Caller, options: MediaOptions = DEFAULT_MEDIA_OPTIONS): FormatOption[] {
   return FORMAT_IDS.map((id) => {
     const entry = FORMAT_CATALOG[id];
-    const outcome = build(media, id, options);
+    const outcome = build(withAudioLanguage(media, options.audioLanguage), id, options);
     const base = { id, label: entry.label, quality: entry.quality, format: entry.format, icon: entry.icon, premium: entry.premium, allowed: canDownload(caller, id) };
     const fallbackSize = entry.sizeRange ?? "Size unknown";
     // a format this video does not have has no size either (the spec's range would read as a promise)

@@ -36,6 +36,7 @@ import { isBulkToken, MAX_BULK_TOKEN_CHARS, signBulk, signDownload } from "./ser
 import { serveBulk } from "./serve/serve-bulk.ts";
 import { archiveName, buildBulkArchive, bulkFilename } from "./serve/bulk-archive.ts";
 import { renderFilename, templateProblem } from "./serve/filename-template.ts";
+import { listAudioTracks, type AudioTrackAnswer } from "./media/audio/audio-tracks.ts";
 import { isLanguageTag, subtitleListing, withSubtitleLanguage, type SubtitleTrackAnswer, type SubtitleTranslationAnswer } from "./captions/languages.ts";
 import type { ManifestRow } from "./media/zip/manifest-csv.ts";
 import { isClip, type MediaOptions } from "./media/options/media-options.ts";
@@ -92,6 +93,8 @@ export interface VideoAnswer {
   subtitleTranslations: SubtitleTranslationAnswer[];
   /** the video's chapters, seconds (issue 33 §2; empty when it has none) */
   chapters: Chapter[];
+  /** its audio tracks by language, the original marked `default` (issue 33 §5; empty when the source names none) */
+  audioTracks: AudioTrackAnswer[];
 }
 
 export type ResolveAnswer = (VideoAnswer & { playlist?: PlaylistAnswer }) | { playlist: PlaylistAnswer };
@@ -559,7 +562,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
 
     async resolve(url, caller, opts = {}) {
       const media = await resolveCached(parse(url), false, undefined, opts);
-      return { video: media.details, formats: listFormats(media, caller), ...subtitleListing(media), chapters: media.chapters ?? [] };
+      return { video: media.details, formats: listFormats(media, caller), ...subtitleListing(media), chapters: media.chapters ?? [], audioTracks: listAudioTracks(media) };
     },
 
     async createDownload({ url, format, caller, ip, signal, language, filenameTemplate, options }) {

@@ -140,6 +140,13 @@ export interface UpstreamStream {
   /** language or track name for audio groups */
   language?: string;
   /**
+   * false for an audio track that is not the video's own (a dubbed language, descriptive audio:
+   * issue 33 §5, docs/decisions/067); plans take it only when its language is asked for. Unset: the default.
+   */
+  audioDefault?: boolean;
+  /** the platform's name for that audio track ("German", "English (US) original") */
+  audioName?: string;
+  /**
    * false when ffmpeg cannot read the stream from a pipe (an MP4 whose index, the moov box, sits
    * at the end of the file): only passthrough can deliver it. Unset = pipe-safe.
    */
@@ -331,6 +338,8 @@ export type MediaPlan =
       clip?: PlanClip;
       /** chapters written into the file (issue 33 §2, docs/decisions/064), on the output's timeline */
       chapters?: Chapter[];
+      /** the audio track's language, written on it, when one was asked for (docs/decisions/067) */
+      audioLanguage?: string;
     }
   | {
       op: "transcode";
@@ -344,6 +353,7 @@ export type MediaPlan =
       clip?: PlanClip;
       loudness?: PlanLoudness;
       chapters?: Chapter[];
+      audioLanguage?: string;
     }
   | { op: "image"; url: string; mimeType: "image/jpeg"; extension: "jpg"; bytes: number | null }
   | { op: "text"; kind: "txt" | "srt" | "vtt"; track: CaptionTrack; mimeType: string; extension: string; bytes: null };

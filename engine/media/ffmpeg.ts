@@ -172,6 +172,14 @@ function chapterArgs(chapters: readonly Chapter[] | undefined, index: number): s
   return ["-f", "ffmetadata", "-i", uri, "-map_chapters", String(index)];
 }
 
+/**
+ * The language asked for written on the output's audio track (docs/decisions/067): its primary
+ * subtag, which the MP4 muxer turns into ISO 639-2 ("de" → "deu"); "en-desc" is English.
+ */
+function audioLanguageArgs(language: string | undefined): string[] {
+  return language ? ["-metadata:s:a:0", `language=${language.split("-")[0]!.toLowerCase()}`] : [];
+}
+
 /** Which input carries the video and which the audio, for `-map`. */
 function pickTracks(inputs: UpstreamStream[]): { video: number | null; audio: number | null } {
   const find = (kind: UpstreamStream["kind"]) => {
@@ -221,6 +229,7 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
         }
       }
       args.push(...clipOutputArgs(plan.clip));
+      if (audio !== null) args.push(...audioLanguageArgs(plan.audioLanguage));
       if (plan.container === "webm") args.push("-f", "webm");
       else args.push(...(plan.tags ? FRAGMENTED_MP4_TAGGED : FRAGMENTED_MP4), "-f", plan.container === "m4a" ? "ipod" : "mp4");
       args.push(...OUTPUT_ARGS);
@@ -235,6 +244,7 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
         // constant bitrate, so the file is what its label says and ffprobe reports it
         args.push("-c:a", "libmp3lame", "-b:a", `${plan.bitrateKbps}k`, ...NO_ID3, "-f", "mp3");
       } else {
+        args.push(...audioLanguageArgs(plan.audioLanguage));
         args.push("-c:a", "aac", "-b:a", `${plan.bitrateKbps}k`, ...(plan.tags ? FRAGMENTED_MP4_TAGGED : FRAGMENTED_MP4), "-f", "ipod");
       }
       args.push(...OUTPUT_ARGS);

@@ -41,7 +41,8 @@ export function clientOfStreamUrl(url: string): string | null {
 }
 
 function matchIn(media: ResolvedMedia, stream: UpstreamStream): UpstreamStream {
-  const match = media.streams.find((s) => s.id === stream.id && s.kind === stream.kind);
+  // a progressive stream read for its picture alone (another audio language: docs/decisions/067) is listed as it is
+  const match = media.streams.find((s) => s.id === stream.id && (s.kind === stream.kind || (stream.kind === "video" && s.kind === "progressive")));
   if (!match) throw new EngineError("upstream.expired", { detail: `stream ${stream.id} is gone after re-resolving` });
   return match;
 }

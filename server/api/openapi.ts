@@ -73,6 +73,16 @@ export function openApiDocument(serverUrl: string) {
                           properties: { title: { type: "string" }, start: { type: "number", description: "seconds" }, end: { type: "number", description: "seconds" } },
                         },
                       },
+                      audioTracks: {
+                        type: "array",
+                        description:
+                          "the video's audio tracks, one per language (dubbed languages, descriptive audio as en-desc); `default` is the original, which downloads carry unless audioLanguage names another; empty when the source names no language",
+                        items: {
+                          type: "object",
+                          required: ["language", "name", "default"],
+                          properties: { language: { type: "string" }, name: { type: "string" }, default: { type: "boolean" } },
+                        },
+                      },
                       playlist: { $ref: "#/components/schemas/Playlist" },
                     },
                   },
@@ -105,7 +115,7 @@ export function openApiDocument(serverUrl: string) {
             "200": { description: "The download link", content: { "application/json": { schema: { $ref: "#/components/schemas/Download" } } } },
             "400": errorResponse("Invalid link, unknown format id, or more links than the plan allows in one ZIP (bulk.too_many_links)"),
             "403": errorResponse("Premium format for a caller without premium, or a bulk download for a plan without it (plan.required)"),
-            "422": errorResponse("Format not available for this video, or a clip the source cannot give (clip.out_of_range, clip.unavailable)"),
+            "422": errorResponse("Format not available for this video, a clip the source cannot give (clip.out_of_range, clip.unavailable), or an audio language it lacks (audio.language_unavailable)"),
             "429": errorResponse("Fair-use limit reached (Retry-After header)"),
             "503": errorResponse("Server busy (Retry-After header)"),
           },
@@ -121,6 +131,7 @@ export function openApiDocument(serverUrl: string) {
             { name: "language", in: "query", required: false, schema: { type: "string", maxLength: 35 }, description: "srt, vtt or transcript in this language (Pro, Ultimate)" },
             { name: "tags", in: "query", required: false, schema: { type: "string", enum: ["true", "false", "1", "0"], default: "true" }, description: "title, artist (the channel), date, the source link and the thumbnail as cover in MP3, M4A and AAC files; title, artist, date and description in MP4 (default true); false leaves the file bare" },
             { name: "normalize", in: "query", required: false, schema: { type: "string", enum: ["true", "false", "1", "0"], default: "false" }, description: "MP3, M4A and AAC: audio evened out to -14 LUFS, -1 dBTP (see NormalizeOption)" },
+            { name: "audioLanguage", in: "query", required: false, schema: { type: "string", maxLength: 35 }, description: "MP4, WEBM, MP3, M4A, AAC with this audio track (see AudioLanguageOption)" },
             { name: "start", in: "query", required: false, schema: { $ref: "#/components/schemas/ClipTime" }, description: "a clip's first second (seconds or h:mm:ss); see ClipTime" },
             { name: "end", in: "query", required: false, schema: { $ref: "#/components/schemas/ClipTime" }, description: "a clip's last second (seconds or h:mm:ss); see ClipTime" },
             { name: "exact", in: "query", required: false, schema: { type: "string", enum: ["true", "false", "1", "0"], default: "false" }, description: "cut a clip at the exact frames (re-encoded) instead of at the keyframe at or before start" },
@@ -129,7 +140,7 @@ export function openApiDocument(serverUrl: string) {
             "302": { description: "Location: the signed download link", headers: { Location: { schema: { type: "string", format: "uri" } } } },
             "400": errorResponse("Invalid link or unknown format id"),
             "403": errorResponse("Premium format"),
-            "422": errorResponse("Format not available, or a clip the source cannot give (clip.out_of_range, clip.unavailable)"),
+            "422": errorResponse("Format not available, a clip the source cannot give (clip.out_of_range, clip.unavailable), or an audio language it lacks (audio.language_unavailable)"),
             "429": errorResponse("Fair-use limit reached"),
           },
         },
@@ -427,6 +438,7 @@ export function openApiDocument(serverUrl: string) {
             format: { $ref: "#/components/schemas/FormatId" },
             language: { type: "string", maxLength: 35, description: "srt, vtt or transcript in this language (Pro, Ultimate): a track's or a translation's language from POST /resolve" },
             normalize: { $ref: "#/components/schemas/NormalizeOption" },
+            audioLanguage: { $ref: "#/components/schemas/AudioLanguageOption" },
             profile: { type: "string", maxLength: 64, description: "a download profile's id (Ultimate): its format and language where the request has none, and its file name" },
             tags: { $ref: "#/components/schemas/TagsOption" },
             start: { $ref: "#/components/schemas/ClipTime" },
@@ -449,6 +461,12 @@ export function openApiDocument(serverUrl: string) {
           default: false,
           description:
             "MP3, M4A and AAC (issue 33 §5): the audio evened out to -14 LUFS integrated, -1 dBTP true peak (EBU R128, ffmpeg's loudnorm); measured first when the file (or clip) is at most 10 minutes long, adjusted as it streams when longer. An M4A is then AAC re-encoded. Any other format is 422 normalize.unavailable",
+        },
+        AudioLanguageOption: {
+          type: "string",
+          maxLength: 35,
+          description:
+            "MP4, WEBM, MP3, M4A and AAC (issue 33 §5): the audio track in this language (a `language` of POST /resolve's `audioTracks`) instead of the original; the file's audio track carries the language (MP4, WEBM, AAC). A language the video does not have is 422 audio.language_unavailable",
         },
         ProfileRequest: {
           type: "object",
@@ -484,6 +502,7 @@ export function openApiDocument(serverUrl: string) {
             name: { type: "string", maxLength: 200, description: "the archive's name (unsafe characters become spaces, cut to 120 characters); default `VidFetch bulk <date>` (`Bulk <date>` with an Ultimate API key: the white label)" },
             profile: { type: "string", maxLength: 64, description: "a download profile's id (Ultimate): the format when there is none, and every file's subtitle language and file name" },
             normalize: { $ref: "#/components/schemas/NormalizeOption" },
+            audioLanguage: { $ref: "#/components/schemas/AudioLanguageOption" },
             tags: { $ref: "#/components/schemas/TagsOption" },
             start: { $ref: "#/components/schemas/ClipTime" },
             end: { $ref: "#/components/schemas/ClipTime" },

@@ -20,6 +20,8 @@ export interface MediaOptions {
   exact?: true;
   /** audio evened out to −14 LUFS, −1 dBTP (issue 33 §5, docs/decisions/066); only ever true when set */
   normalize?: true;
+  /** the audio track in this language (a code from resolve's `audioTracks`) instead of the original (issue 33 §5, docs/decisions/067) */
+  audioLanguage?: string;
 }
 
 /** Whether the options ask for a clip rather than the whole file. */
@@ -35,12 +37,16 @@ const flag = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform
 /** A clip time: seconds as a JSON number, or text ("90", "1:30", "1:02:03"); checked by parseClipTime below. */
 const clipTime = z.union([z.number(), z.string().max(16)]);
 
+/** An audio track's language as resolve lists it ("de", "en-US", "en-desc"); empty is none. */
+const audioLanguageField = z.union([z.literal(""), z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,2}$/)]);
+
 /** Every option the API takes, all optional: a request schema that refuses unknown keys spreads this into its own. */
-export const mediaOptionsShape = { tags: flag.optional(), start: clipTime.optional(), end: clipTime.optional(), exact: flag.optional(), normalize: flag.optional() };
+export const mediaOptionsShape = { tags: flag.optional(), start: clipTime.optional(), end: clipTime.optional(), exact: flag.optional(), normalize: flag.optional(), audioLanguage: audioLanguageField.optional() };
 
 const FIELD_RULES: Record<string, string> = {
   start: '"start" must be a time in seconds or h:mm:ss.',
   end: '"end" must be a time in seconds or h:mm:ss.',
+  audioLanguage: '"audioLanguage" must be a language code from the video\'s audioTracks.',
 };
 
 /** an unknown key is no option's business here (the request schema's) */
@@ -57,7 +63,7 @@ export function parseMediaOptions(input: unknown): MediaOptions {
     const field = issue.path.join(".");
     throw new EngineError("request.invalid", { message: FIELD_RULES[field] ?? `"${field}" must be true or false.`, detail: `${field}: ${issue.message}` });
   }
-  const { tags, exact, normalize } = result.data;
+  const { tags, exact, normalize, audioLanguage } = result.data;
   const start = clipField(result.data.start, "start");
   const end = clipField(result.data.end, "end");
   // a clip that ends where it starts, or before, is nothing any source can give (the duration is checked at plan time)
@@ -71,6 +77,7 @@ export function parseMediaOptions(input: unknown): MediaOptions {
     ...(end !== undefined ? { end } : {}),
     ...(exact && (start !== undefined || end !== undefined) ? { exact: true as const } : {}),
     ...(normalize ? { normalize: true as const } : {}),
+    ...(audioLanguage ? { audioLanguage } : {}),
   };
 }
 
@@ -93,6 +100,8 @@ interface OptionsClaim {
   x?: 1;
   /** loudness normalised */
   n?: 1;
+  /** the audio track's language */
+  a?: string;
 }
 
 /** What a link carries: only the options that differ from the defaults (none: nothing, so older links read the same). */
@@ -104,6 +113,7 @@ export function optionsClaim(options: MediaOptions | undefined): OptionsClaim | 
   if (options.end !== undefined) claim.e = Math.round(options.end * 1000);
   if (options.exact && isClip(options)) claim.x = 1;
   if (options.normalize) claim.n = 1;
+  if (options.audioLanguage) claim.a = options.audioLanguage;
   return Object.keys(claim).length > 0 ? claim : undefined;
 }
 
@@ -116,6 +126,7 @@ export function optionsFromClaim(raw: unknown): MediaOptions | null {
   if (claim.g !== undefined && claim.g !== 0) return null;
   if (claim.x !== undefined && claim.x !== 1) return null;
   if (claim.n !== undefined && claim.n !== 1) return null;
+  if (claim.a !== undefined && !audioLanguageField.safeParse(claim.a).success) return null;
   const ms = (v: unknown) => (v === undefined ? undefined : Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) / 1000 : null);
   const start = ms(claim.s);
   const end = ms(claim.e);
@@ -128,7 +139,8 @@ export function optionsFromClaim(raw: unknown): MediaOptions | null {
     ...(end !== undefined ? { end } : {}),
     ...(claim.x === 1 ? { exact: true as const } : {}),
     ...(claim.n === 1 ? { normalize: true as const } : {}),
+    ...(typeof claim.a === "string" && claim.a ? { audioLanguage: claim.a } : {}),
   };
 }
 
-const CLAIM_KEYS = new Set(["g", "s", "e", "x", "n"]);
+const CLAIM_KEYS = new Set(["g", "s", "e", "x", "n", "a"]);

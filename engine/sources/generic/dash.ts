@@ -34,6 +34,8 @@ interface MpdPlaylist {
 }
 interface MpdGroupEntry {
   language?: string;
+  /** the AdaptationSet with Role "main" (else the first): the original audio */
+  default?: boolean;
   playlists: MpdPlaylist[];
 }
 interface MpdManifest {
@@ -115,6 +117,8 @@ export function resolveDash(text: string, manifestUrl: string): DashResult {
     for (const [label, entry] of Object.entries(group)) {
       for (const p of entry.playlists) {
         const s = streamOf(p, `dash-a${a++}`, "audio", entry.language ?? label);
+        // another AdaptationSet's language is a choice beside the main one, never the default (docs/decisions/067)
+        if (s && entry.default === false) s.audioDefault = false;
         if (s) streams.push(s);
       }
     }

@@ -154,6 +154,9 @@ export async function resolveHlsMaster(
           container: playlist.container === "mp4" ? "m4a" : playlist.container,
           acodec: parseCodecs(usedBy?.attributes.CODECS).acodec ?? (playlist.container === "mp3" ? "mp3" : undefined),
           language: rendition.language ?? name,
+          audioName: name,
+          // another language beside the group's DEFAULT=YES one is a choice, never the default (docs/decisions/067)
+          ...(!rendition.default && Object.values(group).some((r) => r.default) ? { audioDefault: false } : {}),
         }),
       });
     }

@@ -68,8 +68,17 @@ describe("toUpstreamStream", () => {
     expect(toUpstreamStream({ ...base, drm_families: ["WIDEVINE"] })).toBeNull();
     expect(toUpstreamStream({ ...base, is_type_otf: true })).toBeNull();
     expect(toUpstreamStream({ ...base, is_drc: true })).toBeNull();
-    expect(toUpstreamStream({ ...base, audio_track: { audio_is_default: false, display_name: "German", id: "de.3" } })).toBeNull();
     expect(toUpstreamStream({ ...base, mime_type: 'video/3gpp; codecs="mp4v.20.3"' })).toBeNull();
+  });
+  it("keeps every audio track of a dubbed video, the original under its itag (docs/decisions/067)", () => {
+    const audio = { ...base, itag: 140, mime_type: 'audio/mp4; codecs="mp4a.40.2"', has_audio: true, has_video: false, width: undefined, height: undefined };
+    const original = toUpstreamStream({ ...audio, audio_track: { audio_is_default: true, display_name: "English (US) original", id: "en-US.4" } });
+    expect(original).toMatchObject({ id: "140", kind: "audio", language: "en-US", audioName: "English (US) original" });
+    expect(original).not.toHaveProperty("audioDefault");
+    const dub = toUpstreamStream({ ...audio, audio_track: { audio_is_default: false, display_name: "German", id: "de.3" } });
+    expect(dub).toMatchObject({ id: "140.de.3", language: "de", audioDefault: false, audioName: "German" });
+    const described = toUpstreamStream({ ...audio, language: "en", is_descriptive: true, audio_track: { audio_is_default: false, display_name: "English descriptive", id: "en.2" } });
+    expect(described).toMatchObject({ id: "140.en.2", language: "en-desc", audioDefault: false });
   });
   it("tells direct URLs from ciphered ones", () => {
     expect(hasDirectUrl(base)).toBe(true);

@@ -1,8 +1,9 @@
 /**
  * Turns InnerTube formats (as parsed by youtubei.js) into our `UpstreamStream`s. Only formats we
  * can fetch as plain byte ranges are kept: a direct `url` (no signature cipher), not DRM, not
- * OTF (segmented live-style), not a secondary/dubbed audio track, not the DRC duplicate of an
- * audio itag (same itag, would make ids ambiguous).
+ * OTF (segmented live-style), not the DRC duplicate of an audio itag. A video's other audio
+ * tracks (dubbed languages, descriptive audio: several formats of one itag) are kept, each with
+ * its language and `audioDefault: false`, under an id of its own (issue 33 §5, docs/decisions/067).
  */
 import type { UpstreamStream } from "../../types.ts";
 import { containerOf, parseMimeType } from "./codecs.ts";
@@ -34,6 +35,7 @@ export interface InnertubeFormat {
   is_drc?: boolean;
   audio_track?: { audio_is_default: boolean; display_name: string; id: string };
   language?: string | null;
+  is_descriptive?: boolean;
 }
 
 /** A format whose bytes need deciphering or are only reachable over SABR. */
@@ -44,7 +46,6 @@ export function hasDirectUrl(format: InnertubeFormat): boolean {
 export function toUpstreamStream(format: InnertubeFormat): UpstreamStream | null {
   if (!hasDirectUrl(format)) return null;
   if (format.drm_families?.length || format.is_type_otf || format.is_drc) return null;
-  if (format.audio_track && !format.audio_track.audio_is_default) return null;
   const container = containerOf(format.mime_type);
   if (container === "unknown") return null;
   const mime = parseMimeType(format.mime_type);
@@ -53,8 +54,10 @@ export function toUpstreamStream(format: InnertubeFormat): UpstreamStream | null
   const hasAudio = format.has_audio || mime.acodec !== undefined;
   if (!hasVideo && !hasAudio) return null;
   const kind: UpstreamStream["kind"] = hasVideo && hasAudio ? "progressive" : hasVideo ? "video" : "audio";
+  const track = kind === "audio" ? format.audio_track : undefined;
   const stream: UpstreamStream = {
-    id: String(format.itag),
+    // the original track keeps the itag (what a refresh finds it by); another language's is "140.de.3"
+    id: track && !track.audio_is_default ? `${format.itag}.${track.id}` : String(format.itag),
     kind,
     url: format.url!,
     transport: { type: "direct", maxRequestBytes: GOOGLEVIDEO_MAX_REQUEST_BYTES },
@@ -72,9 +75,24 @@ export function toUpstreamStream(format: InnertubeFormat): UpstreamStream | null
   if (kind !== "video") {
     stream.acodec = mime.acodec;
     if (format.audio_sample_rate) stream.audioSampleRate = format.audio_sample_rate;
-    if (format.language) stream.language = format.language;
+    const language = audioLanguageOf(format);
+    if (language) stream.language = language;
+  }
+  if (track) {
+    if (!track.audio_is_default) stream.audioDefault = false;
+    if (track.display_name) stream.audioName = track.display_name;
   }
   return stream;
+}
+
+/**
+ * An audio format's language: xtags' `lang=`, else the track id's ("en.4" is English); descriptive
+ * audio is "en-desc", as yt-dlp names it, so it is a choice of its own beside the original.
+ */
+function audioLanguageOf(format: InnertubeFormat): string | undefined {
+  const code = format.language || format.audio_track?.id.split(".")[0] || undefined;
+  if (!code) return undefined;
+  return format.is_descriptive || /descriptive/i.test(format.audio_track?.display_name ?? "") ? `${code}-desc` : code;
 }
 
 /** Earliest `expire=` (epoch seconds) among the stream URLs, as epoch ms. */

@@ -44,6 +44,8 @@ const formatSchema = z.object({
   filesize: num,
   filesize_approx: num,
   language: str,
+  /** YouTube's audio tracks: 10 the original, 5 the default, -1 another language, -10 descriptive audio */
+  language_preference: num,
   has_drm: z.boolean().nullish().catch(null),
   format_note: str,
   /** yt-dlp's own request size for the site (http_chunk_size: 10 MiB for YouTube, which throttles longer requests) */
@@ -203,6 +205,7 @@ export function routeFormat(f: YtdlpFormat): FormatRoute {
     ...(bitrateKbps > 0 ? { bitrate: Math.round(bitrateKbps * 1000) } : {}),
     ...(f.asr ? { audioSampleRate: f.asr } : {}),
     ...(f.language ? { language: f.language } : {}),
+    ...(kind === "audio" && isOtherAudioTrack(f) ? { audioDefault: false } : {}),
     contentLength: f.filesize && f.filesize > 0 ? f.filesize : null,
   };
   // what the platform checks on every request of the file (a Referer, its cookie), never shown to a client
@@ -212,6 +215,15 @@ export function routeFormat(f: YtdlpFormat): FormatRoute {
   // pages): such a stream is probed through our fetch before it is offered
   const codecsKnown = vcodec !== undefined && acodec !== undefined && container !== "unknown";
   return { type: "direct", stream, codecsKnown };
+}
+
+/**
+ * A dubbed or descriptive audio track beside the original (docs/decisions/067): yt-dlp ranks those
+ * below 0 (`language_preference`), and says so in its note ("German (dubbed-auto)", "descriptive").
+ */
+function isOtherAudioTrack(f: YtdlpFormat): boolean {
+  if (typeof f.language_preference === "number") return f.language_preference < 0;
+  return /\b(dubbed|descriptive|secondary)\b/i.test(f.format_note ?? "");
 }
 
 function platformOf(link: { kind: string; site?: SitePlatform }): Platform {
