@@ -14,8 +14,10 @@ test.describe("a clip from the picker", () => {
     const clip = page.getByRole("group", { name: "Clip (optional)" });
     await expect(clip).toBeVisible();
     const whole = await formatRow(page, "mp4-720").getByTestId("format-size").textContent();
-    await clip.getByLabel("Start").fill("0:02");
-    await clip.getByLabel("End").fill("0:04");
+    await clip.getByLabel("Start", { exact: true }).fill("0:02");
+    // the end dragged on the timeline writes its time into the field
+    await clip.getByLabel("End on timeline").fill("4");
+    await expect(clip.getByLabel("End", { exact: true })).toHaveValue("0:04");
     const size = formatRow(page, "mp4-720").getByTestId("format-size");
     await expect(size).toHaveText(/^~/);
     expect(await size.textContent()).not.toBe(whole);
@@ -32,17 +34,17 @@ test.describe("a clip from the picker", () => {
     await page.goto("/");
     await lookUp(page, SAMPLE.all);
     const clip = page.getByTestId("clip-fields");
-    await clip.getByLabel("Start").fill("0:04");
-    await clip.getByLabel("End").fill("0:02");
+    await clip.getByLabel("Start", { exact: true }).fill("0:04");
+    await clip.getByLabel("End", { exact: true }).fill("0:02");
     let downloads = 0;
     page.on("download", () => downloads++);
     await formatRow(page, "mp4-720").getByRole("button", { name: /Download/ }).click();
     const error = clip.getByRole("alert");
     await expect(error).toHaveText("The end must come after the start.");
-    await expect(clip.getByLabel("End")).toHaveAttribute("aria-invalid", "true");
-    await expect(clip.getByLabel("End")).toHaveAccessibleDescription(/The end must come after the start\./);
+    await expect(clip.getByLabel("End", { exact: true })).toHaveAttribute("aria-invalid", "true");
+    await expect(clip.getByLabel("End", { exact: true })).toHaveAccessibleDescription(/The end must come after the start\./);
     // past the video's end
-    await clip.getByLabel("End").fill("0:30");
+    await clip.getByLabel("End", { exact: true }).fill("0:30");
     await formatRow(page, "mp4-720").getByRole("button", { name: /Download/ }).click();
     await expect(error).toHaveText("The end is past the end of the video. The video is 0:06 long.");
     await page.waitForTimeout(500);

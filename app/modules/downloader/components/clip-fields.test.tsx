@@ -32,6 +32,14 @@ describe("the clip fields", () => {
     expect(html).toContain("Type the end as a time, like 1:02:03 or 90.");
   });
 
+  it("offer a timeline of the video's length when it is known, its values read as times", () => {
+    const html = render(<ClipFields value={{ start: "1:02:03", end: "", exact: false }} onChange={() => {}} error={null} durationSeconds={4000.4} />);
+    expect(html).toMatch(/<label for="([^"]+)-start-timeline"[^>]*>Start on timeline<\/label><input id="\1-start-timeline" type="range" min="0" max="4000" step="1"[^>]*aria-valuetext="1:02:03"/);
+    // an empty end stands at the video's end
+    expect(html).toMatch(/-end-timeline" type="range"[^>]*aria-valuetext="1:06:40"[^>]*value="4000"|-end-timeline" type="range"[^>]*value="4000"[^>]*aria-valuetext="1:06:40"/);
+    expect(render(<ClipFields value={{ start: "", end: "", exact: false }} onChange={() => {}} error={null} />)).not.toContain('type="range"');
+  });
+
   it("sit above the video and audio formats, not the thumbnail and text ones", () => {
     expect(render(<FormatPicker formats={[option("mp4-720", "video")]} sourceUrl="https://youtu.be/vidfetchAll" durationSeconds={600} />)).toContain('data-testid="clip-fields"');
     expect(render(<FormatPicker formats={[option("mp3-128", "audio")]} sourceUrl="https://youtu.be/vidfetchAll" tabs={["audio"]} />)).toContain('data-testid="clip-fields"');

@@ -82,6 +82,7 @@ export function FormatPicker({
     <ClipFields
       value={clipChoice}
       error={clipError}
+      durationSeconds={durationSeconds}
       onChange={(choice) => {
         setClip({ url: sourceUrl, choice });
         setClipError(null);
