@@ -28,6 +28,8 @@ export interface EngineConfig {
     apiBaseUrl: string;
     /** YOUTUBE_POT_PROVIDER_URL: a bgutil-protocol proof-of-origin token provider (engine/sources/youtube/po-token.ts) */
     potProviderUrl?: string;
+    /** SPONSORBLOCK_API_URL: SponsorBlock's API (engine/sources/youtube/sponsorblock.ts); absent: its public server */
+    sponsorBlockApiUrl?: string;
   };
   ffmpegPath?: string;
   ffprobePath?: string;

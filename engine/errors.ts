@@ -68,6 +68,9 @@ export const ERRORS = defineErrors({
   "normalize.unavailable": { status: 422, message: "Loudness can only be evened out in MP3, M4A and AAC files." },
   "audio.language_unavailable": { status: 422, message: "This video has no audio track in that language." },
 
+  // SponsorBlock (issue 33 §4): YouTube's segments cut out or written as chapters
+  "sponsorblock.unavailable": { status: 422, message: "SponsorBlock segments can only be applied to YouTube videos, in MP4, WEBM, MP3, M4A and AAC files." },
+
   // features a plan unlocks (common/plans.ts); engine/refusals.ts names the plans that have it
   "plan.required": { status: 403, message: "This feature comes with a paid plan." },
 

@@ -11,6 +11,8 @@ import { canDownload, isPremiumFormat } from "./entitlements.ts";
 import { EngineError } from "./errors.ts";
 import { chapterPlan } from "./media/chapters/plan-chapters.ts";
 import { clipPlan } from "./media/clip/plan-clip.ts";
+import { checkSponsorBlock, cutSpans, sponsorChapters, sponsorCutPlan, withCutChapters } from "./media/sponsorblock/plan-sponsorblock.ts";
+import type { SkipSegment } from "./media/sponsorblock/segments.ts";
 import { loudnessPlan } from "./media/loudness/loudness.ts";
 import { withAudioLanguage } from "./media/audio/audio-tracks.ts";
 import { DEFAULT_MEDIA_OPTIONS, isClip, type MediaOptions } from "./media/options/media-options.ts";
@@ -394,16 +396,25 @@ function usesUnpipeable(plan: MediaPlan): boolean {
 }
 
 /** The plan and size for a format with the download's media options applied (tags: decision 059). */
-function build(media: ResolvedMedia, id: FormatId, options: MediaOptions): Outcome {
+function build(source: ResolvedMedia, id: FormatId, options: MediaOptions, segments?: readonly SkipSegment[] | null): Outcome {
+  checkSponsorBlock(source, id, options);
+  const sponsor = options.sponsorblock && segments?.length ? options.sponsorblock.action : undefined;
+  const duration = source.details.durationSeconds;
+  // SponsorBlock's segments as chapters: the video's own split at their edges (docs/decisions/065)
+  const media = sponsor === "chapters" ? { ...source, chapters: sponsorChapters(source.chapters, segments!, duration) } : source;
   // an M4A normalised is an AAC encode of it (docs/decisions/066)
-  const bare = options.normalize && id === "m4a" ? buildBare(media, "aac-256") : buildBare(media, id);
+  // a cut is ffmpeg's, from a pipe: a file whose index trails its media cannot be cut
+  const cuttable = sponsor === "cut" ? { ...media, streams: media.streams.filter((s) => s.pipeSafe !== false) } : media;
+  const bare = options.normalize && id === "m4a" ? buildBare(cuttable, "aac-256") : buildBare(cuttable, id);
   // a clip: cut before the tags are sized (docs/decisions/061)
   const cut = bare.ok && isClip(options) ? { ok: true as const, built: { ...bare.built, ...clipPlan(bare.built, media, options) } } : bare;
-  const outcome = cut.ok && options.normalize ? { ok: true as const, built: { ...cut.built, ...loudnessPlan(cut.built, media, id) } } : cut;
+  // SponsorBlock's segments cut out, on the clip's timeline (docs/decisions/065)
+  const skipped = cut.ok && sponsor === "cut" ? { ok: true as const, built: { ...cut.built, ...sponsorCutPlan(cut.built, cutSpans(cut.built.plan, segments!, duration), duration) } } : cut;
+  const outcome = skipped.ok && options.normalize ? { ok: true as const, built: { ...skipped.built, ...loudnessPlan(skipped.built, media, id) } } : skipped;
   if (!outcome.ok || !options.tags) return outcome;
   const tagged = { ...outcome.built, ...tagPlan(outcome.built, media, id, pickHdThumbnail(media.thumbnails)) };
-  // chapters ride with the tags (docs/decisions/064)
-  return { ok: true, built: { ...tagged, ...chapterPlan(tagged, media) } };
+  // chapters ride with the tags (docs/decisions/064), moved onto the timeline a cut leaves
+  return { ok: true, built: { ...tagged, ...withCutChapters({ ...tagged, ...chapterPlan(tagged, media) }) } };
 }
 
 /**
@@ -442,11 +453,14 @@ function buildFrom(media: ResolvedMedia, id: FormatId): Outcome {
   }
 }
 
-/** The plan for one format, or `EngineError("format.unavailable")` when this video has no way to make it. */
-export function planFormat(media: ResolvedMedia, id: FormatId, options: MediaOptions = DEFAULT_MEDIA_OPTIONS): MediaPlan {
+/**
+ * The plan for one format, or `EngineError("format.unavailable")` when this video has no way to make it.
+ * `segments`: SponsorBlock's, fetched when the download opens (absent or null: none to apply).
+ */
+export function planFormat(media: ResolvedMedia, id: FormatId, options: MediaOptions = DEFAULT_MEDIA_OPTIONS, segments?: readonly SkipSegment[] | null): MediaPlan {
   if (!isFormatId(id)) throw new EngineError("format.unknown", { detail: String(id) });
   // one audio track to choose from: the original, or the language asked for (docs/decisions/067)
-  const outcome = build(withAudioLanguage(media, options.audioLanguage), id, options);
+  const outcome = build(withAudioLanguage(media, options.audioLanguage), id, options, segments);
   if (!outcome.ok) throw new EngineError("format.unavailable", { detail: `${id}: ${outcome.note}` });
   return languageTagged(outcome.built.plan, options.audioLanguage);
 }

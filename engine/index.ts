@@ -40,6 +40,7 @@ import { listAudioTracks, type AudioTrackAnswer } from "./media/audio/audio-trac
 import { isLanguageTag, subtitleListing, withSubtitleLanguage, type SubtitleTrackAnswer, type SubtitleTranslationAnswer } from "./captions/languages.ts";
 import type { ManifestRow } from "./media/zip/manifest-csv.ts";
 import { isClip, type MediaOptions } from "./media/options/media-options.ts";
+import { createSponsorBlock, DEFAULT_SPONSORBLOCK_API_URL } from "./sources/youtube/sponsorblock.ts";
 import { openMedia } from "./serve/open-media.ts";
 import type { Caller, Chapter, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
 import type { RefusalPolicy } from "./stream/refusal-ladder.ts";
@@ -309,6 +310,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
   const registry = createSourceRegistry(deps.sources ?? defaultSources({ ytdlp, ytdlpTimeoutMs: config.ytdlpTimeoutMs }));
   const ctx: SourceContext = { fetch: outbound.fetch, config, logger, media: mediaTools, ...(deps.clientOrder ? { clientOrder: deps.clientOrder } : {}) };
   const segmentPrefetch = createSegmentPrefetch({ open: outbound.open, logger });
+  // SponsorBlock's API: the guarded door, its configured base trusted like the Data API's (issue 33 §4)
+  const sponsorBlock = createSponsorBlock({ baseUrl: config.youtube.sponsorBlockApiUrl ?? DEFAULT_SPONSORBLOCK_API_URL, fetch: outbound.fetch, logger });
   const downloadPrefetch = createDownloadPrefetch(segmentPrefetch, config.limits.segmentConcurrency);
   const engineState = (deps.state ?? memoryEngineState)({
     limits: {
@@ -454,6 +457,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     reportFinished,
     killGraceMs: deps.killGraceMs,
     spawnGate: deps.spawnGate,
+    sponsorBlock,
   };
 
   /** a playlist's entries, up to `max` (and one more when there are more, for the caller's cap) */

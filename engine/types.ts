@@ -310,6 +310,12 @@ export interface PlanLoudness {
   passes: 1 | 2;
 }
 
+/** A span cut out of the output (SponsorBlock's segments, docs/decisions/065): seconds of the uncut output's timeline. */
+export interface PlanCut {
+  start: number;
+  end: number;
+}
+
 /** What the stream runner must do for one download. */
 export type MediaPlan =
   | {
@@ -336,6 +342,8 @@ export type MediaPlan =
       height?: number;
       tags?: FileTags;
       clip?: PlanClip;
+      /** spans cut out (SponsorBlock, docs/decisions/065), on the clip's timeline; the video and audio are then re-encoded */
+      cuts?: PlanCut[];
       /** chapters written into the file (issue 33 §2, docs/decisions/064), on the output's timeline */
       chapters?: Chapter[];
       /** the audio track's language, written on it, when one was asked for (docs/decisions/067) */
@@ -351,6 +359,7 @@ export type MediaPlan =
       bytes: number | null;
       tags?: FileTags;
       clip?: PlanClip;
+      cuts?: PlanCut[];
       loudness?: PlanLoudness;
       chapters?: Chapter[];
       audioLanguage?: string;

@@ -91,6 +91,8 @@ export const envSchema = z
     YOUTUBE_API_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://www.googleapis.com/youtube/v3"),
     // a bgutil-ytdlp-pot-provider HTTP server (operator configuration: http(s) only); unset: no tokens
     YOUTUBE_POT_PROVIDER_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    // SponsorBlock's API (issue 33 §4; operator configuration: http(s) only)
+    SPONSORBLOCK_API_URL: z.url({ protocol: /^https?$/ }).default("https://sponsor.ajay.app"),
     // InnerTube clients, and `ytdlp` (any case) for yt-dlp as the last rung where this server has it
     YOUTUBE_CLIENTS: z
       .string()

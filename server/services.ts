@@ -121,6 +121,7 @@ export function engineConfigFrom(config: AppConfig, logger: Logger, signingSecre
       apiKey: config.YOUTUBE_API_KEY,
       apiBaseUrl: config.YOUTUBE_API_BASE_URL,
       potProviderUrl: config.YOUTUBE_POT_PROVIDER_URL,
+      sponsorBlockApiUrl: config.SPONSORBLOCK_API_URL,
     },
     ffmpegPath: config.FFMPEG_PATH,
     ffprobePath: config.FFPROBE_PATH,

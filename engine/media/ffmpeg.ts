@@ -12,9 +12,9 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { EngineError, isEngineError } from "../errors.ts";
-import type { Chapter, MediaPlan, PlanClip, UpstreamStream } from "../types.ts";
+import type { Chapter, MediaPlan, PlanClip, PlanCut, UpstreamStream } from "../types.ts";
 import { ffmetadata } from "./chapters/chapters.ts";
-import { iso639Alpha3 } from "./audio/iso639.ts";
+import { cutAudioFilter, cutDuration, cutVideoFilter } from "./sponsorblock/plan-sponsorblock.ts";
 import { measureFilter, normalizeFilter, OUTPUT_SAMPLE_RATE, type LoudnessMeasure } from "./loudness/loudness.ts";
 import { processFfmpegs, type WarmPool } from "./warm-processes.ts";
 
@@ -157,8 +157,15 @@ function inputArgs(count: number, clip?: PlanClip, urls?: readonly (string | nul
 const LOOPBACK_PROBE = ["-probesize", "32768", "-analyzeduration", "0"];
 
 /** A clip's length, and for an exact one the video and audio re-encoded (whole: see docs/decisions/061). */
-function clipOutputArgs(clip: PlanClip | undefined): string[] {
-  return clip ? ["-t", clip.duration.toFixed(3)] : [];
+function clipOutputArgs(clip: PlanClip | undefined, cuts?: readonly PlanCut[]): string[] {
+  // what a cut removes from inside the clip is not written either (docs/decisions/065)
+  return clip ? ["-t", cutDuration(clip.duration, cuts).toFixed(3)] : [];
+}
+
+/** A plan's audio filters: its cuts' (SponsorBlock), then loudnorm's; none: no `-af`. */
+function audioFilters(cuts: readonly PlanCut[] | undefined, ...more: Array<string | null>): string[] {
+  const chain = [cuts?.length ? cutAudioFilter(cuts) : null, ...more].filter((f): f is string => f !== null);
+  return chain.length > 0 ? ["-af", chain.join(",")] : [];
 }
 
 /**
@@ -174,12 +181,11 @@ function chapterArgs(chapters: readonly Chapter[] | undefined, index: number): s
 }
 
 /**
- * The language asked for written on the output's audio track (docs/decisions/067), in the three
- * letters of ISO 639-2 that MP4 and Matroska store ("de" → "ger"; "en-desc" is English).
+ * The language asked for written on the output's audio track (docs/decisions/067): its primary
+ * subtag, which the MP4 muxer turns into ISO 639-2 ("de" → "deu"); "en-desc" is English.
  */
 function audioLanguageArgs(language: string | undefined): string[] {
-  const code = language ? iso639Alpha3(language) : undefined;
-  return code ? ["-metadata:s:a:0", `language=${code}`] : [];
+  return language ? ["-metadata:s:a:0", `language=${language.split("-")[0]!.toLowerCase()}`] : [];
 }
 
 /** Which input carries the video and which the audio, for `-map`. */
@@ -202,7 +208,9 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
       if (plan.inputs.length === 0) throw new EngineError("internal", { detail: "remux plan without inputs" });
       const { video, audio } = pickTracks(plan.inputs);
       const wantsVideo = plan.container !== "m4a";
-      const exact = plan.clip?.exact === true;
+      // a cut (SponsorBlock) re-encodes like an exact clip: the frames around each span are gone
+      const cutting = (plan.cuts?.length ?? 0) > 0;
+      const exact = plan.clip?.exact === true || cutting;
       const args = [...BASE_ARGS, ...inputArgs(plan.inputs.length, plan.clip, inputUrls), ...chapterArgs(plan.chapters, plan.inputs.length)];
       if (wantsVideo && video !== null) args.push("-map", `${video}:v:0`);
       if (audio !== null) args.push("-map", `${audio}:a:0`);
@@ -210,16 +218,20 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
       if (wantsVideo && video !== null) {
         if (exact && !plan.transcodeVideo && plan.container === "webm") {
           args.push("-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1", "-crf", "32", "-b:v", "0");
+          if (cutting) args.push("-vf", cutVideoFilter(plan.cuts!));
         } else if (plan.transcodeVideo || exact) {
           args.push("-c:v", "libx264", "-preset", "veryfast", "-crf", "22", "-pix_fmt", "yuv420p");
           // the quality is the shorter side: a vertical 1080×1920 at "720p" becomes 720×1280
-          if (plan.height) args.push("-vf", `scale=w='if(gte(iw,ih),-2,${plan.height})':h='if(gte(iw,ih),${plan.height},-2)'`);
+          const scale = plan.height ? `scale=w='if(gte(iw,ih),-2,${plan.height})':h='if(gte(iw,ih),${plan.height},-2)'` : null;
+          const vf = [cutting ? cutVideoFilter(plan.cuts!) : null, scale].filter((f): f is string => f !== null);
+          if (vf.length > 0) args.push("-vf", vf.join(","));
         } else {
           args.push("-c:v", "copy");
         }
       }
       if (audio !== null) {
         const audioCodec = plan.transcodeAudio ?? (exact ? (plan.container === "webm" ? "opus" : "aac") : undefined);
+        if (audioCodec) args.push(...audioFilters(plan.cuts));
         if (audioCodec === "aac") args.push("-c:a", "aac", "-b:a", "192k");
         else if (audioCodec === "opus") args.push("-c:a", "libopus", "-b:a", "160k");
         else {
@@ -230,7 +242,7 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
           if (plan.container !== "webm" && maybeAdts) args.push("-bsf:a", "aac_adtstoasc");
         }
       }
-      args.push(...clipOutputArgs(plan.clip));
+      args.push(...clipOutputArgs(plan.clip, plan.cuts));
       if (audio !== null) args.push(...audioLanguageArgs(plan.audioLanguage));
       if (plan.container === "webm") args.push("-f", "webm");
       else args.push(...(plan.tags ? FRAGMENTED_MP4_TAGGED : FRAGMENTED_MP4), "-f", plan.container === "m4a" ? "ipod" : "mp4");
@@ -240,8 +252,9 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
     case "transcode": {
       // an MP3's chapters are frames of our ID3 tag (media/tags/id3.ts), not ffmpeg's
       const chapters = plan.codec === "mp3" ? [] : chapterArgs(plan.chapters, 1);
-      const args = [...BASE_ARGS, ...inputArgs(1, plan.clip, inputUrls), ...chapters, "-map", "0:a:0", "-vn", ...clipOutputArgs(plan.clip)];
-      if (plan.loudness) args.push("-af", normalizeFilter(measured), "-ar", String(OUTPUT_SAMPLE_RATE));
+      const args = [...BASE_ARGS, ...inputArgs(1, plan.clip, inputUrls), ...chapters, "-map", "0:a:0", "-vn", ...clipOutputArgs(plan.clip, plan.cuts)];
+      args.push(...audioFilters(plan.cuts, plan.loudness ? normalizeFilter(measured) : null));
+      if (plan.loudness) args.push("-ar", String(OUTPUT_SAMPLE_RATE));
       if (plan.codec === "mp3") {
         // constant bitrate, so the file is what its label says and ffprobe reports it
         args.push("-c:a", "libmp3lame", "-b:a", `${plan.bitrateKbps}k`, ...NO_ID3, "-f", "mp3");
@@ -262,7 +275,7 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
 /** A normalised transcode's first pass (docs/decisions/066): the same input and cut, loudnorm's measure on stderr, no output. */
 export function loudnessMeasureArgs(plan: Extract<MediaPlan, { op: "transcode" }>, inputUrls?: readonly (string | null)[]): string[] {
   const base = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "info"];
-  return [...base, ...inputArgs(1, plan.clip, inputUrls), "-map", "0:a:0", "-vn", ...clipOutputArgs(plan.clip), "-af", measureFilter(), "-f", "null", "-"];
+  return [...base, ...inputArgs(1, plan.clip, inputUrls), "-map", "0:a:0", "-vn", ...clipOutputArgs(plan.clip, plan.cuts), ...audioFilters(plan.cuts, measureFilter()), "-f", "null", "-"];
 }
 
 export interface FfmpegExit {

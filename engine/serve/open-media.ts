@@ -15,17 +15,27 @@ import { createStreamRefresh } from "./stream-refresh.ts";
 import { processHostRefusals } from "../outbound/host-refusals.ts";
 import { viaEgress } from "../outbound/outbound-fetch.ts";
 import { createRefusalLadder } from "../stream/refusal-ladder.ts";
+import type { SkipSegment } from "../media/sponsorblock/segments.ts";
 
 export type MediaContext = Pick<
   ServeContext,
-  "config" | "logger" | "now" | "outbound" | "media" | "prefetch" | "resolve" | "resolveAvoiding" | "resolveOnOtherEgress" | "refusals" | "killGraceMs" | "spawnGate"
+  "config" | "logger" | "now" | "outbound" | "media" | "prefetch" | "resolve" | "resolveAvoiding" | "resolveOnOtherEgress" | "refusals" | "killGraceMs" | "spawnGate" | "sponsorBlock"
 >;
+
+/**
+ * What became of a download's SponsorBlock option (docs/decisions/065; the `X-SponsorBlock` header):
+ * `applied` (segments cut out or written as chapters), `none` (the video has none in the asked
+ * categories), `unavailable` (the API did not answer in time: the file goes out without them).
+ */
+export type SponsorBlockOutcome = "applied" | "none" | "unavailable";
 
 export interface OpenedMedia {
   media: ResolvedMedia;
   filename: string;
   /** the plan's output; its `teardown` stops every upstream and ffmpeg */
   out: PlanOutput;
+  /** set when the options asked for SponsorBlock */
+  sponsorBlock?: SponsorBlockOutcome;
 }
 
 export async function openMedia(
@@ -51,7 +61,13 @@ export async function openMedia(
 ): Promise<OpenedMedia> {
   const resolved = await ctx.resolve(link);
   const media = opts.language ? withSubtitleLanguage(resolved, opts.language) : resolved;
-  const plan = planFormat(media, format, opts.options);
+  // SponsorBlock's segments, asked for when the download opens: at most the client's timeout (3 s), null when it could not tell
+  let segments: SkipSegment[] | null = null;
+  if (opts.options?.sponsorblock && media.platform === "youtube" && ctx.sponsorBlock) {
+    segments = await ctx.sponsorBlock.segmentsFor(media.details.id, opts.options.sponsorblock.categories, opts.signal);
+  }
+  const plan = planFormat(media, format, opts.options, segments);
+  const sponsorBlock: SponsorBlockOutcome | undefined = opts.options?.sponsorblock ? (segments === null ? "unavailable" : segments.length > 0 ? "applied" : "none") : undefined;
   const defaultName = filenameFor(media, format, opts.language);
   const filename = opts.filenameTemplate ? renderFilename(opts.filenameTemplate, media, format, defaultName, opts.language) : defaultName;
   opts.onResolved?.(media);
@@ -82,5 +98,5 @@ export async function openMedia(
   );
   // the readers took what was fetched for them; anything else was a guess that missed
   ctx.prefetch.release(opts.id);
-  return { media, filename, out };
+  return { media, filename, out, ...(sponsorBlock ? { sponsorBlock } : {}) };
 }

@@ -24,6 +24,7 @@ import { openMedia } from "./open-media.ts";
 import type { SegmentPrefetch } from "../stream/segment-prefetch.ts";
 import { verifyDownload } from "./signed-links.ts";
 import type { RefusalPolicy } from "../stream/refusal-ladder.ts";
+import type { SponsorBlock } from "../sources/youtube/sponsorblock.ts";
 
 /** One stream of a signed link ended (HEAD requests excepted); see EngineDeps.onDownloadFinished. */
 export interface DownloadFinished {
@@ -101,6 +102,8 @@ export interface ServeContext {
   reportFinished(event: DownloadFinished): void;
   killGraceMs?: number;
   spawnGate?: SpawnGate;
+  /** SponsorBlock's segments (engine/sources/youtube/sponsorblock.ts); absent: none are ever applied */
+  sponsorBlock?: SponsorBlock;
 }
 
 /** seconds a client stopped by a shutdown is asked to wait (a restart takes about this long) */
@@ -230,7 +233,7 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
     if (kind === "full" && !headOnly && fairUse) await slots.countFairUse(ip);
     ctx.active.add(controller);
     const link = ctx.parse(claims.url);
-    const { out, filename } = await openMedia(ctx, link, format, {
+    const { out, filename, sponsorBlock } = await openMedia(ctx, link, format, {
       id,
       signal: controller.signal,
       range: rangeHeader,
@@ -262,6 +265,8 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
       throw err;
     }
     res.off("close", onEarlyClose);
+    // what became of the link's SponsorBlock option: applied, none, or unavailable (the file is whole)
+    if (sponsorBlock) res.setHeader("X-SponsorBlock", sponsorBlock);
     progress.start(id, span.total, span.offset);
     const releaseSlots = slots.keep();
     const fullDownload = kind === "full" && !headOnly;

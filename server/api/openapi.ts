@@ -134,6 +134,8 @@ export function openApiDocument(serverUrl: string) {
             { name: "audioLanguage", in: "query", required: false, schema: { type: "string", maxLength: 35 }, description: "MP4, WEBM, MP3, M4A, AAC with this audio track (see AudioLanguageOption)" },
             { name: "start", in: "query", required: false, schema: { $ref: "#/components/schemas/ClipTime" }, description: "a clip's first second (seconds or h:mm:ss); see ClipTime" },
             { name: "end", in: "query", required: false, schema: { $ref: "#/components/schemas/ClipTime" }, description: "a clip's last second (seconds or h:mm:ss); see ClipTime" },
+            { name: "sponsorblock", in: "query", required: false, schema: { type: "string", maxLength: 200, examples: ["sponsor,selfpromo"] }, description: "SponsorBlock categories separated by commas (see SponsorBlockOption)" },
+            { name: "sponsorblockAction", in: "query", required: false, schema: { type: "string", enum: ["cut", "chapters"], default: "cut" }, description: "what the sponsorblock segments become" },
             { name: "exact", in: "query", required: false, schema: { type: "string", enum: ["true", "false", "1", "0"], default: "false" }, description: "cut a clip at the exact frames (re-encoded) instead of at the keyframe at or before start" },
           ],
           responses: {
@@ -444,6 +446,7 @@ export function openApiDocument(serverUrl: string) {
             start: { $ref: "#/components/schemas/ClipTime" },
             end: { $ref: "#/components/schemas/ClipTime" },
             exact: { $ref: "#/components/schemas/ExactOption" },
+            sponsorblock: { $ref: "#/components/schemas/SponsorBlockOption" },
           },
         },
         ClipTime: {
@@ -453,6 +456,17 @@ export function openApiDocument(serverUrl: string) {
           ],
           description:
             "a clip's start or end (issue 33 §1): seconds, or h:mm:ss / m:ss, to the millisecond. Only the byte ranges (or segments) that cover the clip are fetched. A start at or after the end, or past the video's end, is 422 clip.out_of_range; a thumbnail, transcript or subtitles, or a source of unknown length, 422 clip.unavailable. An empty string is no bound",
+        },
+        SponsorBlockOption: {
+          type: "object",
+          additionalProperties: false,
+          required: ["categories", "action"],
+          properties: {
+            categories: { type: "array", minItems: 1, items: { type: "string", enum: ["sponsor", "selfpromo", "interaction", "intro", "outro"] } },
+            action: { type: "string", enum: ["cut", "chapters"] },
+          },
+          description:
+            "YouTube videos (issue 33 §4): SponsorBlock's segments in these categories cut out (MP4 and WEBM re-encoded; sizes become estimates) or written as chapters (not with tags: false). Asked for when the link opens, at most 3 s: when SponsorBlock does not answer the file goes out whole, and GET /dl/{token} says so in X-SponsorBlock (applied, none, unavailable). Another link, a thumbnail, transcript or subtitles is 422 sponsorblock.unavailable",
         },
         ExactOption: { type: "boolean", default: false, description: "with start or end: cut at the exact frames (the clip is re-encoded) instead of at the keyframe at or before start (stream copy, the default)" },
         TagsOption: { type: "boolean", default: true, description: "title, artist (the channel), date, the source link and the thumbnail as cover in MP3, M4A and AAC files; title, artist, date and description in MP4 (default true); false leaves the file bare" },
@@ -507,6 +521,7 @@ export function openApiDocument(serverUrl: string) {
             start: { $ref: "#/components/schemas/ClipTime" },
             end: { $ref: "#/components/schemas/ClipTime" },
             exact: { $ref: "#/components/schemas/ExactOption" },
+            sponsorblock: { $ref: "#/components/schemas/SponsorBlockOption" },
           },
         },
         FormatId: { type: "string", enum: FORMAT_IDS },

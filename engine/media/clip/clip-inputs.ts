@@ -4,7 +4,6 @@
  * needs); a segmented one stays a pipe, already cut to its covering segments by the plan.
  */
 import type { Readable } from "node:stream";
-import { EngineError } from "../../errors.ts";
 import type { MediaPlan, UpstreamStream } from "../../types.ts";
 import { prepend, readUntil } from "../tags/tag-stream.ts";
 import { serveLoopbackInput, WINDOW_BYTES, type LoopbackInput, type LoopbackRead } from "./loopback-input.ts";
@@ -46,7 +45,7 @@ export async function openClipInputs(
   const pipes: Readable[] = [];
   const loopbacks: LoopbackInput[] = [];
   for (const stream of streams) {
-    if (stream.transport.type === "segments" || !SIGNATURES[stream.container]) {
+    if (stream.transport.type === "segments") {
       urls.push(null);
       const piped = await opts.openPiped(stream);
       if (stream.container !== "ts" || stream.kind !== "progressive") {
@@ -60,10 +59,7 @@ export async function openClipInputs(
       continue;
     }
     const loopback = await serveLoopbackInput({
-      read: async (range, signal) => {
-        const read = await opts.openRange(stream, range, signal);
-        return range.start === 0 ? { ...read, body: await checkedHead(read.body, stream.container, signal) } : read;
-      },
+      read: (range, signal) => opts.openRange(stream, range, signal),
       total: stream.contentLength ?? null,
       signal: opts.signal,
       onFailure: opts.onFailure,
@@ -72,34 +68,6 @@ export async function openClipInputs(
     urls.push(loopback.url);
   }
   return { urls, pipes, loopbacks, leads };
-}
-
-/**
- * The first bytes a known container starts with. ffmpeg picks its demuxer from the first bytes it
- * reads, and some demuxers (HLS, DASH, concat playlists) open the URLs they name: an upstream that
- * answers the clip's reads with something else than it did at resolve must not get that far. A
- * direct stream of another (or unknown) container is read whole through a pipe, as before.
- */
-const SIGNATURES: Partial<Record<UpstreamStream["container"], (head: Buffer) => boolean>> = {
-  mp4: isMp4Head,
-  m4a: isMp4Head,
-  webm: (head) => head.readUInt32BE(0) === 0x1a45dfa3,
-};
-
-const MP4_FIRST_BOXES = new Set(["ftyp", "moov", "mdat", "free", "skip", "wide", "styp", "sidx", "pnot"]);
-
-function isMp4Head(head: Buffer): boolean {
-  return MP4_FIRST_BOXES.has(head.toString("latin1", 4, 8));
-}
-
-/** The body of a read from the file's first byte, once its first bytes are the container's. */
-async function checkedHead(body: Readable, container: UpstreamStream["container"], signal: AbortSignal): Promise<Readable> {
-  const head = await readUntil(body, (buf) => buf.length >= 8, 64 * 1024, signal);
-  if (head.length < 8 || !SIGNATURES[container]!(head)) {
-    body.destroy();
-    throw new EngineError("upstream.fetch_failed", { detail: `the ${container} stream no longer starts as one` });
-  }
-  return prepend(head, body);
 }
 
 /** The plan with each input's seek moved on by its lead (a muxed TS segment whose audio starts first). */

@@ -8,6 +8,15 @@
 import { z } from "zod";
 import { EngineError } from "../../errors.ts";
 import { parseClipTime } from "#common/clip-time.ts";
+import { SPONSORBLOCK_CATEGORIES, type SponsorCategory } from "../sponsorblock/segments.ts";
+
+/** What SponsorBlock's segments become: cut out, or chapters of the file (docs/decisions/065). */
+export const SPONSORBLOCK_ACTIONS = ["cut", "chapters"] as const;
+export interface SponsorBlockOption {
+  /** the segment categories asked for, in SPONSORBLOCK_CATEGORIES' order, at least one */
+  categories: SponsorCategory[];
+  action: (typeof SPONSORBLOCK_ACTIONS)[number];
+}
 
 export interface MediaOptions {
   /** title, artist, date, source link and cover written into the file (default true); false leaves it bare */
@@ -22,6 +31,8 @@ export interface MediaOptions {
   normalize?: true;
   /** the audio track in this language (a code from resolve's `audioTracks`) instead of the original (issue 33 §5, docs/decisions/067) */
   audioLanguage?: string;
+  /** YouTube's SponsorBlock segments cut out or written as chapters (issue 33 §4, docs/decisions/065) */
+  sponsorblock?: SponsorBlockOption;
 }
 
 /** Whether the options ask for a clip rather than the whole file. */
@@ -37,16 +48,37 @@ const flag = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform
 /** A clip time: seconds as a JSON number, or text ("90", "1:30", "1:02:03"); checked by parseClipTime below. */
 const clipTime = z.union([z.number(), z.string().max(16)]);
 
+const sponsorAction = z.enum(SPONSORBLOCK_ACTIONS);
+/**
+ * SponsorBlock: `{"categories":[…],"action":…}` in JSON; in a query (`GET /download`) the
+ * categories separated by commas, with the action in `sponsorblockAction` (default "cut").
+ */
+const sponsorblockField = z.union([
+  z.object({ categories: z.array(z.enum(SPONSORBLOCK_CATEGORIES)).min(1).max(20), action: sponsorAction }).strict(),
+  z.string().max(200),
+]);
+
 /** An audio track's language as resolve lists it ("de", "en-US", "en-desc"); empty is none. */
 const audioLanguageField = z.union([z.literal(""), z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,2}$/)]);
 
 /** Every option the API takes, all optional: a request schema that refuses unknown keys spreads this into its own. */
-export const mediaOptionsShape = { tags: flag.optional(), start: clipTime.optional(), end: clipTime.optional(), exact: flag.optional(), normalize: flag.optional(), audioLanguage: audioLanguageField.optional() };
+export const mediaOptionsShape = {
+  tags: flag.optional(),
+  start: clipTime.optional(),
+  end: clipTime.optional(),
+  exact: flag.optional(),
+  normalize: flag.optional(),
+  audioLanguage: audioLanguageField.optional(),
+  sponsorblock: sponsorblockField.optional(),
+  sponsorblockAction: sponsorAction.optional(),
+};
 
 const FIELD_RULES: Record<string, string> = {
   start: '"start" must be a time in seconds or h:mm:ss.',
   end: '"end" must be a time in seconds or h:mm:ss.',
   audioLanguage: '"audioLanguage" must be a language code from the video\'s audioTracks.',
+  sponsorblock: `"sponsorblock" must name its categories (${SPONSORBLOCK_CATEGORIES.join(", ")}) and an action ("cut" or "chapters").`,
+  sponsorblockAction: '"sponsorblockAction" must be "cut" or "chapters", next to "sponsorblock" categories separated by commas.',
 };
 
 /** an unknown key is no option's business here (the request schema's) */
@@ -61,11 +93,13 @@ export function parseMediaOptions(input: unknown): MediaOptions {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const field = issue.path.join(".");
-    throw new EngineError("request.invalid", { message: FIELD_RULES[field] ?? `"${field}" must be true or false.`, detail: `${field}: ${issue.message}` });
+    const rule = FIELD_RULES[field] ?? FIELD_RULES[field.split(".")[0]!];
+    throw new EngineError("request.invalid", { message: rule ?? `"${field}" must be true or false.`, detail: `${field}: ${issue.message}` });
   }
   const { tags, exact, normalize, audioLanguage } = result.data;
   const start = clipField(result.data.start, "start");
   const end = clipField(result.data.end, "end");
+  const sponsorblock = sponsorblockOption(result.data.sponsorblock, result.data.sponsorblockAction);
   // a clip that ends where it starts, or before, is nothing any source can give (the duration is checked at plan time)
   if (start !== undefined && end !== undefined && end <= start) {
     throw new EngineError("clip.out_of_range", { detail: `start ${start} >= end ${end}` });
@@ -78,8 +112,29 @@ export function parseMediaOptions(input: unknown): MediaOptions {
     ...(exact && (start !== undefined || end !== undefined) ? { exact: true as const } : {}),
     ...(normalize ? { normalize: true as const } : {}),
     ...(audioLanguage ? { audioLanguage } : {}),
+    ...(sponsorblock ? { sponsorblock } : {}),
   };
 }
+
+/** The SponsorBlock option of a request: the JSON object, or the query's comma-separated categories and action; none when empty. */
+function sponsorblockOption(raw: z.infer<typeof sponsorblockField> | undefined, action: SponsorBlockOption["action"] | undefined): SponsorBlockOption | undefined {
+  const invalid = (field: "sponsorblock" | "sponsorblockAction", detail: string) => new EngineError("request.invalid", { message: FIELD_RULES[field]!, detail });
+  if (raw === undefined || raw === "") {
+    if (action !== undefined) throw invalid("sponsorblockAction", "sponsorblockAction without sponsorblock");
+    return undefined;
+  }
+  if (typeof raw !== "string") {
+    if (action !== undefined) throw invalid("sponsorblockAction", "sponsorblockAction next to a JSON sponsorblock");
+    return { categories: sponsorCategories(raw.categories), action: raw.action };
+  }
+  const names = raw.split(",").map((c) => c.trim()).filter(Boolean);
+  const unknown = names.find((c) => !(SPONSORBLOCK_CATEGORIES as readonly string[]).includes(c));
+  if (unknown !== undefined || names.length === 0) throw invalid("sponsorblock", `sponsorblock: unknown category ${unknown ?? "(none)"}`);
+  return { categories: sponsorCategories(names as SponsorCategory[]), action: action ?? "cut" };
+}
+
+/** Each category once, in the catalogue's order (so a link and a cache key say them one way). */
+const sponsorCategories = (picked: readonly SponsorCategory[]): SponsorCategory[] => SPONSORBLOCK_CATEGORIES.filter((c) => picked.includes(c));
 
 /** An absent or empty field is no clip bound; anything else must be a time. */
 function clipField(raw: string | number | undefined, field: "start" | "end"): number | undefined {
@@ -102,6 +157,8 @@ interface OptionsClaim {
   n?: 1;
   /** the audio track's language */
   a?: string;
+  /** SponsorBlock: the action's letter (c = cut, m = marked as chapters) and the categories as bits of SPONSORBLOCK_CATEGORIES, e.g. "c3" */
+  b?: string;
 }
 
 /** What a link carries: only the options that differ from the defaults (none: nothing, so older links read the same). */
@@ -114,6 +171,10 @@ export function optionsClaim(options: MediaOptions | undefined): OptionsClaim | 
   if (options.exact && isClip(options)) claim.x = 1;
   if (options.normalize) claim.n = 1;
   if (options.audioLanguage) claim.a = options.audioLanguage;
+  if (options.sponsorblock) {
+    const bits = options.sponsorblock.categories.reduce((mask, c) => mask | (1 << SPONSORBLOCK_CATEGORIES.indexOf(c)), 0);
+    claim.b = `${options.sponsorblock.action === "cut" ? "c" : "m"}${bits}`;
+  }
   return Object.keys(claim).length > 0 ? claim : undefined;
 }
 
@@ -131,6 +192,8 @@ export function optionsFromClaim(raw: unknown): MediaOptions | null {
   const start = ms(claim.s);
   const end = ms(claim.e);
   if (start === null || end === null) return null;
+  const sponsorblock = claim.b === undefined ? undefined : sponsorblockFromClaim(claim.b);
+  if (sponsorblock === null) return null;
   if (claim.x === 1 && start === undefined && end === undefined) return null;
   return {
     ...DEFAULT_MEDIA_OPTIONS,
@@ -140,7 +203,15 @@ export function optionsFromClaim(raw: unknown): MediaOptions | null {
     ...(claim.x === 1 ? { exact: true as const } : {}),
     ...(claim.n === 1 ? { normalize: true as const } : {}),
     ...(typeof claim.a === "string" && claim.a ? { audioLanguage: claim.a } : {}),
+    ...(sponsorblock ? { sponsorblock } : {}),
   };
 }
 
-const CLAIM_KEYS = new Set(["g", "s", "e", "x", "n", "a"]);
+function sponsorblockFromClaim(raw: unknown): SponsorBlockOption | null {
+  const m = typeof raw === "string" ? /^([cm])([1-9][0-9]?)$/.exec(raw) : null;
+  const bits = m ? Number(m[2]) : 0;
+  if (!m || bits >= 1 << SPONSORBLOCK_CATEGORIES.length) return null;
+  return { categories: SPONSORBLOCK_CATEGORIES.filter((_, i) => bits & (1 << i)), action: m[1] === "c" ? "cut" : "chapters" };
+}
+
+const CLAIM_KEYS = new Set(["g", "s", "e", "x", "n", "b", "a"]);

@@ -15,19 +15,11 @@ import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import { z } from "zod";
 import type { OutboundFetch } from "../../outbound/outbound-fetch.ts";
+import { SPONSORBLOCK_CATEGORIES, type SkipSegment, type SponsorCategory } from "../../media/sponsorblock/segments.ts";
+
+export { mergeSpans, SPONSORBLOCK_CATEGORIES, type SkipSegment, type SponsorCategory } from "../../media/sponsorblock/segments.ts";
 
 export const DEFAULT_SPONSORBLOCK_API_URL = "https://sponsor.ajay.app";
-
-/** the categories a visitor may pick (the API knows more: music_offtopic, preview, filler…) */
-export const SPONSORBLOCK_CATEGORIES = ["sponsor", "selfpromo", "interaction", "intro", "outro"] as const;
-export type SponsorCategory = (typeof SPONSORBLOCK_CATEGORIES)[number];
-
-export interface SkipSegment {
-  category: SponsorCategory;
-  /** seconds from the start of the video */
-  start: number;
-  end: number;
-}
 
 export interface SponsorBlock {
   /**
@@ -75,17 +67,6 @@ export function segmentsOfAnswer(answer: unknown, videoId: string): SkipSegment[
     if (out.length === MAX_SEGMENTS) break;
   }
   return out.sort((a, b) => a.start - b.start || a.end - b.end);
-}
-
-/** Overlapping or touching segments as one span each, for cutting: sorted, disjoint. */
-export function mergeSpans(segments: readonly SkipSegment[]): Array<{ start: number; end: number }> {
-  const spans: Array<{ start: number; end: number }> = [];
-  for (const s of [...segments].sort((a, b) => a.start - b.start)) {
-    const last = spans.at(-1);
-    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
-    else spans.push({ start: s.start, end: s.end });
-  }
-  return spans;
 }
 
 function endpointOf(baseUrl: string, videoId: string): string {
