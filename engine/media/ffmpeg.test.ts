@@ -19,6 +19,25 @@ const vp9 = s({ id: "w", kind: "video", container: "webm", vcodec: "vp9" });
 
 const argString = (plan: MediaPlan) => ffmpegArgsForPlan(plan).join(" ");
 
+describe("a clip's loopback input", () => {
+  it("is opened with demuxers of media containers only: none that fetches the URLs a playlist names", () => {
+    const clip = { start: 2, end: 4, seeks: [2, 2], duration: 2, exact: false };
+    const plan: MediaPlan = { op: "remux", inputs: [video, aac], container: "mp4", mimeType: "video/mp4", extension: "mp4", bytes: null, clip };
+    const args = ffmpegArgsForPlan(plan, ["http://127.0.0.1:4100/token", null]);
+    const url = args.indexOf("http://127.0.0.1:4100/token");
+    const at = args.indexOf("-format_whitelist");
+    // the whitelist belongs to the loopback input: before its -i, after the previous input's
+    expect(at).toBeGreaterThan(-1);
+    expect(at).toBeLessThan(url);
+    expect(args.indexOf("-i")).toBe(url - 1);
+    const allowed = args[at + 1]!.split(",");
+    expect(allowed).toEqual(expect.arrayContaining(["mov", "mp4", "matroska", "webm"]));
+    for (const fetching of ["hls", "dash", "concat", "applehttp", "image2", "rtsp", "sdp", "tee"]) expect(allowed).not.toContain(fetching);
+    // the piped input is not given one (ffmpeg's pipe protocol already refuses nested http)
+    expect(args.filter((a) => a === "-format_whitelist")).toHaveLength(1);
+  });
+});
+
 describe("ffmpegArgsForPlan", () => {
   it("remuxes video and audio pipes into a fragmented MP4 on stdout without re-encoding", () => {
     const args = ffmpegArgsForPlan({ op: "remux", inputs: [video, aac], container: "mp4", mimeType: "video/mp4", extension: "mp4", bytes: null });

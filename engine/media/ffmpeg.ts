@@ -144,11 +144,18 @@ function inputArgs(count: number, clip?: PlanClip, urls?: readonly (string | nul
     const url = urls?.[i];
     // a loopback input answers a window at a time: ffmpeg asks again from where the answer ended,
     // at once, and only once (a read that fails is the engine's to report, not ffmpeg's to retry)
-    if (url) args.push("-reconnect", "1", "-reconnect_delay_max", "0", ...LOOPBACK_PROBE);
+    if (url) args.push("-format_whitelist", LOOPBACK_DEMUXERS, "-reconnect", "1", "-reconnect_delay_max", "0", ...LOOPBACK_PROBE);
     args.push("-i", url ?? `pipe:${pipe++}`);
   }
   return args;
 }
+
+/**
+ * The demuxers a loopback input may be read with: the containers of a direct stream, none of which
+ * opens another URL. Bytes that probe as a playlist (HLS, DASH, concat) are refused: through an
+ * http input, ffmpeg would fetch the URLs such a playlist names itself, past our guard.
+ */
+export const LOOPBACK_DEMUXERS = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,mpegts,mp3,aac,ogg,flac,wav";
 
 /**
  * A clip's MP4 or WebM input says its codecs in its index: ffmpeg need not read the first
