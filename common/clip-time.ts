@@ -33,8 +33,10 @@ function roundMs(seconds: number): number {
 
 /** "1:02:03", "2:03", "0:05.5": how a clip time is shown back (file names, messages). */
 export function formatClipTime(seconds: number): string {
-  const whole = Math.floor(seconds);
-  const fraction = Math.round((seconds - whole) * 1000);
+  // in whole milliseconds first, so 59.9996 reads 1:00, never 0:59.1000
+  const ms = Math.round(seconds * 1000);
+  const whole = Math.floor(ms / 1000);
+  const fraction = ms % 1000;
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);
   const s = whole % 60;

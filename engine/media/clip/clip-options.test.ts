@@ -25,6 +25,7 @@ describe("clip times", () => {
     expect(formatClipTime(90)).toBe("1:30");
     expect(formatClipTime(5.5)).toBe("0:05.5");
     for (const s of [0, 59.999, 3600, 3723.25]) expect(parseClipTime(formatClipTime(s))).toBe(s);
+    expect(formatClipTime(59.9996)).toBe("1:00");
   });
 });
 
