@@ -54,6 +54,7 @@ export type { EngineState, EngineStateFactory } from "./state/types.ts";
 export { PAID_PLAN_LACKS_FORMAT } from "./refusals.ts";
 export type { ClientAttempt } from "./sources/types.ts";
 export { DEFAULT_MEDIA_OPTIONS, parseMediaOptions, type MediaOptions } from "./media/options/media-options.ts";
+export type { AudioTrackAnswer } from "./media/audio/audio-tracks.ts";
 
 export interface CreatedDownload {
   id: string;

@@ -1,5 +1,5 @@
 import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
-import type { PlaylistAnswer, SubtitleTrackAnswer, SubtitleTranslationAnswer } from "#engine/index.ts";
+import type { AudioTrackAnswer, PlaylistAnswer, SubtitleTrackAnswer, SubtitleTranslationAnswer } from "#engine/index.ts";
 import type { FormatOption, VideoDetails } from "#engine/types.ts";
 import type { ClipRequest } from "./clip-choice.ts";
 
@@ -15,11 +15,13 @@ export interface ResolvedVideo {
   subtitles?: SubtitleTrackAnswer[];
   /** languages a translatable track can be machine-translated into */
   subtitleTranslations?: SubtitleTranslationAnswer[];
+  /** the video's audio tracks by language, the original `default` (issue 33 §5; optional: an older answer has none) */
+  audioTracks?: AudioTrackAnswer[];
   /** a watch link inside a playlist: the playlist beside its video */
   playlist?: PlaylistAnswer;
 }
 
-export type { PlaylistAnswer, PlaylistEntryAnswer, SubtitleTrackAnswer, SubtitleTranslationAnswer } from "#engine/index.ts";
+export type { AudioTrackAnswer, PlaylistAnswer, PlaylistEntryAnswer, SubtitleTrackAnswer, SubtitleTranslationAnswer } from "#engine/index.ts";
 
 /** What POST /resolve answers: a video (maybe with its playlist), or a playlist link's playlist alone. */
 export type ResolveResult = ResolvedVideo | { playlist: PlaylistAnswer; video?: undefined };
@@ -124,15 +126,16 @@ export function resolveVideo(url: string, opts?: { signal?: AbortSignal; fetchFn
  * `profile`: a download profile's id (Ultimate): the server takes its format, language and file name instead.
  * `tags: false`: the file is left bare (no title, channel, date or cover written into it); sent only then.
  * `clip`: a start, an end (seconds) and the exact cut (issue 33 §1); sent only when given.
+ * `audioLanguage`: the audio track of a video with several (issue 33 §5); none: the original.
  */
 export function requestDownload(
   url: string,
   format: string,
-  opts?: { signal?: AbortSignal; fetchFn?: FetchFn; language?: string; profile?: string; tags?: boolean; clip?: ClipRequest | null },
+  opts?: { signal?: AbortSignal; fetchFn?: FetchFn; language?: string; profile?: string; tags?: boolean; clip?: ClipRequest | null; audioLanguage?: string },
 ): Promise<DownloadTicket> {
-  const { language, profile, tags, clip, ...rest } = opts ?? {};
+  const { language, profile, tags, clip, audioLanguage, ...rest } = opts ?? {};
   const body = profile ? { url, profile } : language ? { url, format, language } : { url, format };
-  return postJson<DownloadTicket>("/api/v1/downloads", { ...body, ...(tags === false ? { tags: false } : {}), ...(clip ?? {}) }, rest);
+  return postJson<DownloadTicket>("/api/v1/downloads", { ...body, ...(tags === false ? { tags: false } : {}), ...(clip ?? {}), ...(audioLanguage ? { audioLanguage } : {}) }, rest);
 }
 
 /**

@@ -124,6 +124,8 @@ export async function runDownload(
     tags?: boolean;
     /** a clip of the file (issue 33 §1) */
     clip?: ClipRequest | null;
+    /** the audio track's language (issue 33 §5; none: the original) */
+    audioLanguage?: string;
     onProgress?: (p: ProgressEvent) => void;
     onTicket?: (t: DownloadTicket) => void;
     signal?: AbortSignal;
@@ -131,7 +133,7 @@ export async function runDownload(
   deps: RunDownloadDeps = {},
 ): Promise<DownloadOutcome> {
   const request = deps.request ?? requestDownload;
-  const bare = { ...(input.tags === false ? { tags: false } : {}), ...(input.clip ? { clip: input.clip } : {}) };
+  const bare = { ...(input.tags === false ? { tags: false } : {}), ...(input.clip ? { clip: input.clip } : {}), ...(input.audioLanguage ? { audioLanguage: input.audioLanguage } : {}) };
   const ticket = await request(
     input.url,
     input.format,

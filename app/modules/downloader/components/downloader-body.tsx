@@ -121,6 +121,7 @@ export default function DownloaderBody({ state, isPremium, tabs, playlistPlan, s
               canChooseLanguage={subtitleLanguages}
               profiles={profiles}
               durationSeconds={loaded.video.durationSeconds}
+              audioTracks={loaded.audioTracks}
             />
           </PreviewCardShell>
           {loaded.playlist ? <PartOfPlaylist key={state.url} playlist={loaded.playlist} plan={playlistPlan} onPickVideo={onPickVideo} /> : null}

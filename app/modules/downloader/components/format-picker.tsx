@@ -11,6 +11,8 @@ import { DownloadAnnouncer, DownloadProgressBar } from "./download-progress.tsx"
 import { FormatButton, type FormatButtonState } from "./format-button.tsx";
 import { SubtitleLanguageSelect } from "./subtitle-language-select.tsx";
 import { TagsSwitch } from "./tags-switch.tsx";
+import { AudioLanguageSelect } from "./audio-language-select.tsx";
+import type { AudioTrackAnswer } from "../api-client.ts";
 import { ClipFields } from "./clip-fields.tsx";
 import { checkClip, clipSize, NO_CLIP, type ClipChoice } from "../clip-choice.ts";
 import { ProfileButtons } from "./profile-buttons.tsx";
@@ -39,6 +41,8 @@ export interface FormatPickerProps {
   profiles?: DownloadProfileChoice[];
   /** the video's length (0 = unknown): a clip is checked against it and its size estimated from it */
   durationSeconds?: number;
+  /** the video's audio tracks (issue 33 §5): with more than one, a choice of language for video and audio files */
+  audioTracks?: AudioTrackAnswer[];
 }
 
 /** A click on an option that does not exist for this video explains why, in the spec's words. */
@@ -60,6 +64,7 @@ export function FormatPicker({
   canChooseLanguage = false,
   profiles = [],
   durationSeconds = 0,
+  audioTracks = [],
 }: FormatPickerProps) {
   const { active, failure, start } = useFormatDownloads(sourceUrl);
   const groups = groupFormats(formats);
@@ -78,6 +83,9 @@ export function FormatPicker({
   const clipChoice = clipFor.url === sourceUrl ? clipFor.choice : NO_CLIP;
   const clipCheck = checkClip(clipChoice, durationSeconds);
   const [clipError, setClipError] = useState<{ field: "start" | "end"; message: string } | null>(null);
+  // the audio track ("": the original), for the video it was chosen for
+  const [audioFor, setAudio] = useState<{ url: string; language: string }>({ url: sourceUrl, language: "" });
+  const audioLanguage = audioFor.url === sourceUrl && audioTracks.some((t) => t.language === audioFor.language) ? audioFor.language : "";
   const clipFields = (
     <ClipFields
       value={clipChoice}
@@ -98,9 +106,10 @@ export function FormatPicker({
     if (queueInstead && onQueue) {
       // the offline queue keeps a format and a language, not a clip: never a whole file instead of one
       if (clip) return setClipError({ field: "start", message: "A clip cannot wait in the offline queue. Clear the start and end, or try again online." });
+      if (cuttable && audioLanguage) return void toast.error("Another audio track cannot wait in the offline queue", { description: "Choose the original audio, or try again online." });
       return onQueue(option, lang);
     }
-    void start(option, lang, undefined, tags, clip);
+    void start(option, lang, undefined, tags, clip, cuttable && audioLanguage ? audioLanguage : undefined);
   }
 
   // the server takes the profile's own format, language and file name
@@ -136,6 +145,7 @@ export function FormatPicker({
             {t.value === "video" || t.value === "audio" ? (
               <>
                 {clipFields}
+                {audioTracks.length > 1 ? <AudioLanguageSelect tracks={audioTracks} value={audioLanguage} onChange={(language) => setAudio({ url: sourceUrl, language })} /> : null}
                 <TagsSwitch bare={bare} onChange={setBare} />
               </>
             ) : null}

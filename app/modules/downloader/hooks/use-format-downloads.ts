@@ -97,8 +97,9 @@ export function useFormatDownloads(sourceUrl: string | null) {
      * `profile`: a download profile of the viewer's (its format is `option`'s id, its name the label).
      * `tags: false`: the file is left bare (the picker's "Leave files bare" switch).
      * `clip`: the picker's start, end and exact cut (none: the whole file).
+     * `audioLanguage`: the picker's audio track (none: the original).
      */
-    async (option: { id: string; label: string }, language?: string, profile?: string, tags?: boolean, clip?: ClipRequest | null) => {
+    async (option: { id: string; label: string }, language?: string, profile?: string, tags?: boolean, clip?: ClipRequest | null, audioLanguage?: string) => {
       if (!sourceUrl) return;
       if (resetTimer.current) clearTimeout(resetTimer.current);
       const ctrl = new AbortController();
@@ -119,6 +120,7 @@ export function useFormatDownloads(sourceUrl: string | null) {
               profile,
               tags,
               clip,
+              audioLanguage,
               signal: ctrl.signal,
               onTicket: (t) => setActive((a) => (a && a.formatId === key ? { ...a, filename: t.filename, progress: { bytes: 0, total: t.bytes, speed: 0, state: "pending" } } : a)),
               onProgress: (p) => {
