@@ -14,6 +14,7 @@ import { PassThrough, type Readable, type Writable } from "node:stream";
 import { EngineError, isEngineError } from "../errors.ts";
 import type { Chapter, MediaPlan, PlanClip, PlanCut, UpstreamStream } from "../types.ts";
 import { ffmetadata } from "./chapters/chapters.ts";
+import { iso639Alpha3 } from "./audio/iso639.ts";
 import { cutAudioFilter, cutDuration, cutVideoFilter } from "./sponsorblock/plan-sponsorblock.ts";
 import { measureFilter, normalizeFilter, OUTPUT_SAMPLE_RATE, type LoudnessMeasure } from "./loudness/loudness.ts";
 import { processFfmpegs, type WarmPool } from "./warm-processes.ts";
@@ -188,11 +189,12 @@ function chapterArgs(chapters: readonly Chapter[] | undefined, index: number): s
 }
 
 /**
- * The language asked for written on the output's audio track (docs/decisions/067): its primary
- * subtag, which the MP4 muxer turns into ISO 639-2 ("de" → "deu"); "en-desc" is English.
+ * The language asked for written on the output's audio track (docs/decisions/067), in the three
+ * letters of ISO 639-2 that MP4 and Matroska store ("de" → "ger"; "en-desc" is English).
  */
 function audioLanguageArgs(language: string | undefined): string[] {
-  return language ? ["-metadata:s:a:0", `language=${language.split("-")[0]!.toLowerCase()}`] : [];
+  const code = language ? iso639Alpha3(language) : undefined;
+  return code ? ["-metadata:s:a:0", `language=${code}`] : [];
 }
 
 /** Which input carries the video and which the audio, for `-map`. */

@@ -269,6 +269,58 @@ async function buildHls(root: string): Promise<void> {
   await fs.writeFile(path.join(hls, "master.m3u8"), master);
 }
 
+/**
+ * A dubbed audio track beside the set's original (issue 33 §5): the same length, an 880 Hz tone
+ * (the original is 440 Hz, so a test tells them apart by frequency), as YouTube's AAC and Opus
+ * files (`m4a`, `webm`) and as an HLS audio rendition (`hls/audio-<code>/index.m3u8`), with
+ * `hls/master-dubbed.m3u8` listing both renditions (the original DEFAULT). Made once, beside the
+ * set, on first use.
+ */
+export interface DubbedAudio {
+  m4a: string;
+  webm: string;
+  hlsMaster: string;
+}
+
+export function dubbedAudioFiles(media: MockMediaSet, code: string): DubbedAudio {
+  const dir = path.join(media.dir, `dub-${code}`);
+  return { m4a: path.join(dir, "audio-128.m4a"), webm: path.join(dir, "audio-opus.webm"), hlsMaster: path.join(media.hls, `master-dubbed-${code}.m3u8`) };
+}
+
+export const DUB_TONE_HZ = 880;
+
+export async function ensureDubbedAudio(media: MockMediaSet, code: string, name: string): Promise<DubbedAudio> {
+  const files = dubbedAudioFiles(media, code);
+  if (existsSync(files.hlsMaster)) return files;
+  const d = media.durationSeconds;
+  const tmp = `${path.dirname(files.m4a)}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+  await fs.mkdir(path.join(tmp, "hls"), { recursive: true });
+  const tone = ["-f", "lavfi", "-i", `sine=frequency=${DUB_TONE_HZ}:sample_rate=48000:duration=${d}`];
+  await ff([...tone, "-ac", "2", "-c:a", "aac", "-b:a", "128k", "-vn", ...FRAG, "-f", "mp4", "audio-128.m4a"], tmp);
+  await ff([...tone, "-ac", "2", "-c:a", "libopus", "-b:a", "96k", "-vn", "-f", "webm", "audio-opus.webm"], tmp);
+  await ff(["-i", "../audio-128.m4a", "-map", "0:a", "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_list_size", "0", "-hls_playlist_type", "vod", "-hls_segment_filename", "seg-%03d.ts", "index.m3u8"], path.join(tmp, "hls"));
+  // the rendition's playlist lives under hls/ (served as /hls/…), the track's files beside the set
+  const hlsDir = path.join(media.hls, `audio-${code}`);
+  await fs.rm(hlsDir, { recursive: true, force: true });
+  await fs.rename(path.join(tmp, "hls"), hlsDir).catch(() => undefined);
+  await fs.rm(path.dirname(files.m4a), { recursive: true, force: true });
+  await fs.rename(tmp, path.dirname(files.m4a)).catch(() => fs.rm(tmp, { recursive: true, force: true }));
+  const master = [
+    "#EXTM3U",
+    "#EXT-X-VERSION:7",
+    "#EXT-X-INDEPENDENT-SEGMENTS",
+    '#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,URI="audio/index.m3u8"',
+    `#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="${name}",LANGUAGE="${code}",DEFAULT=NO,AUTOSELECT=YES,URI="audio-${code}/index.m3u8"`,
+    `#EXT-X-STREAM-INF:BANDWIDTH=${(VIDEO_KBPS[720] + 140) * 1000},AVERAGE-BANDWIDTH=${(VIDEO_KBPS[720] + 130) * 1000},RESOLUTION=1280x720,CODECS="avc1.42c01f,mp4a.40.2",FRAME-RATE=${FPS},AUDIO="aud"`,
+    "ts-720/index.m3u8",
+    "",
+  ].join("\n");
+  // written last: its presence says the track is ready
+  await fs.writeFile(`${files.hlsMaster}.tmp-${process.pid}`, master);
+  await fs.rename(`${files.hlsMaster}.tmp-${process.pid}`, files.hlsMaster);
+  return files;
+}
+
 async function buildDash(root: string): Promise<void> {
   const dash = path.join(root, "dash");
   await fs.mkdir(path.join(dash, "single"), { recursive: true });

@@ -35,7 +35,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Logger } from "pino";
 import type { Readable } from "node:stream";
-import { createSharedRate, ensureMockMedia, mockMediaReady, serveMediaFile, type MockMediaSet, type SharedRate } from "./media.ts";
+import { createSharedRate, dubbedAudioFiles, ensureDubbedAudio, ensureMockMedia, mockMediaReady, serveMediaFile, type MockMediaSet, type SharedRate } from "./media.ts";
 import { captionJson3, captionSrv3, MOCK_CAPTION_LINES } from "./youtube.ts";
 
 export const MOCK_GENERIC_HOST = "media.example.test";
@@ -60,6 +60,8 @@ interface SyntheticVideo {
   translations?: Array<{ code: string; name: string }>;
   maxres: boolean;
   playability?: "private" | "age";
+  /** audio tracks beside the original English (issue 33 §5): each audio itag once more per language, an 880 Hz tone */
+  dubs?: Array<{ code: string; name: string }>;
 }
 
 const CHANNEL = { id: "UCvidfetchMockChannel01", title: "VidFetch Samples", subscribers: 48_200 };
@@ -154,6 +156,20 @@ export const MOCK_PLATFORM_VIDEOS: SyntheticVideo[] = [
     maxres: false,
     playability: "age",
   },
+  {
+    id: "vidfetchDub",
+    title: "Sample clip with a German dub",
+    description: "A generated clip whose audio comes in the original English (a 440 Hz tone) and dubbed into German (880 Hz).",
+    channel: CHANNEL,
+    views: 4_321,
+    likes: 99,
+    publishDate: "2026-03-01T12:00:00Z",
+    keywords: ["sample", "dubbed", "audio tracks"],
+    itags: [18, 136, 247, 140, 251],
+    captions: false,
+    maxres: false,
+    dubs: [{ code: "de", name: "German" }],
+  },
 ];
 
 interface SyntheticPlaylist {
@@ -194,7 +210,7 @@ const FPS = 24;
 const text = (s: string) => ({ simpleText: s });
 const runs = (s: string) => ({ runs: [{ text: s }] });
 
-function streamUrl(video: SyntheticVideo, itag: number, spec: ItagSpec, media: MockMediaSet, expire: number, client?: string): string {
+function streamUrl(video: SyntheticVideo, itag: number, spec: ItagSpec, media: MockMediaSet, expire: number, client?: string, dub?: string): string {
   const url = new URL("https://rr1---sn-vidfetch-mock.googlevideo.com/videoplayback");
   url.searchParams.set("expire", String(expire));
   url.searchParams.set("id", `o-${video.id}`);
@@ -202,18 +218,39 @@ function streamUrl(video: SyntheticVideo, itag: number, spec: ItagSpec, media: M
   if (client) url.searchParams.set("c", client);
   url.searchParams.set("source", "youtube");
   url.searchParams.set("mime", spec.mimeType.split(";")[0]!);
-  url.searchParams.set("clen", String(statSync(spec.file(media)).size));
+  // a dubbed track's URL names its language as YouTube's do (xtags); the mock serves that track's file
+  if (dub) url.searchParams.set("xtags", `acont=dubbed:lang=${dub}`);
+  url.searchParams.set("clen", String(statSync(fileOf(spec, media, dub)).size));
   url.searchParams.set("dur", media.durationSeconds.toFixed(3));
   return url.href;
 }
 
-function formatEntry(video: SyntheticVideo, itag: number, media: MockMediaSet, expire: number, client?: string): Record<string, unknown> {
+/** The file behind an itag: the set's, or a dubbed track's (AAC for 140, Opus for 251). */
+function fileOf(spec: ItagSpec, media: MockMediaSet, dub?: string): string {
+  if (!dub) return spec.file(media);
+  const files = dubbedAudioFiles(media, dub);
+  return spec.mimeType.startsWith("audio/webm") ? files.webm : files.m4a;
+}
+
+/**
+ * An adaptive itag's entries: one, or for an audio itag of a video with dubs, the original's
+ * (`audioTrack` default, "en.4") and one per dub (`audioTrack` not default, "de.3"), as YouTube
+ * lists the tracks of a dubbed video under the same itag.
+ */
+function adaptiveEntries(video: SyntheticVideo, itag: number, media: MockMediaSet, expire: number, client?: string): Array<Record<string, unknown>> {
+  if (!video.dubs || ITAGS[itag]!.width) return [formatEntry(video, itag, media, expire, client)];
+  const original = { ...formatEntry(video, itag, media, expire, client), audioTrack: { displayName: "English original", id: "en.4", audioIsDefault: true } };
+  const dubs = video.dubs.map((d) => ({ ...formatEntry(video, itag, media, expire, client, d.code), audioTrack: { displayName: d.name, id: `${d.code}.3`, audioIsDefault: false } }));
+  return [original, ...dubs];
+}
+
+function formatEntry(video: SyntheticVideo, itag: number, media: MockMediaSet, expire: number, client?: string, dub?: string): Record<string, unknown> {
   const spec = ITAGS[itag]!;
-  const size = statSync(spec.file(media)).size;
+  const size = statSync(fileOf(spec, media, dub)).size;
   const bitrate = Math.round((size * 8) / media.durationSeconds);
   const entry: Record<string, unknown> = {
     itag,
-    url: streamUrl(video, itag, spec, media, expire, client),
+    url: streamUrl(video, itag, spec, media, expire, client, dub),
     mimeType: spec.mimeType,
     bitrate: Math.round(bitrate * 1.2),
     averageBitrate: bitrate,
@@ -278,7 +315,7 @@ export function syntheticPlayerResponse(video: SyntheticVideo, media: MockMediaS
     streamingData: {
       expiresInSeconds: "21540",
       formats: muxed.map((i) => formatEntry(video, i, media, expire, client)),
-      adaptiveFormats: adaptive.map((i) => formatEntry(video, i, media, expire, client)),
+      adaptiveFormats: adaptive.flatMap((i) => adaptiveEntries(video, i, media, expire, client)),
     },
     ...(video.captions
       ? {
@@ -706,6 +743,7 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
   if (generate) opts.logger?.warn({ dir: mediaDir }, "MOCKS=true, first start: generating the mock platform's sample media with ffmpeg (about one to two minutes on a small server; later starts reuse it)...");
   const media = await ensureMockMedia(mediaDir);
   if (generate) opts.logger?.warn({ seconds: Math.round((Date.now() - startedAt) / 1000) }, "MOCKS=true: mock media ready");
+  for (const video of MOCK_PLATFORM_VIDEOS) for (const dub of video.dubs ?? []) await ensureDubbedAudio(media, dub.code, dub.name);
   const videos = new Map(MOCK_PLATFORM_VIDEOS.map((v) => [v.id, v]));
   const playlists = new Map(MOCK_PLATFORM_PLAYLISTS.map((l) => [l.id, l]));
   const itagFile = (itag: string) => ITAGS[Number(itag)]?.file(media);
@@ -818,7 +856,9 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
         poToken: url.searchParams.get("pot") ?? undefined,
         from: addressOf(req),
       });
-      const file = itagFile(itag);
+      const dub = /(?:^|:)lang=([\w-]+)/.exec(url.searchParams.get("xtags") ?? "")?.[1];
+      const spec = ITAGS[Number(itag)];
+      const file = spec && dub ? fileOf(spec, media, dub) : itagFile(itag);
       if (!file) return void res.writeHead(404).end();
       const why = mediaRefusal(req, url, file);
       if (why) {

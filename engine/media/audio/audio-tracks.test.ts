@@ -59,7 +59,7 @@ describe("audio tracks (docs/decisions/067)", () => {
     const mp4 = planFormat(dubbed(), "mp4-720", de);
     expect(inputIds(mp4)).toEqual(["136", "140.de.3"]);
     expect(mp4).toMatchObject({ audioLanguage: "de" });
-    expect(ffmpegArgsForPlan(mp4).join(" ")).toContain("-metadata:s:a:0 language=de");
+    expect(ffmpegArgsForPlan(mp4).join(" ")).toContain("-metadata:s:a:0 language=ger");
     expect(inputIds(planFormat(dubbed(), "webm", de))).toEqual(["248", "251.de.3"]);
     expect(inputIds(planFormat(dubbed(), "mp3-320", de))).toEqual(["140.de.3"]);
     expect(inputIds(planFormat(dubbed(), "aac-256", de))).toEqual(["140.de.3"]);
