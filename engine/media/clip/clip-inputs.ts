@@ -4,6 +4,7 @@
  * needs); a segmented one stays a pipe, already cut to its covering segments by the plan.
  */
 import type { Readable } from "node:stream";
+import { EngineError } from "../../errors.ts";
 import type { MediaPlan, UpstreamStream } from "../../types.ts";
 import { prepend, readUntil } from "../tags/tag-stream.ts";
 import { serveLoopbackInput, WINDOW_BYTES, type LoopbackInput, type LoopbackRead } from "./loopback-input.ts";
@@ -59,7 +60,11 @@ export async function openClipInputs(
       continue;
     }
     const loopback = await serveLoopbackInput({
-      read: (range, signal) => opts.openRange(stream, range, signal),
+      read: async (range, signal) => {
+        const read = await opts.openRange(stream, range, signal);
+        const signature = SIGNATURES[stream.container];
+        return range.start === 0 && signature ? { ...read, body: await checkedHead(read.body, stream.container, signature, signal) } : read;
+      },
       total: stream.contentLength ?? null,
       signal: opts.signal,
       onFailure: opts.onFailure,
@@ -68,6 +73,34 @@ export async function openClipInputs(
     urls.push(loopback.url);
   }
   return { urls, pipes, loopbacks, leads };
+}
+
+/**
+ * The first bytes an MP4 or a WebM starts with. ffmpeg may only read a loopback input with media
+ * demuxers (`-format_whitelist`, media/ffmpeg.ts), so bytes that probe as a playlist are refused
+ * there; an upstream that answers a clip's first read with something else than the file it had at
+ * resolve is caught here already, and fails the download with the upstream's error, not ffmpeg's.
+ */
+const SIGNATURES: Partial<Record<UpstreamStream["container"], (head: Buffer) => boolean>> = {
+  mp4: isMp4Head,
+  m4a: isMp4Head,
+  webm: (head) => head.readUInt32BE(0) === 0x1a45dfa3,
+};
+
+const MP4_FIRST_BOXES = new Set(["ftyp", "moov", "mdat", "free", "skip", "wide", "styp", "sidx", "pnot"]);
+
+function isMp4Head(head: Buffer): boolean {
+  return MP4_FIRST_BOXES.has(head.toString("latin1", 4, 8));
+}
+
+/** The body of a read from the file's first byte, once its first bytes are the container's. */
+async function checkedHead(body: Readable, container: string, signature: (head: Buffer) => boolean, signal: AbortSignal): Promise<Readable> {
+  const head = await readUntil(body, (buf) => buf.length >= 8, 64 * 1024, signal);
+  if (head.length < 8 || !signature(head)) {
+    body.destroy();
+    throw new EngineError("upstream.fetch_failed", { detail: `the ${container} stream no longer starts as one` });
+  }
+  return prepend(head, body);
 }
 
 /** The plan with each input's seek moved on by its lead (a muxed TS segment whose audio starts first). */
