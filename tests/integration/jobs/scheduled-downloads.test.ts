@@ -36,6 +36,22 @@ const execFileAsync = promisify(execFile);
 
 afterAll(() => closePlatform());
 
+/** The queue's handler of a scheduled download, run by a test itself, on the fixture's engine; its mails land in `mails`. */
+function queueHandler(db: Parameters<typeof scheduledDownloadJob>[0]["db"], fixture: Awaited<ReturnType<typeof startPlanFixture>>, storage: ReturnType<typeof createJobStorage>, mails: MailMessage[]) {
+  return scheduledDownloadJob({
+    db,
+    logger: silentLogger,
+    mailer: { send: async (m: MailMessage) => void mails.push(m) } as never,
+    siteName: "VidFetch",
+    publicUrl: "http://localhost:3000",
+    openDownload: (input) => fixture.engine.openDownload(input),
+    openBulkDownload: (input) => fixture.engine.openBulkDownload(input),
+    storage,
+    fileLink: () => "http://localhost:3000/file",
+    progressEveryMs: 50,
+  });
+}
+
 interface JobBody {
   id: string;
   status: string;
@@ -177,18 +193,7 @@ describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
       const jobs = createScheduledJobs({ db: db.db, queue: { send: async (_q, _d, opts) => (queueJobId = opts.id), cancel: async () => undefined } });
       const { userId } = await fixture.signUp("Restart", "pro");
       const row = await jobs.create({ userId, plan: "pro" }, { url: `https://${MOCK_GENERIC_HOST}${SLOW_FILE_PATH}`, format: "mp4-360" });
-      const job = scheduledDownloadJob({
-        db: db.db,
-        logger: silentLogger,
-        mailer: { send: async (m: MailMessage) => void mails.push(m) } as never,
-        siteName: "VidFetch",
-        publicUrl: "http://localhost:3000",
-        openDownload: (input) => fixture.engine.openDownload(input),
-        openBulkDownload: (input) => fixture.engine.openBulkDownload(input),
-        storage,
-        fileLink: () => "http://localhost:3000/file",
-        progressEveryMs: 50,
-      });
+      const job = queueHandler(db.db, fixture, storage, mails);
       // the first run stops half-way, as a process killed mid-download does (its signal aborts)
       const first = new AbortController();
       const running = job.run({ id: queueJobId, data: { jobId: row.id }, signal: first.signal });
@@ -232,17 +237,7 @@ describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
       await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
       const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const pro = await fixture.signUp("Options", "pro");
-      const job = scheduledDownloadJob({
-        db: db.db,
-        logger: silentLogger,
-        mailer: { send: async () => undefined } as never,
-        siteName: "VidFetch",
-        publicUrl: "http://localhost:3000",
-        openDownload: (input) => fixture.engine.openDownload(input),
-        openBulkDownload: (input) => fixture.engine.openBulkDownload(input),
-        storage,
-        fileLink: () => "http://localhost:3000/file",
-      });
+      const job = queueHandler(db.db, fixture, storage, []);
       /** made through the API, run by the queue's handler; the file's format tags and duration */
       const made = async (extra: Record<string, unknown>) => {
         const res = await fetch(`${origin}/api/v1/jobs`, {
