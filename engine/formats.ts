@@ -461,7 +461,11 @@ export function planFormat(media: ResolvedMedia, id: FormatId, options: MediaOpt
   if (!isFormatId(id)) throw new EngineError("format.unknown", { detail: String(id) });
   // one audio track to choose from: the original, or the language asked for (docs/decisions/067)
   const outcome = build(withAudioLanguage(media, options.audioLanguage), id, options, segments);
-  if (!outcome.ok) throw new EngineError("format.unavailable", { detail: `${id}: ${outcome.note}` });
+  if (!outcome.ok) {
+    // a transcript's note is the spec's words for it ("Transcript is not available for this video.")
+    const message = id === "transcript" || id in TEXT_MIME ? outcome.note : undefined;
+    throw new EngineError("format.unavailable", { detail: `${id}: ${outcome.note}`, message });
+  }
   return languageTagged(outcome.built.plan, options.audioLanguage);
 }
 

@@ -732,6 +732,8 @@ export interface MockPlatform {
   youtubeRequests(): MockYouTubeRequest[];
   /** the media requests refused in the media modes, in order (since the modes were last set) */
   mediaRefusals(): MockMediaRefusal[];
+  /** the caption (timedtext) requests seen, in order: the video, and whether it was refused for want of a token (403) */
+  captionRequests(): Array<{ videoId: string; refused: boolean }>;
   close(): Promise<void>;
 }
 
@@ -792,6 +794,7 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
     return copy;
   };
   const youtubeRequests: MockYouTubeRequest[] = [];
+  const captionRequests: Array<{ videoId: string; refused: boolean }> = [];
   // a dev server (MOCKS=true) runs for days: only the latest requests are kept
   const recordYouTube = (r: MockYouTubeRequest) => {
     youtubeRequests.push(r);
@@ -868,7 +871,9 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
       return serveFile(req, res, file, CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream");
     }
     if (p === "/api/timedtext") {
-      if (url.searchParams.get("exp") === "xpe" && !url.searchParams.get("pot")) return void res.writeHead(403).end();
+      const gated = url.searchParams.get("exp") === "xpe" && !url.searchParams.get("pot");
+      if (captionRequests.length < YOUTUBE_REQUESTS_KEPT) captionRequests.push({ videoId: url.searchParams.get("v") ?? "", refused: gated });
+      if (gated) return void res.writeHead(403).end();
       const video = videos.get(url.searchParams.get("v") ?? "");
       if (!video?.captions) return void res.writeHead(404).end();
       const lines = captionLinesOf(video, url.searchParams.get("lang") ?? "en", url.searchParams.get("tlang"));
@@ -963,6 +968,7 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
     },
     mediaRefusals: () => [...mediaRefusals],
     youtubeRequests: () => [...youtubeRequests],
+    captionRequests: () => [...captionRequests],
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -24,6 +24,11 @@ export function takesWebToken(client: string): boolean {
   return WEB_TOKEN_CLIENTS.has(client);
 }
 
+/** A caption URL YouTube serves only with a PO token (the subs token): it says `exp=xpe` (review Y6). */
+export function captionUrlNeedsToken(url: string): boolean {
+  return URL.canParse(url) && new URL(url).searchParams.get("exp") === "xpe";
+}
+
 /**
  * The client asked after an age gate when the video may be embedded: YouTube lets the embedded
  * player through age gates that stop the apps (yt-dlp appends it the same way).

@@ -29,7 +29,7 @@ import { EngineError, isEngineError } from "../../errors.ts";
 import type { OutboundFetch } from "../../outbound/outbound-fetch.ts";
 import type { UpstreamStream } from "../../types.ts";
 import type { ClientAttempt } from "../types.ts";
-import { EMBEDDED_CLIENT, isTokenGated, takesWebToken } from "./client-policy.ts";
+import { captionUrlNeedsToken, EMBEDDED_CLIENT, isTokenGated, takesWebToken } from "./client-policy.ts";
 import { decipherFormats, getPlayer, needsDecipher } from "./decipher.ts";
 import { fetchPlayer, parseVideoInfo } from "./innertube.ts";
 import { classifyPlayability, type PlayabilityVerdict } from "./playability.ts";
@@ -103,13 +103,8 @@ function hasAdaptivePair(streams: UpstreamStream[]): boolean {
 
 /** Caption tracks YouTube serves only with a PO token: their URLs say `exp=xpe` (review Y6). */
 export function captionsNeedToken(info: YT.VideoInfo): boolean {
-  return (info.captions?.caption_tracks ?? []).some((t) => {
-    try {
-      return new URL(t.base_url).searchParams.get("exp") === "xpe";
-    } catch {
-      return false; // a URL we cannot read says nothing about tokens; fetching it will tell
-    }
-  });
+  // a URL we cannot read says nothing about tokens; fetching it will tell
+  return (info.captions?.caption_tracks ?? []).some((t) => captionUrlNeedsToken(t.base_url));
 }
 
 /** An answer that makes asking further clients pointless. */

@@ -15,7 +15,8 @@ import { detailsFromInnertube } from "./details-innertube.ts";
 import { chaptersFromDescription, chaptersFromNext } from "../../media/chapters/chapters.ts";
 import { rewriteBrowserUrl } from "./image-hosts.ts";
 import { DEFAULT_YOUTUBE_CLIENTS, SUPPORTED_YOUTUBE_CLIENTS, fetchNext, getInnertube, parseVideoInfo } from "./innertube.ts";
-import { pickPlayer } from "./pick-player.ts";
+import { captionUrlNeedsToken } from "./client-policy.ts";
+import { captionsNeedToken, pickPlayer } from "./pick-player.ts";
 import { poTokenSourceFor } from "./po-token.ts";
 import { expiryOf } from "./streams.ts";
 import { standardThumbnails } from "./thumbnails.ts";
@@ -134,6 +135,32 @@ async function fromYtdlp(opts: {
   };
 }
 
+type Captions = Pick<ResolvedMedia, "captions" | "captionTranslations">;
+
+/**
+ * The caption tracks when every InnerTube client's need a PO token we lack (issue 32 §1,
+ * decision 053's addendum): yt-dlp's (one run that reads no format; its client policies and token
+ * plugin reach tracks ours cannot) when `YOUTUBE_CLIENTS` lists it and this server has it. Without
+ * it, or when it has none or fails, the gated tracks are left out: a transcript the video does not
+ * offer is "not available" at once, not a download that fails at the caption host.
+ */
+async function captionsPastToken(opts: { link: Extract<ParsedLink, { kind: "youtube" }>; ctx: SourceContext; ytdlp?: YtdlpRung; own: Captions }): Promise<Captions> {
+  const { link, ctx, ytdlp, own } = opts;
+  const open = own.captions.filter((t) => !captionUrlNeedsToken(t.url));
+  if (ytdlp) {
+    try {
+      const captions = await ytdlp.captionsOfYouTube(link, ctx);
+      ctx.logger.info({ videoId: link.id, tracks: captions.length }, "youtube: every client's caption tracks need a proof-of-origin token; asked yt-dlp for its tracks");
+      if (captions.length > 0) return { captions, captionTranslations: [] };
+    } catch (err) {
+      if (!isEngineError(err)) throw err;
+      ctx.logger.warn({ videoId: link.id, code: err.code, detail: err.detail }, "youtube: yt-dlp could not list the caption tracks either");
+    }
+  }
+  ctx.logger.info({ videoId: link.id, left: open.length }, "youtube: caption tracks that need a proof-of-origin token are left out");
+  return { captions: open, captionTranslations: open.some((t) => t.translatable) ? own.captionTranslations : [] };
+}
+
 /**
  * `ytdlp`: the yt-dlp source when this server has one. It is asked only when `YOUTUBE_CLIENTS`
  * lists it and the InnerTube ladder ended without open video and audio for a reason yt-dlp might
@@ -178,6 +205,12 @@ export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube"
   }
   if (!result.ok) throw result.error;
   const { picked } = result;
+  // every client's tracks need a token (the ladder took tokenless ones where any client had them):
+  // the fallback runs alongside the details
+  const captionSource = picked.captionsInfo ?? picked.info;
+  const own: Captions = { captions: captionsOf(captionSource), captionTranslations: captionTranslationsOf(captionSource) };
+  const captions = captionsNeedToken(captionSource) ? captionsPastToken({ link, ctx, ytdlp: ladder.ytdlp ? ytdlp : undefined, own }) : Promise.resolve(own);
+  captions.catch(() => undefined); // awaited below
 
   let details: VideoDetails;
   let thumbnails: Thumbnail[];
@@ -200,8 +233,7 @@ export async function resolveYouTube(link: Extract<ParsedLink, { kind: "youtube"
     details: browserFacing(details, config.hostMap),
     streams: picked.streams,
     thumbnails,
-    captions: captionsOf(picked.captionsInfo ?? picked.info),
-    captionTranslations: captionTranslationsOf(picked.captionsInfo ?? picked.info),
+    ...(await captions),
     expiresAt: expiryOf(picked.streams) ?? picked.info.streaming_data?.expires?.getTime(),
     client: picked.client,
     ...(chapters ? { chapters } : {}),

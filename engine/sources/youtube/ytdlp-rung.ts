@@ -6,15 +6,20 @@
  */
 import type { ParsedLink } from "#common/links.ts";
 import type { EngineError } from "../../errors.ts";
-import type { ResolvedMedia } from "../../types.ts";
+import type { CaptionTrack, ResolvedMedia } from "../../types.ts";
 import type { SourceContext } from "../types.ts";
 
 /** The name that stands for yt-dlp in `YOUTUBE_CLIENTS` (any case). */
 export const YTDLP_RUNG = "ytdlp";
 
-/** What the ladder needs of the yt-dlp source: one YouTube video described and its formats read. */
+/**
+ * What the ladder needs of the yt-dlp source: one YouTube video described and its formats read;
+ * or only its caption tracks (one yt-dlp run, no format read), when every InnerTube client's
+ * tracks need a token we lack (resolve.ts).
+ */
 export interface YtdlpRung {
   resolveYouTube(link: Extract<ParsedLink, { kind: "youtube" }>, ctx: SourceContext): Promise<ResolvedMedia>;
+  captionsOfYouTube(link: Extract<ParsedLink, { kind: "youtube" }>, ctx: SourceContext): Promise<CaptionTrack[]>;
 }
 
 export function isYtdlpRung(name: string): boolean {

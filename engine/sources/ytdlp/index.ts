@@ -5,7 +5,7 @@
  * every byte: probes, manifests and media through the outbound fetch and its SSRF guard.
  */
 import { ERRORS, EngineError, isEngineError } from "../../errors.ts";
-import type { ResolvedMedia, SourceResult, UpstreamRequest, UpstreamStream } from "../../types.ts";
+import type { CaptionTrack, ResolvedMedia, SourceResult, UpstreamRequest, UpstreamStream } from "../../types.ts";
 import { fetchWithRequest } from "../../outbound/upstream-request.ts";
 import type { PlaylistListing } from "../types.ts";
 import { fetchHead } from "../generic/fetch-bytes.ts";
@@ -35,6 +35,8 @@ export interface YtdlpSource extends SourceAdapter {
   binary: YtdlpBinary;
   /** a YouTube video, for the last rung of the YouTube ladder (its adapter asks; our resolve() refuses YouTube links) */
   resolveYouTube(link: Extract<ParsedLink, { kind: "youtube" }>, ctx: SourceContext): Promise<ResolvedMedia>;
+  /** a YouTube video's caption tracks only (one run, no format read): the ladder's fallback for tracks that need a token */
+  captionsOfYouTube(link: Extract<ParsedLink, { kind: "youtube" }>, ctx: SourceContext): Promise<CaptionTrack[]>;
   close(): Promise<void>;
 }
 
@@ -182,6 +184,7 @@ export function createYtdlpSource(opts: YtdlpSourceOptions): YtdlpSource {
     platform: "generic",
     binary: opts.binary,
     resolveYouTube: resolveMedia,
+    captionsOfYouTube: async (link, ctx) => captionsOf(await describe(link, ctx)),
     matches: (link) => link.kind === "site",
     async resolve(link, ctx): Promise<SourceResult<ResolvedMedia>> {
       if (link.kind === "youtube") return { ok: false, code: "link.unsupported", detail: "YouTube links stay on our own adapter" };
