@@ -53,6 +53,15 @@ describe("API client", () => {
     expect(JSON.parse(String(calls[1]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll", format: "mp4-720" });
   });
 
+  it("posts normalize and sponsorblock only when on, beside the other media options", async () => {
+    const { calls, fetchFn } = respond(200, { id: "a", downloadUrl: "/api/v1/dl/x", filename: "f.mp3", expiresAt: "t", bytes: null });
+    const sponsorblock = { categories: ["sponsor" as const, "outro" as const], action: "chapters" as const };
+    await requestDownload("https://youtu.be/vidfetchAll", "mp3-128", { fetchFn, normalize: true, sponsorblock });
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll", format: "mp3-128", normalize: true, sponsorblock });
+    await requestDownload("https://youtu.be/vidfetchAll", "mp3-128", { fetchFn, normalize: false, sponsorblock: { categories: [], action: "cut" } });
+    expect(JSON.parse(String(calls[1]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll", format: "mp3-128" });
+  });
+
   it("posts a ZIP's links, format and name; without a name, none is sent", async () => {
     const { calls, fetchFn } = respond(200, { id: "b", downloadUrl: "/api/v1/dl/zip.x", filename: "VidFetch sample playlist.zip", expiresAt: "t", bytes: null });
     await requestBulkDownload(["https://youtu.be/vidfetchAll", "https://youtu.be/vidfetchCap"], "mp4-360", { fetchFn, name: "VidFetch sample playlist" });

@@ -1,7 +1,7 @@
 import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
 import type { AudioTrackAnswer, PlaylistAnswer, SubtitleTrackAnswer, SubtitleTranslationAnswer } from "#engine/index.ts";
 import type { FormatOption, VideoDetails } from "#engine/types.ts";
-import type { ClipRequest } from "./clip-choice.ts";
+import { mediaFields, type MediaOptions } from "./media-options.ts";
 
 /**
  * The browser's calls to the public API (DESIGN §5). Every failure becomes an `ApiError` carrying
@@ -127,15 +127,16 @@ export function resolveVideo(url: string, opts?: { signal?: AbortSignal; fetchFn
  * `tags: false`: the file is left bare (no title, channel, date or cover written into it); sent only then.
  * `clip`: a start, an end (seconds) and the exact cut (issue 33 §1); sent only when given.
  * `audioLanguage`: the audio track of a video with several (issue 33 §5); none: the original.
+ * `normalize: true`: loudness evened out (MP3, M4A, AAC); `sponsorblock`: segments cut or marked (YouTube); each sent only when on.
  */
 export function requestDownload(
   url: string,
   format: string,
-  opts?: { signal?: AbortSignal; fetchFn?: FetchFn; language?: string; profile?: string; tags?: boolean; clip?: ClipRequest | null; audioLanguage?: string },
+  opts?: { signal?: AbortSignal; fetchFn?: FetchFn; language?: string; profile?: string } & MediaOptions,
 ): Promise<DownloadTicket> {
-  const { language, profile, tags, clip, audioLanguage, ...rest } = opts ?? {};
+  const { language, profile, tags, clip, audioLanguage, normalize, sponsorblock, ...rest } = opts ?? {};
   const body = profile ? { url, profile } : language ? { url, format, language } : { url, format };
-  return postJson<DownloadTicket>("/api/v1/downloads", { ...body, ...(tags === false ? { tags: false } : {}), ...(clip ?? {}), ...(audioLanguage ? { audioLanguage } : {}) }, rest);
+  return postJson<DownloadTicket>("/api/v1/downloads", { ...body, ...mediaFields({ tags, clip, audioLanguage, normalize, sponsorblock }) }, rest);
 }
 
 /**

@@ -36,6 +36,39 @@ describe("offline queue entries", () => {
     expect(parseQueueEntry("vidfetchSub:srt@de@fr")).toBeNull();
   });
 
+  it("keep a download's media options, and read back the same options (old entries have none)", () => {
+    const media = {
+      tags: false,
+      clip: { start: 62.5, end: 92, exact: true as const },
+      audioLanguage: "pt-BR",
+      normalize: true,
+      sponsorblock: { categories: ["sponsor" as const, "interaction" as const], action: "chapters" as const },
+    };
+    const entry = queueEntry("a:b", "mp3-128", undefined, media);
+    expect(entry).toBe("a:b:mp3-128?tags=0&start=62.5&end=92&exact=1&audio=pt-BR&normalize=1&sb=sponsor%2Cinteraction&sba=chapters");
+    expect(parseQueueEntry(entry)).toEqual({ videoId: "a:b", formatId: "mp3-128", key: entry.slice(4), media });
+    const clip = queueEntry("vidfetchAll", "mp4-720", undefined, { clip: { end: 30 }, normalize: undefined, sponsorblock: { categories: [], action: "cut" } });
+    expect(clip).toBe("vidfetchAll:mp4-720?end=30");
+    expect(parseQueueEntry(clip)?.media).toEqual({ clip: { end: 30 } });
+    expect(queueEntry("vidfetchSub", "srt", "de", {})).toBe("vidfetchSub:srt@de");
+    expect(parseQueueEntry("vidfetchSub:srt@de?tags=0")).toEqual({ videoId: "vidfetchSub", formatId: "srt", language: "de", key: "srt@de?tags=0", media: { tags: false } });
+    for (const bad of ["v:mp3-128?start=soon", "v:mp3-128?sb=sponsor,ads", "v:mp3-128?sb=intro&sba=skip", "v:mp3-128?tags=1", "v:mp3-128?audio="]) expect(parseQueueEntry(bad)).toBeNull();
+  });
+
+  it("label the same format with other options apart, and keep them apart in the queue", () => {
+    const s0 = readSettings(memoryStorage());
+    const one = enqueue(s0, { videoId: "vidfetchAll", formatId: "mp3-128", label: "MP3 128 Standard" }).settings;
+    const two = enqueue(one, { videoId: "vidfetchAll", formatId: "mp3-128", media: { normalize: true }, label: "MP3 128 Standard (loudness evened out)" });
+    expect(two.added).toBe(true);
+    expect(two.settings.downloadQueue).toEqual(["vidfetchAll:mp3-128", "vidfetchAll:mp3-128?normalize=1"]);
+    expect(two.settings.queueLabels).toEqual({ "mp3-128": "MP3 128 Standard", "mp3-128?normalize=1": "MP3 128 Standard (loudness evened out)" });
+    expect(enqueue(two.settings, { videoId: "vidfetchAll", formatId: "mp3-128", media: { normalize: true } }).added).toBe(false);
+    expect(dequeue(two.settings, "vidfetchAll:mp3-128").queueLabels).toEqual({ "mp3-128?normalize=1": "MP3 128 Standard (loudness evened out)" });
+    const store = memoryStorage();
+    writeSettings(two.settings, store);
+    expect(readSettings(store).downloadQueue).toEqual(two.settings.downloadQueue);
+  });
+
   it("split at the last colon and refuse malformed entries", () => {
     expect(parseQueueEntry("a:b:mp3-128")).toEqual({ videoId: "a:b", formatId: "mp3-128", key: "mp3-128" });
     expect(parseQueueEntry("nocolon")).toBeNull();

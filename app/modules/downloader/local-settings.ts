@@ -3,6 +3,10 @@
  * auto-process flag and the offline download queue of "videoId:formatId" strings. Kept in
  * localStorage so a queue survives a reload while the connection is down.
  */
+import { SPONSORBLOCK_CATEGORIES, type MediaOptions, type SponsorBlockAction } from "./media-options.ts";
+import type { ClipRequest } from "./clip-choice.ts";
+import type { SponsorCategory } from "#engine/media/sponsorblock/segments.ts";
+
 export const SETTINGS_KEY = "settings";
 
 export interface LocalSettings {
@@ -10,7 +14,7 @@ export interface LocalSettings {
   lastOnline: string | null;
   offlineMode: boolean;
   autoProcessQueue: boolean;
-  /** "videoId:formatId" entries, oldest first */
+  /** "videoId:formatId[@language][?media options]" entries, oldest first (see `queueEntry`) */
   downloadQueue: string[];
   /** link to resolve for queued ids that are not YouTube ids (generic media) */
   queueSources: Record<string, string>;
@@ -88,32 +92,95 @@ export function formatKey(formatId: string, language?: string): string {
   return language ? `${formatId}@${language}` : formatId;
 }
 
-export function queueEntry(videoId: string, formatId: string, language?: string): string {
-  return `${videoId}:${formatKey(formatId, language)}`;
+/**
+ * A queued download: "videoId:formatId", "videoId:formatId@language" (a subtitle download in a
+ * chosen language), and after either "?" and the media options that change the file, as URL
+ * parameters (`tags=0`, `start`, `end`, `exact=1`, `audio`, `normalize=1`, `sb=sponsor,intro`,
+ * `sba=chapters`), so a queued clip or evened-out MP3 is the file chosen, not a whole one. Entries
+ * stored before the options existed have none and still parse.
+ */
+export function queueEntry(videoId: string, formatId: string, language?: string, media: MediaOptions = {}): string {
+  const options = encodeMediaOptions(media);
+  return `${videoId}:${formatKey(formatId, language)}${options ? `?${options}` : ""}`;
+}
+
+function encodeMediaOptions(media: MediaOptions): string {
+  const p = new URLSearchParams();
+  if (media.tags === false) p.set("tags", "0");
+  if (media.clip?.start !== undefined) p.set("start", String(media.clip.start));
+  if (media.clip?.end !== undefined) p.set("end", String(media.clip.end));
+  if (media.clip?.exact) p.set("exact", "1");
+  if (media.audioLanguage) p.set("audio", media.audioLanguage);
+  if (media.normalize === true) p.set("normalize", "1");
+  if (media.sponsorblock && media.sponsorblock.categories.length > 0) {
+    p.set("sb", media.sponsorblock.categories.join(","));
+    p.set("sba", media.sponsorblock.action);
+  }
+  // URLSearchParams escapes ":" and "@", so the entry still splits at its last colon
+  return p.toString();
+}
+
+const SECONDS = /^\d+(\.\d+)?$/;
+
+/** The options of an entry's "?…" part; null when one of them is not a value the picker could have queued. */
+function decodeMediaOptions(query: string): MediaOptions | null {
+  const p = new URLSearchParams(query);
+  const media: MediaOptions = {};
+  if (p.has("tags")) {
+    if (p.get("tags") !== "0") return null;
+    media.tags = false;
+  }
+  const clip: ClipRequest = {};
+  for (const bound of ["start", "end"] as const) {
+    const value = p.get(bound);
+    if (value === null) continue;
+    if (!SECONDS.test(value)) return null;
+    clip[bound] = Number(value);
+  }
+  if (p.get("exact") === "1") clip.exact = true;
+  if (Object.keys(clip).length > 0) media.clip = clip;
+  const audio = p.get("audio");
+  if (audio !== null) {
+    if (audio === "") return null;
+    media.audioLanguage = audio;
+  }
+  if (p.get("normalize") === "1") media.normalize = true;
+  const sb = p.get("sb");
+  if (sb !== null) {
+    const categories = sb.split(",");
+    const action = p.get("sba") ?? "cut";
+    if (!categories.every((c): c is SponsorCategory => (SPONSORBLOCK_CATEGORIES as string[]).includes(c)) || (action !== "cut" && action !== "chapters")) return null;
+    media.sponsorblock = { categories, action: action as SponsorBlockAction };
+  }
+  return media;
 }
 
 /**
- * Split "videoId:formatId" (or "videoId:formatId@language", a subtitle download in a chosen
- * language) at the last colon (format ids and language tags never contain one, nor an "@").
+ * Split a queue entry (see `queueEntry`) at the last colon (format ids, language tags and the
+ * escaped options never contain one, nor format ids and language tags an "@" or a "?"). `key`
+ * is all after the colon: what the entry's label is kept under.
  */
-export function parseQueueEntry(entry: string): { videoId: string; formatId: string; language?: string; key: string } | null {
+export function parseQueueEntry(entry: string): { videoId: string; formatId: string; language?: string; key: string; media?: MediaOptions } | null {
   const at = entry.lastIndexOf(":");
   if (at <= 0 || at === entry.length - 1) return null;
   const key = entry.slice(at + 1);
-  const [formatId, language, ...rest] = key.split("@");
+  const q = key.indexOf("?");
+  const media = q < 0 ? undefined : decodeMediaOptions(key.slice(q + 1));
+  if (media === null) return null;
+  const [formatId, language, ...rest] = (q < 0 ? key : key.slice(0, q)).split("@");
   if (!formatId || language === "" || rest.length > 0) return null;
-  return language ? { videoId: entry.slice(0, at), formatId, language, key } : { videoId: entry.slice(0, at), formatId, key };
+  return { videoId: entry.slice(0, at), formatId, key, ...(language ? { language } : {}), ...(media ? { media } : {}) };
 }
 
 /** Add one download to the queue; false when the same entry is already waiting. */
 export function enqueue(
   s: LocalSettings,
-  item: { videoId: string; formatId: string; language?: string; sourceUrl?: string; label?: string },
+  item: { videoId: string; formatId: string; language?: string; media?: MediaOptions; sourceUrl?: string; label?: string },
 ): { settings: LocalSettings; added: boolean } {
-  const entry = queueEntry(item.videoId, item.formatId, item.language);
+  const entry = queueEntry(item.videoId, item.formatId, item.language, item.media);
   if (s.downloadQueue.includes(entry)) return { settings: s, added: false };
   const queueSources = item.sourceUrl ? { ...s.queueSources, [item.videoId]: item.sourceUrl } : s.queueSources;
-  const queueLabels = item.label ? { ...s.queueLabels, [formatKey(item.formatId, item.language)]: item.label } : s.queueLabels;
+  const queueLabels = item.label ? { ...s.queueLabels, [entry.slice(item.videoId.length + 1)]: item.label } : s.queueLabels;
   return { settings: { ...s, downloadQueue: [...s.downloadQueue, entry], queueSources, queueLabels }, added: true };
 }
 

@@ -50,6 +50,17 @@ describe("runDownload", () => {
     expect(seen.map((p) => p.bytes)).toEqual([0, 400, 1000]);
   });
 
+  it("asks for the link with the picked media options, and none of the progress handlers", async () => {
+    const { subscribe } = scripted([{ bytes: 10, total: 10, state: "done" }]);
+    const asked: unknown[] = [];
+    const sponsorblock = { categories: ["intro" as const], action: "cut" as const };
+    await runDownload(
+      { url: "https://youtu.be/vidfetchAll", format: "mp3-128", tags: false, clip: { start: 5 }, normalize: true, sponsorblock, onProgress: () => {} },
+      { request: async (_url, _format, opts) => (asked.push(opts), ticket), subscribe, save: () => {} },
+    );
+    expect(asked).toEqual([{ signal: undefined, tags: false, clip: { start: 5 }, normalize: true, sponsorblock }]);
+  });
+
   it("rejects with a retryable error when the stream fails mid-file", async () => {
     const { subscribe } = scripted([
       { bytes: 200, total: 1000, state: "streaming" },

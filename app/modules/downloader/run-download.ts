@@ -1,7 +1,7 @@
 import { ApiError, type DownloadTicket, progressUrl, requestDownload } from "./api-client.ts";
 import type { FileProgress, FilesProgress } from "#engine/index.ts";
 import { saveWithBrowser } from "./save-file.ts";
-import type { ClipRequest } from "./clip-choice.ts";
+import { pickMediaOptions, type MediaOptions } from "./media-options.ts";
 
 export type { FileProgress, FilesProgress } from "#engine/index.ts";
 type FileStatus = FileProgress["status"];
@@ -120,24 +120,19 @@ export async function runDownload(
     format: string;
     language?: string;
     profile?: string;
-    /** false: leave the file bare (no tags written into it) */
-    tags?: boolean;
-    /** a clip of the file (issue 33 §1) */
-    clip?: ClipRequest | null;
-    /** the audio track's language (issue 33 §5; none: the original) */
-    audioLanguage?: string;
     onProgress?: (p: ProgressEvent) => void;
     onTicket?: (t: DownloadTicket) => void;
     signal?: AbortSignal;
-  },
+  } & MediaOptions,
   deps: RunDownloadDeps = {},
 ): Promise<DownloadOutcome> {
   const request = deps.request ?? requestDownload;
-  const bare = { ...(input.tags === false ? { tags: false } : {}), ...(input.clip ? { clip: input.clip } : {}), ...(input.audioLanguage ? { audioLanguage: input.audioLanguage } : {}) };
+  // the media options (tags, clip, audio track, loudness, SponsorBlock) go with a profile too: requestDownload sends only those that are on
+  const media = pickMediaOptions(input);
   const ticket = await request(
     input.url,
     input.format,
-    input.profile ? { signal: input.signal, profile: input.profile, ...bare } : input.language ? { signal: input.signal, language: input.language, ...bare } : { signal: input.signal, ...bare },
+    input.profile ? { signal: input.signal, profile: input.profile, ...media } : input.language ? { signal: input.signal, language: input.language, ...media } : { signal: input.signal, ...media },
   );
   input.onTicket?.(ticket);
   return followDownload(ticket, input, deps);

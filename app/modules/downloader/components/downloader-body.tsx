@@ -9,6 +9,7 @@ import type { LookupState } from "../hooks/use-video-lookup.ts";
 import { FormatPicker } from "./format-picker.tsx";
 import { LookupError } from "./lookup-error.tsx";
 import type { DownloadProfileChoice, PlaylistPlan } from "../downloader-offer.ts";
+import { describeMediaOptions, type MediaOptions } from "../media-options.ts";
 import { OfflineQueuePanel } from "./offline-queue-panel.tsx";
 import { PlaylistPicker } from "./playlist-picker.tsx";
 import { PreviewCardShell, PreviewLoading } from "./preview-skeleton.tsx";
@@ -70,15 +71,17 @@ export default function DownloaderBody({ state, isPremium, tabs, playlistPlan, s
   const thumbnail = loaded?.video.thumbnail;
   useEffect(() => keepThumbnailAtHand(thumbnail), [thumbnail]);
   const onQueue = useCallback(
-    (option: FormatOption, language?: string) => {
+    (option: FormatOption, language?: string, media?: MediaOptions) => {
       if (state.status !== "loaded" || !isVideoResult(state.result)) return;
       const video = state.result.video;
+      // a queued German SRT stays German, a queued clip a clip, and the queue says so
+      const details = [language ? languageName(state.result, language) : "", ...describeMediaOptions(media ?? {})].filter(Boolean);
       add({
         videoId: video.id,
         formatId: option.id,
-        // a queued German SRT stays German, and says so in the queue
         language,
-        label: language ? `${option.label} (${languageName(state.result, language)})` : option.label,
+        media,
+        label: details.length > 0 ? `${option.label} (${details.join(", ")})` : option.label,
         title: video.title,
         thumbnail: video.thumbnail || undefined,
         // Non-YouTube media cannot be found again from its id alone.
@@ -122,6 +125,7 @@ export default function DownloaderBody({ state, isPremium, tabs, playlistPlan, s
               profiles={profiles}
               durationSeconds={loaded.video.durationSeconds}
               audioTracks={loaded.audioTracks}
+              platform={loaded.video.platform}
             />
           </PreviewCardShell>
           {loaded.playlist ? <PartOfPlaylist key={state.url} playlist={loaded.playlist} plan={playlistPlan} onPickVideo={onPickVideo} /> : null}

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#app/components/ui/tabs.tsx";
-import type { FormatOption } from "#engine/types.ts";
+import type { FormatOption, Platform } from "#engine/types.ts";
 import type { SubtitleTrackAnswer, SubtitleTranslationAnswer } from "../api-client.ts";
 import { FORMAT_TABS, groupFormats, optionExplanation, optionNote, optionStatus, type FormatTab } from "../format-groups.ts";
 import { useFormatDownloads } from "../hooks/use-format-downloads.ts";
@@ -16,6 +16,9 @@ import type { AudioTrackAnswer } from "../api-client.ts";
 import { ClipFields } from "./clip-fields.tsx";
 import { checkClip, clipSize, NO_CLIP, type ClipChoice } from "../clip-choice.ts";
 import { ProfileButtons } from "./profile-buttons.tsx";
+import { NormalizeSwitch } from "./normalize-switch.tsx";
+import { NO_SPONSORBLOCK, SponsorBlockFields, type SponsorBlockChoice } from "./sponsorblock-fields.tsx";
+import { mediaOptionsFor, takesNormalize, type MediaOptions } from "../media-options.ts";
 import type { DownloadProfileChoice } from "../downloader-offer.ts";
 import { isOffered, LANGUAGE_FORMATS, languageFor, subtitleLanguageChoices } from "../subtitle-languages.ts";
 
@@ -28,8 +31,8 @@ export interface FormatPickerProps {
   isPremium?: boolean;
   /** offline (or offline mode): a click queues the download instead of starting it */
   queueInstead?: boolean;
-  /** `language`: the chosen subtitle language, when the option is one it applies to */
-  onQueue?: (option: FormatOption, language?: string) => void;
+  /** `language`: the chosen subtitle language, when the option is one it applies to; `media`: the file's media options, kept in the queue */
+  onQueue?: (option: FormatOption, language?: string, media?: MediaOptions) => void;
   /** tabs to show, in order (the Shorts page leaves out "Other") */
   tabs?: FormatTab[];
   /** the video's caption tracks and the languages they can be machine-translated into */
@@ -43,6 +46,8 @@ export interface FormatPickerProps {
   durationSeconds?: number;
   /** the video's audio tracks (issue 33 §5): with more than one, a choice of language for video and audio files */
   audioTracks?: AudioTrackAnswer[];
+  /** where the video is from: SponsorBlock is offered for YouTube videos only */
+  platform?: Platform;
 }
 
 /** A click on an option that does not exist for this video explains why, in the spec's words. */
@@ -65,6 +70,7 @@ export function FormatPicker({
   profiles = [],
   durationSeconds = 0,
   audioTracks = [],
+  platform,
 }: FormatPickerProps) {
   const { active, failure, start } = useFormatDownloads(sourceUrl);
   const groups = groupFormats(formats);
@@ -86,6 +92,14 @@ export function FormatPicker({
   // the audio track ("": the original), for the video it was chosen for
   const [audioFor, setAudio] = useState<{ url: string; language: string }>({ url: sourceUrl, language: "" });
   const audioLanguage = audioFor.url === sourceUrl && audioTracks.some((t) => t.language === audioFor.language) ? audioFor.language : "";
+  // loudness evened out (issue 33 §5): a switch like the tags one, sent only with the formats that take it
+  const [normalize, setNormalize] = useState(false);
+  // SponsorBlock (issue 33 §4), for the YouTube video it was picked for; chapters are tags, so a bare file has them cut
+  const sponsorBlockOffered = platform === "youtube";
+  const [sponsorFor, setSponsor] = useState<{ url: string; choice: SponsorBlockChoice }>({ url: sourceUrl, choice: NO_SPONSORBLOCK });
+  const sponsorChoice = sponsorBlockOffered && sponsorFor.url === sourceUrl ? sponsorFor.choice : NO_SPONSORBLOCK;
+  const sponsorblock = sponsorChoice.categories.length > 0 ? { categories: sponsorChoice.categories, action: bare ? ("cut" as const) : sponsorChoice.action } : null;
+  const sponsorFields = sponsorBlockOffered ? <SponsorBlockFields value={sponsorChoice} bare={bare} onChange={(choice) => setSponsor({ url: sourceUrl, choice })} /> : null;
   const clipFields = (
     <ClipFields
       value={clipChoice}
@@ -103,18 +117,15 @@ export function FormatPicker({
     const cuttable = option.icon === "video" || option.icon === "audio";
     if (cuttable && !clipCheck.ok) return setClipError({ field: clipCheck.field, message: clipCheck.message });
     const clip = cuttable && clipCheck.ok ? clipCheck.clip : null;
-    if (queueInstead && onQueue) {
-      // the offline queue keeps a format and a language, not a clip: never a whole file instead of one
-      if (clip) return setClipError({ field: "start", message: "A clip cannot wait in the offline queue. Clear the start and end, or try again online." });
-      if (cuttable && audioLanguage) return void toast.error("Another audio track cannot wait in the offline queue", { description: "Choose the original audio, or try again online." });
-      return onQueue(option, lang);
-    }
-    void start(option, lang, undefined, tags, clip, cuttable && audioLanguage ? audioLanguage : undefined);
+    const media = mediaOptionsFor(option, { tags, clip, audioLanguage, normalize, sponsorblock });
+    // the offline queue keeps them too (local-settings.ts), so a queued file is the one chosen
+    if (queueInstead && onQueue) return onQueue(option, lang, media);
+    void start(option, lang, undefined, media);
   }
 
   // the server takes the profile's own format, language and file name
   function downloadWith(profile: DownloadProfileChoice) {
-    void start({ id: profile.format, label: profile.name }, undefined, profile.id, tags);
+    void start({ id: profile.format, label: profile.name }, undefined, profile.id, { tags });
   }
 
   return (
@@ -146,6 +157,8 @@ export function FormatPicker({
               <>
                 {clipFields}
                 {audioTracks.length > 1 ? <AudioLanguageSelect tracks={audioTracks} value={audioLanguage} onChange={(language) => setAudio({ url: sourceUrl, language })} /> : null}
+                {t.value === "audio" && groups.audio.some((o) => takesNormalize(o.id)) ? <NormalizeSwitch on={normalize} onChange={setNormalize} /> : null}
+                {sponsorFields}
                 <TagsSwitch bare={bare} onChange={setBare} />
               </>
             ) : null}

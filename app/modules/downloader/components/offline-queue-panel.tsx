@@ -1,27 +1,14 @@
 import { ListChecks, Trash2, Wifi, X } from "#app/components/icons.ts";
-import { useId } from "react";
 import { Button } from "#app/components/ui/button.tsx";
 import { useOfflinePreviews } from "#app/modules/offline/offline-previews.ts";
 import { parseQueueEntry } from "../local-settings.ts";
 import type { OfflineQueue } from "../hooks/use-offline-queue.ts";
 import { DownloadProgress } from "./download-progress.tsx";
+import { OptionSwitch } from "./option-switch.tsx";
 import { OFFLINE_PANEL_BOX } from "./preview-skeleton.tsx";
 
-function Toggle({ checked, onChange, label, hint, disabled }: { checked: boolean; onChange: (v: boolean) => void; label: string; hint: string; disabled?: boolean }) {
-  const id = useId();
-  return (
-    <div className="flex items-start gap-3">
-      <input id={id} type="checkbox" role="switch" disabled={disabled} checked={checked} onChange={(e) => onChange(e.target.checked)} className="mt-1 size-4 accent-brand-600" aria-describedby={`${id}-hint`} />
-      <div>
-        <label htmlFor={id} className="text-sm font-medium text-slate-900">
-          {label}
-        </label>
-        <p id={`${id}-hint`} className="text-xs text-slate-600">
-          {hint}
-        </p>
-      </div>
-    </div>
-  );
+function Toggle(props: { checked: boolean; onChange: (v: boolean) => void; label: string; hint: string; disabled?: boolean }) {
+  return <OptionSwitch {...props} className="" />;
 }
 
 const STATIC_SETTINGS = { downloadQueue: [] as string[], offlineMode: false, autoProcessQueue: false };

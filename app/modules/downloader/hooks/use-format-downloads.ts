@@ -4,7 +4,7 @@ import { ApiError, isRetryable } from "../api-client.ts";
 import { SpeedMeter } from "../format-bytes.ts";
 import { MAX_ATTEMPTS, RETRY_DELAY_MS, RetriesExhaustedError, withRetries } from "../retry.ts";
 import { runDownload } from "../run-download.ts";
-import type { ClipRequest } from "../clip-choice.ts";
+import type { MediaOptions } from "../media-options.ts";
 
 /** Spec §9: the success (and error) state stays 3 s before the button resets. */
 export const RESULT_HOLD_MS = 3000;
@@ -95,11 +95,9 @@ export function useFormatDownloads(sourceUrl: string | null) {
     /**
      * `language`: the subtitles' language for srt, vtt or transcript (none: the video's own pick).
      * `profile`: a download profile of the viewer's (its format is `option`'s id, its name the label).
-     * `tags: false`: the file is left bare (the picker's "Leave files bare" switch).
-     * `clip`: the picker's start, end and exact cut (none: the whole file).
-     * `audioLanguage`: the picker's audio track (none: the original).
+     * `media`: the picker's tags switch, clip, audio track, loudness and SponsorBlock choices (none: a tagged, whole, original file).
      */
-    async (option: { id: string; label: string }, language?: string, profile?: string, tags?: boolean, clip?: ClipRequest | null, audioLanguage?: string) => {
+    async (option: { id: string; label: string }, language?: string, profile?: string, media: MediaOptions = {}) => {
       if (!sourceUrl) return;
       if (resetTimer.current) clearTimeout(resetTimer.current);
       const ctrl = new AbortController();
@@ -118,9 +116,7 @@ export function useFormatDownloads(sourceUrl: string | null) {
               format: option.id,
               language,
               profile,
-              tags,
-              clip,
-              audioLanguage,
+              ...media,
               signal: ctrl.signal,
               onTicket: (t) => setActive((a) => (a && a.formatId === key ? { ...a, filename: t.filename, progress: { bytes: 0, total: t.bytes, speed: 0, state: "pending" } } : a)),
               onProgress: (p) => {

@@ -18,6 +18,7 @@ import { withRetries } from "../retry.ts";
 import { runDownload } from "../run-download.ts";
 import { SpeedMeter } from "../format-bytes.ts";
 import type { ActiveDownload } from "./use-format-downloads.ts";
+import type { MediaOptions } from "../media-options.ts";
 
 export interface QueueRunState {
   index: number;
@@ -86,6 +87,8 @@ export function useOfflineQueue() {
                 url,
                 format: parsed.formatId,
                 language: parsed.language,
+                // the tags switch, clip, audio track, loudness and SponsorBlock chosen when it was queued
+                ...parsed.media,
                 onTicket: (t) => setRun((r) => (r ? { ...r, current: { ...r.current, filename: t.filename, progress: { bytes: 0, total: t.bytes, speed: 0, state: "pending" } } } : r)),
                 onProgress: (p) => {
                   const speed = meter.sample(p.bytes, performance.now());
@@ -136,7 +139,7 @@ export function useOfflineQueue() {
   }, [browserOnline, loaded, save, process]);
 
   const add = useCallback(
-    (item: { videoId: string; formatId: string; language?: string; label: string; sourceUrl?: string; title?: string; thumbnail?: string }) => {
+    (item: { videoId: string; formatId: string; language?: string; media?: MediaOptions; label: string; sourceUrl?: string; title?: string; thumbnail?: string }) => {
       let added = false;
       save((s) => {
         const r = enqueue(s, item);
