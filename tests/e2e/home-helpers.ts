@@ -14,7 +14,7 @@ export const SAMPLE = {
 } as const;
 
 export interface ProbeResult {
-  streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+  streams: { codec_type: string; codec_name: string; width?: number; height?: number; disposition?: { attached_pic?: number } }[];
   format: { duration?: string; format_name: string };
 }
 

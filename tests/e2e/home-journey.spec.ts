@@ -51,7 +51,9 @@ test.describe("home: from a pasted link to a saved file", () => {
     const mp3 = await downloadFormat(page, testInfo, "Audio Only", "mp3-128");
     const a = ffprobe(mp3.file);
     expect(a.streams.map((s) => s.codec_name)).toContain("mp3");
-    expect(a.streams.some((s) => s.codec_type === "video")).toBe(false);
+    // no video track: the thumbnail rides along as cover art, an attached picture (issue 33 §3)
+    expect(a.streams.some((s) => s.codec_type === "video" && s.disposition?.attached_pic !== 1)).toBe(false);
+    expect(a.streams.some((s) => s.disposition?.attached_pic === 1)).toBe(true);
     expect(Math.abs(Number(a.format.duration) - SAMPLE.durationSeconds)).toBeLessThan(1);
 
     // HD thumbnail
