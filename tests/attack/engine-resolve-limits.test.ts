@@ -85,8 +85,10 @@ describe("playlists of 100,000 segments", () => {
     }
     await server.collectGarbage();
     const grown = server.rssMb() - before;
-    // before the limit: about 15 MB kept per playlist (900 MB for these 60)
-    expect(grown, `RSS grew from ${before.toFixed(0)} MB by ${grown.toFixed(0)} MB`).toBeLessThan(150);
+    // before the limit: about 15 MB kept per playlist (900 MB for these 60). What a collection
+    // leaves in the allocator's hands varies from run to run (0 to 163 MB in three runs on
+    // 2026-11-27, none keeping a playlist): the bound is a third of what keeping them costs.
+    expect(grown, `RSS grew from ${before.toFixed(0)} MB by ${grown.toFixed(0)} MB`).toBeLessThan(300);
     expect(server.exited()).toBeNull();
   }, 180_000);
 });
