@@ -71,6 +71,10 @@ export const ERRORS = defineErrors({
   // SponsorBlock (issue 33 §4): YouTube's segments cut out or written as chapters
   "sponsorblock.unavailable": { status: 422, message: "SponsorBlock segments can only be applied to YouTube videos, in MP4, WEBM, MP3, M4A and AAC files." },
 
+  // subtitles into the video and one file per chapter (issue 33 §6, §2)
+  "subtitles.unavailable": { status: 422, message: "This video has no subtitles in that language, or this format cannot carry them (MP4 and WEBM can)." },
+  "chapters.unavailable": { status: 422, message: "This video has no chapters to split it by." },
+
   // features a plan unlocks (common/plans.ts); engine/refusals.ts names the plans that have it
   "plan.required": { status: 403, message: "This feature comes with a paid plan." },
 

@@ -33,6 +33,18 @@ export interface MediaOptions {
   audioLanguage?: string;
   /** YouTube's SponsorBlock segments cut out or written as chapters (issue 33 §4, docs/decisions/065) */
   sponsorblock?: SponsorBlockOption;
+  /** a caption track muxed as a selectable track, or burned into the picture (issue 33 §6, docs/decisions/069) */
+  subtitles?: SubtitlesOption;
+  /** "split": one file per chapter, in a ZIP (issue 33 §2) */
+  chapters?: "split";
+}
+
+/** How subtitles go into a video: a selectable track (`mov_text` in MP4, WebVTT in WEBM), or drawn into the picture (re-encoded). */
+export const SUBTITLE_MODES = ["soft", "burn"] as const;
+export interface SubtitlesOption {
+  /** a caption language from resolve's `subtitles` listing ("de", "pt-BR") */
+  language: string;
+  mode: (typeof SUBTITLE_MODES)[number];
 }
 
 /** Whether the options ask for a clip rather than the whole file. */
@@ -61,6 +73,15 @@ const sponsorblockField = z.union([
 /** An audio track's language as resolve lists it ("de", "en-US", "en-desc"); empty is none. */
 const audioLanguageField = z.union([z.literal(""), z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,2}$/)]);
 
+const subtitleMode = z.enum(SUBTITLE_MODES);
+/** A caption language: a BCP 47-like tag as resolve lists them. */
+const captionLanguage = z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/);
+/**
+ * Subtitles: `{"language":"de","mode":"burn"}` in JSON; in a query the language alone, with the
+ * mode in `subtitlesMode` (default "soft").
+ */
+const subtitlesField = z.union([z.object({ language: captionLanguage, mode: subtitleMode }).strict(), z.literal(""), captionLanguage]);
+
 /** Every option the API takes, all optional: a request schema that refuses unknown keys spreads this into its own. */
 export const mediaOptionsShape = {
   tags: flag.optional(),
@@ -71,6 +92,9 @@ export const mediaOptionsShape = {
   audioLanguage: audioLanguageField.optional(),
   sponsorblock: sponsorblockField.optional(),
   sponsorblockAction: sponsorAction.optional(),
+  subtitles: subtitlesField.optional(),
+  subtitlesMode: subtitleMode.optional(),
+  chapters: z.union([z.literal("split"), z.literal("")]).optional(),
 };
 
 const FIELD_RULES: Record<string, string> = {
@@ -79,6 +103,9 @@ const FIELD_RULES: Record<string, string> = {
   audioLanguage: '"audioLanguage" must be a language code from the video\'s audioTracks.',
   sponsorblock: `"sponsorblock" must name its categories (${SPONSORBLOCK_CATEGORIES.join(", ")}) and an action ("cut" or "chapters").`,
   sponsorblockAction: '"sponsorblockAction" must be "cut" or "chapters", next to "sponsorblock" categories separated by commas.',
+  subtitles: '"subtitles" must name a caption language from the video\'s subtitles and a mode ("soft" or "burn").',
+  subtitlesMode: '"subtitlesMode" must be "soft" or "burn", next to a "subtitles" language.',
+  chapters: '"chapters" must be "split".',
 };
 
 /** an unknown key is no option's business here (the request schema's) */
@@ -100,6 +127,8 @@ export function parseMediaOptions(input: unknown): MediaOptions {
   const start = clipField(result.data.start, "start");
   const end = clipField(result.data.end, "end");
   const sponsorblock = sponsorblockOption(result.data.sponsorblock, result.data.sponsorblockAction);
+  const subtitles = subtitlesOption(result.data.subtitles, result.data.subtitlesMode);
+  const chapters = result.data.chapters === "split" ? ("split" as const) : undefined;
   // a clip that ends where it starts, or before, is nothing any source can give (the duration is checked at plan time)
   if (start !== undefined && end !== undefined && end <= start) {
     throw new EngineError("clip.out_of_range", { detail: `start ${start} >= end ${end}` });
@@ -113,7 +142,23 @@ export function parseMediaOptions(input: unknown): MediaOptions {
     ...(normalize ? { normalize: true as const } : {}),
     ...(audioLanguage ? { audioLanguage } : {}),
     ...(sponsorblock ? { sponsorblock } : {}),
+    ...(subtitles ? { subtitles } : {}),
+    ...(chapters ? { chapters } : {}),
   };
+}
+
+/** The subtitles option of a request: the JSON object, or the query's language and mode; none when empty. */
+function subtitlesOption(raw: z.infer<typeof subtitlesField> | undefined, mode: SubtitlesOption["mode"] | undefined): SubtitlesOption | undefined {
+  const invalid = (detail: string) => new EngineError("request.invalid", { message: FIELD_RULES.subtitlesMode!, detail });
+  if (raw === undefined || raw === "") {
+    if (mode !== undefined) throw invalid("subtitlesMode without subtitles");
+    return undefined;
+  }
+  if (typeof raw !== "string") {
+    if (mode !== undefined) throw invalid("subtitlesMode next to a JSON subtitles");
+    return { language: raw.language, mode: raw.mode };
+  }
+  return { language: raw, mode: mode ?? "soft" };
 }
 
 /** The SponsorBlock option of a request: the JSON object, or the query's comma-separated categories and action; none when empty. */
@@ -159,6 +204,10 @@ interface OptionsClaim {
   a?: string;
   /** SponsorBlock: the action's letter (c = cut, m = marked as chapters) and the categories as bits of SPONSORBLOCK_CATEGORIES, e.g. "c3" */
   b?: string;
+  /** subtitles: the mode's letter (s = soft, b = burned in), a colon and the language, e.g. "b:de" */
+  t?: string;
+  /** chapters split into files */
+  c?: 1;
 }
 
 /** What a link carries: only the options that differ from the defaults (none: nothing, so older links read the same). */
@@ -175,6 +224,8 @@ export function optionsClaim(options: MediaOptions | undefined): OptionsClaim | 
     const bits = options.sponsorblock.categories.reduce((mask, c) => mask | (1 << SPONSORBLOCK_CATEGORIES.indexOf(c)), 0);
     claim.b = `${options.sponsorblock.action === "cut" ? "c" : "m"}${bits}`;
   }
+  if (options.subtitles) claim.t = `${options.subtitles.mode === "burn" ? "b" : "s"}:${options.subtitles.language}`;
+  if (options.chapters === "split") claim.c = 1;
   return Object.keys(claim).length > 0 ? claim : undefined;
 }
 
@@ -194,6 +245,9 @@ export function optionsFromClaim(raw: unknown): MediaOptions | null {
   if (start === null || end === null) return null;
   const sponsorblock = claim.b === undefined ? undefined : sponsorblockFromClaim(claim.b);
   if (sponsorblock === null) return null;
+  const subtitles = claim.t === undefined ? undefined : subtitlesFromClaim(claim.t);
+  if (subtitles === null) return null;
+  if (claim.c !== undefined && claim.c !== 1) return null;
   if (claim.x === 1 && start === undefined && end === undefined) return null;
   return {
     ...DEFAULT_MEDIA_OPTIONS,
@@ -204,7 +258,15 @@ export function optionsFromClaim(raw: unknown): MediaOptions | null {
     ...(claim.n === 1 ? { normalize: true as const } : {}),
     ...(typeof claim.a === "string" && claim.a ? { audioLanguage: claim.a } : {}),
     ...(sponsorblock ? { sponsorblock } : {}),
+    ...(subtitles ? { subtitles } : {}),
+    ...(claim.c === 1 ? { chapters: "split" as const } : {}),
   };
+}
+
+function subtitlesFromClaim(raw: unknown): SubtitlesOption | null {
+  const m = typeof raw === "string" ? /^([sb]):(.+)$/.exec(raw) : null;
+  if (!m || !captionLanguage.safeParse(m[2]).success) return null;
+  return { language: m[2]!, mode: m[1] === "b" ? "burn" : "soft" };
 }
 
 function sponsorblockFromClaim(raw: unknown): SponsorBlockOption | null {
@@ -214,4 +276,4 @@ function sponsorblockFromClaim(raw: unknown): SponsorBlockOption | null {
   return { categories: SPONSORBLOCK_CATEGORIES.filter((_, i) => bits & (1 << i)), action: m[1] === "c" ? "cut" : "chapters" };
 }
 
-const CLAIM_KEYS = new Set(["g", "s", "e", "x", "n", "b", "a"]);
+const CLAIM_KEYS = new Set(["g", "s", "e", "x", "n", "b", "a", "t", "c"]);
