@@ -41,7 +41,7 @@ import { isLanguageTag, subtitleListing, withSubtitleLanguage, type SubtitleTrac
 import type { ManifestRow } from "./media/zip/manifest-csv.ts";
 import { isClip, type MediaOptions } from "./media/options/media-options.ts";
 import { createSponsorBlock, DEFAULT_SPONSORBLOCK_API_URL } from "./sources/youtube/sponsorblock.ts";
-import { openMedia } from "./serve/open-media.ts";
+import { openMedia, sponsorSegmentsFor } from "./serve/open-media.ts";
 import type { Caller, Chapter, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
 import type { RefusalPolicy } from "./stream/refusal-ladder.ts";
 
@@ -594,7 +594,8 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         // a clip's segments are known only once it is planned: nothing is guessed at while resolving
         const resolved = await resolveCached(link, false, isClip(options) ? undefined : { id, format }, { signal, ip });
         media = language !== undefined ? withSubtitleLanguage(resolved, language) : resolved;
-        plan = planFormat(media, format, options);
+        // a cut's size is the cut file's: SponsorBlock's answer is asked now, and kept for when the link opens
+        plan = planFormat(media, format, options, await sponsorSegmentsFor(sponsorBlock, media, options, signal));
       } catch (err) {
         segmentPrefetch.release(id);
         throw err;

@@ -16,6 +16,7 @@ import { processHostRefusals } from "../outbound/host-refusals.ts";
 import { viaEgress } from "../outbound/outbound-fetch.ts";
 import { createRefusalLadder } from "../stream/refusal-ladder.ts";
 import type { SkipSegment } from "../media/sponsorblock/segments.ts";
+import type { SponsorBlock } from "../sources/youtube/sponsorblock.ts";
 
 export type MediaContext = Pick<
   ServeContext,
@@ -61,11 +62,7 @@ export async function openMedia(
 ): Promise<OpenedMedia> {
   const resolved = await ctx.resolve(link);
   const media = opts.language ? withSubtitleLanguage(resolved, opts.language) : resolved;
-  // SponsorBlock's segments, asked for when the download opens: at most the client's timeout (3 s), null when it could not tell
-  let segments: SkipSegment[] | null = null;
-  if (opts.options?.sponsorblock && media.platform === "youtube" && ctx.sponsorBlock) {
-    segments = await ctx.sponsorBlock.segmentsFor(media.details.id, opts.options.sponsorblock.categories, opts.signal);
-  }
+  const segments = await sponsorSegmentsFor(ctx.sponsorBlock, media, opts.options, opts.signal);
   const plan = planFormat(media, format, opts.options, segments);
   const sponsorBlock: SponsorBlockOutcome | undefined = opts.options?.sponsorblock ? (segments === null ? "unavailable" : segments.length > 0 ? "applied" : "none") : undefined;
   const defaultName = filenameFor(media, format, opts.language);
@@ -99,4 +96,19 @@ export async function openMedia(
   // the readers took what was fetched for them; anything else was a guess that missed
   ctx.prefetch.release(opts.id);
   return { media, filename, out, ...(sponsorBlock ? { sponsorBlock } : {}) };
+}
+
+/**
+ * SponsorBlock's segments for a download that asks for them: at most the client's timeout (3 s),
+ * null when it could not tell. Asked when a link is made (so its `bytes` is the cut file's) and
+ * again when it opens, from the client's cache by then.
+ */
+export async function sponsorSegmentsFor(
+  sponsorBlock: SponsorBlock | undefined,
+  media: ResolvedMedia,
+  options: MediaOptions | undefined,
+  signal?: AbortSignal,
+): Promise<SkipSegment[] | null> {
+  if (!options?.sponsorblock || media.platform !== "youtube" || !sponsorBlock) return null;
+  return sponsorBlock.segmentsFor(media.details.id, options.sponsorblock.categories, signal);
 }

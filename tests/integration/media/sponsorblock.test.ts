@@ -96,7 +96,7 @@ async function download(env: { engine: Engine; server: { origin: string } }, id:
   if (res.status !== 200 || res.outcome !== "end") throw new Error(`download answered ${res.status} (${res.outcome}): ${res.body.toString("utf8", 0, 300)}`);
   const file = path.join(dir, `${nextIp}-${created.filename.replace(/[^\w.()-]+/g, "_")}`);
   await writeFile(file, res.body);
-  return { file, header: res.headers["x-sponsorblock"], ms };
+  return { file, header: res.headers["x-sponsorblock"], ms, bytes: created.bytes };
 }
 
 /** the decoded audio's length, from its sample count (independent of the container's stated duration) */
@@ -136,8 +136,11 @@ afterAll(async () => {
 describe("SponsorBlock segments cut out", () => {
   it("an MP3 is the source less the sponsor read and the self-promotion", async () => {
     const env = await startEngine();
-    const { file, header } = await download(env, AUDIO_ID, "mp3-128", { sponsorblock: { categories: ["sponsor", "selfpromo"], action: "cut" } });
+    const { file, header, bytes } = await download(env, AUDIO_ID, "mp3-128", { sponsorblock: { categories: ["sponsor", "selfpromo"], action: "cut" } });
     expect(header).toBe("applied");
+    // the link's size was the cut file's already (SponsorBlock asked when the link was made): 15.5 s at 128 kbps and the tag, not 20 s
+    expect(bytes).toBeGreaterThanOrEqual((15.5 * 128_000) / 8);
+    expect(bytes).toBeLessThan((17 * 128_000) / 8);
     const probe = await ffprobeFile(file);
     // 20 − 3 − 1.5 s; an MP3 frame is 26 ms, and the encoder's priming adds one
     expect(probe.duration).toBeGreaterThan(15.5 - 0.06);
