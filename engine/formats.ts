@@ -16,7 +16,8 @@ import type { SkipSegment } from "./media/sponsorblock/segments.ts";
 import { loudnessPlan } from "./media/loudness/loudness.ts";
 import { withAudioLanguage } from "./media/audio/audio-tracks.ts";
 import { DEFAULT_MEDIA_OPTIONS, isClip, type MediaOptions } from "./media/options/media-options.ts";
-import { tagPlan } from "./media/tags/plan-tags.ts";
+import { tagBytes, tagPlan } from "./media/tags/plan-tags.ts";
+import { iso639Alpha3 } from "./media/audio/iso639.ts";
 import type { Caller, FormatId, FormatOption, MediaPlan, ResolvedMedia, Thumbnail, UpstreamStream } from "./types.ts";
 
 export interface FormatSpec {
@@ -472,10 +473,17 @@ export function planFormat(media: ResolvedMedia, id: FormatId, options: MediaOpt
   return languageTagged(outcome.built.plan, options.audioLanguage);
 }
 
-/** A chosen audio language written on the file's audio track (an MP3's ID3 tag has no track to write it on). */
+/**
+ * A chosen audio language written into the file: on its audio track, or for an MP3 (no track to
+ * write it on) as its ID3 tag's TLAN frame, whose bytes the size counts; a bare MP3 says nothing.
+ */
 function languageTagged(plan: MediaPlan, language: string | undefined): MediaPlan {
-  if (language && (plan.op === "remux" || (plan.op === "transcode" && plan.codec === "aac"))) return { ...plan, audioLanguage: language };
-  return plan;
+  if (!language) return plan;
+  if (plan.op === "remux" || (plan.op === "transcode" && plan.codec === "aac")) return { ...plan, audioLanguage: language };
+  const code = iso639Alpha3(language);
+  if (plan.op !== "transcode" || plan.tags?.style !== "id3" || !code) return plan;
+  const tags = { ...plan.tags, fields: { ...plan.tags.fields, language: code } };
+  return { ...plan, tags, bytes: plan.bytes === null ? null : plan.bytes + tagBytes(tags) - tagBytes(plan.tags) };
 }
 
 /** "84.2 MB", "512 KB"; estimates get a leading "~" (the one rule for sizes: common/byte-units.ts). */

@@ -276,6 +276,8 @@ export interface TagFields {
   comment: string;
   /** the video's description (MP4 video) */
   description: string;
+  /** the chosen audio track's language, ISO 639-2 ("ger"): an MP3's TLAN frame (docs/decisions/067) */
+  language?: string;
 }
 
 /** How one download is tagged: ID3 (MP3) or MP4 tags, the fields, and the thumbnail fetched as its cover (none for video). */

@@ -67,6 +67,18 @@ describe("audio tracks (docs/decisions/067)", () => {
     // the original asked by name is the default download
     expect(inputIds(planFormat(dubbed(), "mp4-720", { ...BARE, audioLanguage: "EN" }))).toEqual(["136", "140"]);
   });
+  it("writes the language asked for into an MP3's ID3 tag as TLAN (ISO 639-2), counted in its size; nothing in a bare MP3 or for the original", () => {
+    const tagged = planFormat(dubbed(), "mp3-128", { tags: true, audioLanguage: "de" });
+    const original = planFormat(dubbed(), "mp3-128", { tags: true });
+    expect(tagged.op === "transcode" && tagged.tags?.fields.language).toBe("ger");
+    expect(original.op === "transcode" && original.tags?.fields).not.toHaveProperty("language");
+    // a TLAN frame: its 10-byte header, the encoding byte and three letters (the tag is the same otherwise)
+    expect(tagged.bytes! - original.bytes!).toBe(14);
+    const desc = planFormat(dubbed(), "mp3-320", { tags: true, audioLanguage: "en-desc" });
+    expect(desc.op === "transcode" && desc.tags?.fields.language).toBe("eng");
+    const bare = planFormat(dubbed(), "mp3-128", { ...BARE, audioLanguage: "de" });
+    expect(bare.op === "transcode" && bare.tags).toBeFalsy();
+  });
   it("remuxes a progressive stream's picture with the language asked for, never its own (original) audio", () => {
     const own = dubbed().streams.filter((s) => s.kind !== "audio" || s.id === "140.de.3");
     const progressiveOnly = { ...dubbed(), streams: own };

@@ -67,6 +67,13 @@ describe("buildId3Tag", () => {
     expect(list[4]!.size).toBeGreaterThan(127);
   });
 
+  it("writes the audio's language as TLAN after the date, three letters in UTF-8", () => {
+    const list = frames(buildId3Tag({ ...fields, language: "ger" }, null));
+    expect(list.map((f) => f.id)).toEqual(["TIT2", "TPE1", "TDRC", "TLAN", "COMM"]);
+    expect([...list[3]!.body]).toEqual([3, 0x67, 0x65, 0x72]);
+    expect(id3TagBytes({ ...fields, language: "ger" }, null)).toBe(id3TagBytes(fields, null) + 14);
+  });
+
   it("leaves out the fields a video does not have", () => {
     expect(frames(buildId3Tag({ ...fields, date: "", comment: "" }, null)).map((f) => f.id)).toEqual(["TIT2", "TPE1"]);
   });
@@ -86,7 +93,7 @@ describe("an ID3 tag ahead of ffmpeg's MP3 reads back in ffprobe", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("title, artist, date, comment and the picture", async () => {
+  it("title, artist, date, language, comment and the picture", async () => {
     const cover = path.join(dir, "cover.jpg");
     await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=64x64", "-frames:v", "1", cover]);
     const { stdout: mp3 } = await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=d=1", "-c:a", "libmp3lame", "-write_id3v1", "0", "-id3v2_version", "0", "-f", "mp3", "-"], {
@@ -95,10 +102,10 @@ describe("an ID3 tag ahead of ffmpeg's MP3 reads back in ffprobe", () => {
     expect(mp3.subarray(0, 3).toString("latin1")).not.toBe("ID3");
     const jpeg = { mimeType: "image/jpeg" as const, data: await readFile(cover) };
     const file = path.join(dir, "tagged.mp3");
-    await writeFile(file, Buffer.concat([buildId3Tag(fields, jpeg), mp3]));
+    await writeFile(file, Buffer.concat([buildId3Tag({ ...fields, language: "ger" }, jpeg), mp3]));
     const { stdout } = await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file]);
     const probe = JSON.parse(stdout) as { format: { tags: Record<string, string> }; streams: Array<{ codec_name: string; disposition: { attached_pic: number } }> };
-    expect(probe.format.tags).toMatchObject({ title: fields.title, artist: fields.artist, date: "2026-06-03", comment: fields.comment });
+    expect(probe.format.tags).toMatchObject({ title: fields.title, artist: fields.artist, date: "2026-06-03", comment: fields.comment, language: "ger" });
     expect(probe.streams.map((s) => [s.codec_name, s.disposition.attached_pic])).toEqual([
       ["mp3", 0],
       ["mjpeg", 1],

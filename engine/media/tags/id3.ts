@@ -58,12 +58,14 @@ function chapterFrames(chapters: readonly Chapter[]): Buffer[] {
   return kept.length > 0 ? [toc, ...chaps] : [];
 }
 
-/** The bytes of one ID3v2.4 tag: header, then TIT2, TPE1, TDRC, COMM, APIC for the fields present, then the chapters. */
+/** The bytes of one ID3v2.4 tag: header, then TIT2, TPE1, TDRC, TLAN, COMM, APIC for the fields present, then the chapters. */
 export function buildId3Tag(fields: TagFields, cover: CoverImage | null, chapters: readonly Chapter[] = []): Buffer {
   const frames: Buffer[] = [];
   if (fields.title) frames.push(textFrame("TIT2", fields.title));
   if (fields.artist) frames.push(textFrame("TPE1", fields.artist));
   if (fields.date) frames.push(textFrame("TDRC", fields.date));
+  // TLAN: the language spoken, three letters of ISO 639-2 (an audio track chosen by language)
+  if (fields.language) frames.push(textFrame("TLAN", fields.language));
   if (fields.comment) frames.push(commentFrame(fields.comment));
   if (cover) frames.push(pictureFrame(cover));
   frames.push(...chapterFrames(chapters));

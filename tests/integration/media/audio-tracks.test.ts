@@ -86,6 +86,11 @@ async function audioStream(file: string): Promise<{ codec_name: string; tags?: {
   return (JSON.parse(stdout) as { streams: Array<{ codec_name: string; tags?: { language?: string } }> }).streams[0]!;
 }
 
+async function formatTags(file: string): Promise<Record<string, string>> {
+  const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", file]);
+  return (JSON.parse(stdout) as { format: { tags?: Record<string, string> } }).format.tags ?? {};
+}
+
 const expectTone = (hz: number, expected: number) => expect(Math.abs(hz - expected), `${hz.toFixed(1)} Hz, expected ${expected}`).toBeLessThan(expected * 0.03);
 const GERMAN = /^(ger|deu)$/;
 
@@ -115,6 +120,9 @@ describe("a YouTube video with a dubbed track", () => {
     expectTone(await toneHz(await download({ url: DUBBED, format: "webm", tags: false }, "default.webm")), ORIGINAL_HZ);
     const mp3 = await download({ url: DUBBED, format: "mp3-128", audioLanguage: "de" }, "de.mp3");
     expectTone(await toneHz(mp3), DUB_TONE_HZ);
+    // no track to carry it: the ID3 tag says it (TLAN)
+    expect(await formatTags(mp3)).toMatchObject({ language: "ger" });
+    expect(await formatTags(await download({ url: DUBBED, format: "mp3-128" }, "default.mp3"))).not.toHaveProperty("language");
   });
 
   it("MP4 360p (itag 18 holds the original audio too) is the dub's track with its picture", async () => {
