@@ -3,6 +3,7 @@ import { canDownload } from "./entitlements.ts";
 import { EngineError } from "./errors.ts";
 import { FORMAT_CATALOG, filenameFor, formatBytes, isFormatId, listFormats, pickHdThumbnail, planFormat } from "./formats.ts";
 import type { Caller, FormatId, ResolvedMedia, UpstreamStream } from "./types.ts";
+import { safeEntryName } from "./media/zip/entry-names.ts";
 
 const anonymous: Caller = { kind: "anonymous" };
 const premium: Caller = { kind: "premium", plan: "pro" };
@@ -369,6 +370,20 @@ describe("filenameFor", () => {
     expect(filenameFor(media, "aac-256")).toBe("Lecture Sets & Logic (Part 12) (AAC 256 kbps).m4a");
     expect(filenameFor(media, "webm")).toBe("Lecture Sets & Logic (Part 12).webm");
     expect(filenameFor(media, "srt")).toBe("Lecture Sets & Logic (Part 12).srt");
+  });
+  it("names a clip by its span, colons written as dots; a clip of the whole video is the whole file's name", () => {
+    const clip = (start?: number, end?: number) => ({ tags: true, ...(start !== undefined ? { start } : {}), ...(end !== undefined ? { end } : {}) });
+    const long = youtubeLike({ details: { ...media.details, durationSeconds: 2 * 3600 } });
+    expect(filenameFor(long, "mp4-720", undefined, clip(3723, 3900))).toBe("Lecture Sets & Logic (Part 12) (720p) [1.02.03-1.05.00].mp4");
+    expect(filenameFor(media, "mp3-128", undefined, clip(42.5))).toBe("Lecture Sets & Logic (Part 12) (128 kbps) [0.42.5-12.01].mp3");
+    expect(filenameFor(media, "webm", undefined, clip(undefined, 90))).toBe("Lecture Sets & Logic (Part 12) [0.00-1.30].webm");
+    expect(filenameFor(media, "m4a", undefined, clip(0, 721))).toBe("Lecture Sets & Logic (Part 12).m4a");
+    // an end a rounding past the duration is the end
+    expect(filenameFor(media, "m4a", undefined, clip(60, 721.6))).toBe("Lecture Sets & Logic (Part 12) [1.00-12.01].m4a");
+    expect(filenameFor(media, "mp4-720", undefined, { tags: true })).toBe("Lecture Sets & Logic (Part 12) (720p).mp4");
+    // inside a ZIP the name stays as it is: nothing in it is unsafe, and the extension is the last dot's
+    const name = filenameFor(long, "mp4-720", undefined, clip(3723, 3900));
+    expect(safeEntryName(name)).toBe(name);
   });
   it("keeps non-Latin titles and falls back to the id when nothing is left", () => {
     const jp = youtubeLike({ details: { ...media.details, title: "日本語のタイトル！" } });

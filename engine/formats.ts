@@ -6,6 +6,7 @@
  */
 import { formatByteSize } from "#common/byte-units.ts";
 import { safeFileTitle } from "#common/file-names.ts";
+import { formatClipTime } from "#common/clip-time.ts";
 import { pickCaptionTrack } from "./captions/fetch-transcript.ts";
 import { canDownload, isPremiumFormat } from "./entitlements.ts";
 import { EngineError } from "./errors.ts";
@@ -526,8 +527,32 @@ const FILENAME_SUFFIX: Partial<Record<FormatId, string>> = {
   "aac-256": " (AAC 256 kbps)",
 };
 
-/** The file name a download is saved as (spec §8: youtube-thumbnail-{id}.jpg, {Title}-transcript.txt). */
-export function filenameFor(media: ResolvedMedia, id: FormatId, language?: string): string {
+/**
+ * " [1.02.03-1.05.00]": a clip's span in its file's name, written as the picker shows times but
+ * with dots for colons (Windows and macOS refuse colons in names); "" for the whole file.
+ */
+export function clipNamePart(media: ResolvedMedia, options: MediaOptions | undefined): string {
+  if (!isClip(options)) return "";
+  const duration = media.details.durationSeconds;
+  const start = options?.start ?? 0;
+  const end = Math.min(options?.end ?? duration, duration > 0 ? duration : Infinity);
+  // a clip of the whole video is the whole file (media/clip/plan-clip.ts), and is named as one
+  if (!(end > start) || (start === 0 && end >= duration)) return "";
+  const time = (seconds: number) => formatClipTime(seconds).replaceAll(":", ".");
+  return ` [${time(start)}-${time(end)}]`;
+}
+
+/**
+ * The file name a download is saved as (spec §8: youtube-thumbnail-{id}.jpg, {Title}-transcript.txt);
+ * a clip's name says its span before the extension: "Title (720p) [1.02.03-1.05.00].mp4".
+ */
+export function filenameFor(media: ResolvedMedia, id: FormatId, language?: string, options?: MediaOptions): string {
+  const clip = clipNamePart(media, options);
+  if (clip) {
+    const whole = filenameFor(media, id, language);
+    const dot = whole.lastIndexOf(".");
+    return `${whole.slice(0, dot)}${clip}${whole.slice(dot)}`;
+  }
   if (id === "thumbnail-hd") {
     return media.platform === "youtube" ? `youtube-thumbnail-${media.details.id}.jpg` : `${safeTitle(media)}-thumbnail.jpg`;
   }

@@ -615,12 +615,12 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         ...(filenameTemplate !== undefined ? { template: filenameTemplate } : {}),
         ...(options ? { options } : {}),
       });
-      const defaultName = filenameFor(media, format, language);
+      const defaultName = filenameFor(media, format, language, options);
       progress.create(id, plan.bytes);
       return {
         id,
         downloadUrl: `${publicUrl}/api/v1/dl/${token}`,
-        filename: filenameTemplate !== undefined ? renderFilename(filenameTemplate, media, format, defaultName, language) : defaultName,
+        filename: filenameTemplate !== undefined ? renderFilename(filenameTemplate, media, format, defaultName, language, options) : defaultName,
         expiresAt: new Date(exp * 1000).toISOString(),
         bytes: plan.bytes,
       };

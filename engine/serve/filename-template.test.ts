@@ -13,6 +13,13 @@ describe("file-name templates", () => {
     expect(renderFilename("{title}", media, "srt", "x.de.srt", "de")).toBe("AB quotes and more.de.srt");
   });
 
+  it("keep a clip's span before the extension, as the format's own name has it", () => {
+    const clipped = { ...media, details: { ...media.details, durationSeconds: 600 } } as ResolvedMedia;
+    expect(renderFilename("{channel} - {title}", clipped, "mp4-720", "A (720p) [1.00-2.00].mp4", undefined, { tags: true, start: 60, end: 120 })).toBe("Channel - AB quotes and more [1.00-2.00].mp4");
+    // nothing usable left: the format's own name, span and all, once
+    expect(renderFilename(" / ", clipped, "mp4-720", "A (720p) [1.00-2.00].mp4", undefined, { tags: true, start: 60, end: 120 })).toBe("A (720p) [1.00-2.00].mp4");
+  });
+
   it("cap the name and fall back to the format's name when nothing usable is left", () => {
     const long = renderFilename(`${"x".repeat(300)}{id}`, media, "mp3-128", "t.mp3");
     expect([...long.replace(/\.mp3$/, "")].length).toBeLessThanOrEqual(120);

@@ -6,6 +6,8 @@
 import { safeFileTitle } from "#common/file-names.ts";
 import { isoDate } from "../media/tags/tag-fields.ts";
 import type { FormatId, ResolvedMedia } from "../types.ts";
+import { clipNamePart } from "../formats.ts";
+import type { MediaOptions } from "../media/options/media-options.ts";
 
 export const TEMPLATE_FIELDS = ["title", "channel", "id", "date", "format", "platform"] as const;
 const FIELD = /\{([a-z]+)\}/g;
@@ -22,10 +24,10 @@ export function templateProblem(template: string): string | null {
 
 /**
  * The file name a template gives this video in this format: `defaultName` is the name the format
- * would have had (its extension, and a subtitle language before it, are kept); a template that
- * leaves nothing usable gives `defaultName`.
+ * would have had (its extension, and a subtitle language or a clip's span before it, are kept); a
+ * template that leaves nothing usable gives `defaultName`.
  */
-export function renderFilename(template: string, media: ResolvedMedia, format: FormatId, defaultName: string, language?: string): string {
+export function renderFilename(template: string, media: ResolvedMedia, format: FormatId, defaultName: string, language?: string, options?: MediaOptions): string {
   const values: Record<(typeof TEMPLATE_FIELDS)[number], string> = {
     title: media.details.title,
     channel: media.details.channelTitle,
@@ -39,5 +41,5 @@ export function renderFilename(template: string, media: ResolvedMedia, format: F
   if (!base) return defaultName;
   const dot = defaultName.lastIndexOf(".");
   const extension = dot > 0 ? defaultName.slice(dot) : "";
-  return `${base}${language ? `.${language}` : ""}${extension}`;
+  return `${base}${language ? `.${language}` : ""}${clipNamePart(media, options)}${extension}`;
 }

@@ -65,8 +65,8 @@ export async function openMedia(
   const segments = await sponsorSegmentsFor(ctx.sponsorBlock, media, opts.options, opts.signal);
   const plan = planFormat(media, format, opts.options, segments);
   const sponsorBlock: SponsorBlockOutcome | undefined = opts.options?.sponsorblock ? (segments === null ? "unavailable" : segments.length > 0 ? "applied" : "none") : undefined;
-  const defaultName = filenameFor(media, format, opts.language);
-  const filename = opts.filenameTemplate ? renderFilename(opts.filenameTemplate, media, format, defaultName, opts.language) : defaultName;
+  const defaultName = filenameFor(media, format, opts.language, opts.options);
+  const filename = opts.filenameTemplate ? renderFilename(opts.filenameTemplate, media, format, defaultName, opts.language, opts.options) : defaultName;
   opts.onResolved?.(media);
   const logger = ctx.logger.child({ download: opts.id });
   const { resolveAvoiding, resolveOnOtherEgress } = ctx;

@@ -223,6 +223,26 @@ describe.each(testDatabases)("bulk ZIP downloads through /api/v1 on $name", (var
     expect(stolen.status).toBe(404);
   }, 60_000);
 
+  it.skipIf(skip)("a ZIP of clips names each file by the clip's span, the manifest too", async () => {
+    const user = await fx.signUp("BulkClips", "ultimate");
+    const created = (await (await fx.post("/downloads", { urls: GOOD.slice(0, 2), format: "mp4-360", start: 2, end: "0:04" }, user.cookie)).json()) as Created;
+    const dir = await mkdtemp(path.join(os.tmpdir(), "vidfetch-bulk-clips-"));
+    try {
+      const zipPath = path.join(dir, "bulk.zip");
+      await writeFile(zipPath, Buffer.from(await (await fetch(created.downloadUrl)).arrayBuffer()));
+      const names = ["Sample clip in every quality (360p) [0.02-0.04].mp4", "Sample clip up to 720p (360p) [0.02-0.04].mp4"];
+      expect((await run("zipinfo", ["-1", zipPath])).trim().split("\n")).toEqual([...names, "manifest.csv"]);
+      const rows = parseCsv((await run("unzip", ["-p", zipPath, "manifest.csv"])).slice(1)).slice(1);
+      expect(rows.map((r) => r[4])).toEqual(names);
+      await run("unzip", ["-q", zipPath, "-d", dir]);
+      const duration = (await ffprobeFile(path.join(dir, names[0]!))).duration;
+      expect(duration).toBeGreaterThan(1.9);
+      expect(duration).toBeLessThan(2.2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it.skipIf(skip)("the SSRF guard applies to every link: a private address is a failed row, the other file arrives", async () => {
     const user = await fx.signUp("Guarded", "ultimate");
     const urls = ["http://10.0.0.1/video.mp4", GOOD[1]!];

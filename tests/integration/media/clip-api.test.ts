@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyDownload } from "#engine/serve/signed-links.ts";
+import { contentDisposition } from "#engine/serve/stream-to-response.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import { get, startEngineFixture, WATCH_URL, type EngineFixture } from "../engine-core/engine-fixture.ts";
 import { silentLogger } from "../engine-core/helpers.ts";
@@ -47,12 +48,15 @@ describe("a clip through the API", () => {
     const whole = (await (await post({ url: WATCH_URL, format: "mp4-360", tags: false })).json()) as { bytes: number };
     const res = await post({ url: WATCH_URL, format: "mp4-360", tags: false, start: "0:02", end: 4 });
     expect(res.status).toBe(200);
-    const created = (await res.json()) as { downloadUrl: string; bytes: number };
+    const created = (await res.json()) as { downloadUrl: string; bytes: number; filename: string };
     expect(created.bytes).toBe(Math.round(whole.bytes / 3));
+    // the clip's own name, its span without colons, in the answer and on the file
+    expect(created.filename).toMatch(/ \(360p\) \[0\.02-0\.04\]\.mp4$/);
     expect(verifyDownload("engine-core-test-secret", created.downloadUrl.split("/").pop()!, 0).options).toEqual({ tags: false, start: 2, end: 4 });
     const file = await get(origin + new URL(created.downloadUrl).pathname);
     expect(file.status).toBe(200);
     expect(file.outcome).toBe("end");
+    expect(file.headers["content-disposition"]).toBe(contentDisposition(created.filename));
     const saved = path.join(tmp, "clip.mp4");
     await writeFile(saved, file.body);
     const { stdout } = await execFileAsync(fx.tools.ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", saved]);
