@@ -400,9 +400,8 @@ function usesUnpipeable(plan: MediaPlan): boolean {
 /** The plan and size for a format with the download's media options applied (tags: decision 059). */
 function build(source: ResolvedMedia, id: FormatId, options: MediaOptions, segments?: readonly SkipSegment[] | null): Outcome {
   checkSponsorBlock(source, id, options);
-  // being built (issue 33 §6, §2): refused rather than a file without them
+  // being built (issue 33 §6): refused rather than a file without them
   if (options.subtitles) throw new EngineError("subtitles.unavailable", { detail: "subtitles into the video are not built yet" });
-  if (options.chapters === "split") throw new EngineError("chapters.unavailable", { detail: "split by chapter is not built yet" });
   const sponsor = options.sponsorblock && segments?.length ? options.sponsorblock.action : undefined;
   const duration = source.details.durationSeconds;
   // SponsorBlock's segments as chapters: the video's own split at their edges (docs/decisions/065)

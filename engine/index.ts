@@ -42,6 +42,8 @@ import type { ManifestRow } from "./media/zip/manifest-csv.ts";
 import { isClip, type MediaOptions } from "./media/options/media-options.ts";
 import { createSponsorBlock, DEFAULT_SPONSORBLOCK_API_URL } from "./sources/youtube/sponsorblock.ts";
 import { openMedia, sponsorSegmentsFor } from "./serve/open-media.ts";
+import { planChapterSplit } from "./serve/chapter-archive.ts";
+import { chapterArchiveName, checkSplitFormat } from "./media/chapters/split-chapters.ts";
 import type { Caller, Chapter, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
 import type { RefusalPolicy } from "./stream/refusal-ladder.ts";
 
@@ -275,6 +277,12 @@ function checkLanguage(language: string, format: FormatId, caller: Caller): void
 }
 /** a playlist link among other links: it is only downloaded as a whole on its own */
 const PLAYLIST_ALONE = "A playlist link goes alone: paste it by itself to download its videos.";
+/** a split by chapter is of one video (its ZIP holds that video's chapters): never a ZIP of several links, each split */
+function checkNotSplit(options: MediaOptions | undefined): void {
+  if (options?.chapters === "split") {
+    throw new EngineError("request.invalid", { message: "Only a single video can be split by chapter: download the videos one at a time.", detail: "chapters split with several links" });
+  }
+}
 /** entries a playlist's listing shows at most (the picker's list; a ZIP takes the plan's cap) */
 export const PLAYLIST_LISTING_MAX = 200;
 
@@ -573,12 +581,16 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     async createDownload({ url, format, caller, ip, signal, language, filenameTemplate, options }) {
       const list = wholePlaylist(url);
       if (list) {
+        checkNotSplit(options);
         const playlist = await playlistLinks(list, { format, caller, ip, signal });
         return engine.createBulkDownload({ urls: playlist.urls, format, caller, ip, name: playlist.title, options });
       }
       const link = parse(url);
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
       if (!canDownload(caller, format)) throw premiumRefusal(caller);
+      // one file per chapter, in a ZIP (docs/decisions/070): a format without a timeline is refused before any resolve
+      const split = options?.chapters === "split";
+      if (split) checkSplitFormat(format);
       if (language !== undefined) checkLanguage(language, format, caller);
       if (filenameTemplate !== undefined) {
         const problem = templateProblem(filenameTemplate);
@@ -589,19 +601,23 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       if (fairUseApplies(caller)) await admission.check(ip);
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
       let media: ResolvedMedia;
-      let plan: MediaPlan;
+      // none for a split: its ZIP's size is known only once its last chapter is made
+      let plan: MediaPlan | null;
       try {
         // a clip's segments are known only once it is planned: nothing is guessed at while resolving
-        const resolved = await resolveCached(link, false, isClip(options) ? undefined : { id, format }, { signal, ip });
+        const resolved = await resolveCached(link, false, isClip(options) || split ? undefined : { id, format }, { signal, ip });
         media = language !== undefined ? withSubtitleLanguage(resolved, language) : resolved;
         // a cut's size is the cut file's: SponsorBlock's answer is asked now, and kept for when the link opens
-        plan = planFormat(media, format, options, await sponsorSegmentsFor(sponsorBlock, media, options, signal));
+        const segments = await sponsorSegmentsFor(sponsorBlock, media, options, signal);
+        // a split: every chapter's clip is planned now, so what it cannot give is refused before a link is made
+        if (split) planChapterSplit(media, format, options!, segments);
+        plan = split ? null : planFormat(media, format, options, segments);
       } catch (err) {
         segmentPrefetch.release(id);
         throw err;
       }
       // the client opens the link next: its first segments are on their way meanwhile
-      downloadPrefetch.forPlan(plan, id);
+      if (plan) downloadPrefetch.forPlan(plan, id);
       const exp = Math.floor(now() / 1000) + config.limits.linkTtlSeconds;
       const token = signDownload(config.signingSecret, {
         id,
@@ -616,18 +632,20 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         ...(options ? { options } : {}),
       });
       const defaultName = filenameFor(media, format, language, options);
-      progress.create(id, plan.bytes);
+      const filename = filenameTemplate !== undefined ? renderFilename(filenameTemplate, media, format, defaultName, language, options) : defaultName;
+      progress.create(id, plan?.bytes ?? null);
       return {
         id,
         downloadUrl: `${publicUrl}/api/v1/dl/${token}`,
-        filename: filenameTemplate !== undefined ? renderFilename(filenameTemplate, media, format, defaultName, language, options) : defaultName,
+        filename: split ? chapterArchiveName(filename) : filename,
         expiresAt: new Date(exp * 1000).toISOString(),
-        bytes: plan.bytes,
+        bytes: plan?.bytes ?? null,
       };
     },
 
     async createBulkDownload(input) {
       const { urls, format: wanted, caller, ip, name, unbranded, language, filenameTemplate, options } = input;
+      checkNotSplit(options);
       // one playlist link pasted as the list: the playlist's videos
       const list = urls.length === 1 ? wholePlaylist(urls[0]!) : null;
       if (list) {
@@ -735,6 +753,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     async openBulkDownload(input) {
       if (closing) throw new EngineError("download.busy", { retryAfter: 5, detail: "the engine is closing" });
       const { caller, ip, signal } = input;
+      checkNotSplit(input.options);
       const given = input.url ?? (input.urls?.length === 1 ? input.urls[0] : undefined);
       const list = given !== undefined ? wholePlaylist(given) : null;
       if (input.url !== undefined && !list) throw new EngineError("link.invalid", { message: "This link is not a playlist link." });

@@ -1,20 +1,21 @@
 /**
  * The one path from a link to a file's bytes: resolve (cached), plan the format, open the plan's
- * readers. A signed link's response (serve-download.ts), a bulk ZIP's entries (serve-bulk.ts)
- * and `engine.openDownload` (jobs) all go through it.
+ * readers (or, split by chapter, a ZIP of one clip per chapter). A signed link's response
+ * (serve-download.ts), a bulk ZIP's entries (serve-bulk.ts) and `engine.openDownload` (jobs) all
+ * go through it.
  */
 import type { ParsedLink } from "#common/links.ts";
 import { withSubtitleLanguage } from "../captions/languages.ts";
 import { filenameFor, planFormat } from "../formats.ts";
 import type { MediaOptions } from "../media/options/media-options.ts";
 import { renderFilename } from "./filename-template.ts";
-import { runPlan, type PlanOutput } from "../stream/run-plan.ts";
+import type { PlanOutput } from "../stream/run-plan.ts";
 import type { FormatId, ResolvedMedia } from "../types.ts";
 import type { ServeContext } from "./serve-download.ts";
-import { createStreamRefresh } from "./stream-refresh.ts";
-import { processHostRefusals } from "../outbound/host-refusals.ts";
-import { viaEgress } from "../outbound/outbound-fetch.ts";
-import { createRefusalLadder } from "../stream/refusal-ladder.ts";
+import { openPlan } from "./open-plan.ts";
+import { openChapterArchive, planChapterSplit } from "./chapter-archive.ts";
+import { chapterArchiveName } from "../media/chapters/split-chapters.ts";
+import type { FilesProgress } from "../state/progress-registry.ts";
 import type { SkipSegment } from "../media/sponsorblock/segments.ts";
 import type { SponsorBlock } from "../sources/youtube/sponsorblock.ts";
 
@@ -58,43 +59,26 @@ export async function openMedia(
     options?: MediaOptions;
     /** called once the media is known, before any reader opens */
     onResolved?: (media: ResolvedMedia) => void;
+    /** a chapter ZIP's files changed state (one started, ended or failed) */
+    onFiles?: (files: FilesProgress) => void;
   },
 ): Promise<OpenedMedia> {
   const resolved = await ctx.resolve(link);
   const media = opts.language ? withSubtitleLanguage(resolved, opts.language) : resolved;
   const segments = await sponsorSegmentsFor(ctx.sponsorBlock, media, opts.options, opts.signal);
-  const plan = planFormat(media, format, opts.options, segments);
   const sponsorBlock: SponsorBlockOutcome | undefined = opts.options?.sponsorblock ? (segments === null ? "unavailable" : segments.length > 0 ? "applied" : "none") : undefined;
   const defaultName = filenameFor(media, format, opts.language, opts.options);
   const filename = opts.filenameTemplate ? renderFilename(opts.filenameTemplate, media, format, defaultName, opts.language, opts.options) : defaultName;
+  if (opts.options?.chapters === "split") {
+    // one clip per chapter, each made when the one before it is in the ZIP (docs/decisions/070)
+    const parts = planChapterSplit(media, format, opts.options, segments);
+    opts.onResolved?.(media);
+    const out = openChapterArchive(ctx, link, media, parts, { id: opts.id, signal: opts.signal, onFiles: opts.onFiles });
+    return { media, filename: chapterArchiveName(filename), out, ...(sponsorBlock ? { sponsorBlock } : {}) };
+  }
+  const plan = planFormat(media, format, opts.options, segments);
   opts.onResolved?.(media);
-  const logger = ctx.logger.child({ download: opts.id });
-  const { resolveAvoiding, resolveOnOtherEgress } = ctx;
-  const out = await runPlan(
-    plan,
-    {
-      // the egress the media was resolved on: thumbnails and captions too (each stream names its own)
-      outbound: viaEgress(ctx.outbound, media.egress),
-      media: ctx.media,
-      limits: ctx.config.limits,
-      logger,
-      signal: opts.signal,
-      killGraceMs: ctx.killGraceMs,
-      spawnGate: ctx.spawnGate,
-      prefetch: ctx.prefetch,
-      // a refusal (403): smaller ranges, a fresh resolve, the next client, each once (issue 32 §4)
-      refreshStream: createStreamRefresh({
-        reResolve: () => ctx.resolve(link, true),
-        resolveAvoiding: resolveAvoiding ? (clients) => resolveAvoiding(link, clients, opts.signal) : undefined,
-        resolveOnOtherEgress: resolveOnOtherEgress ? (refused) => resolveOnOtherEgress(link, refused, opts.signal) : undefined,
-        logger,
-      }),
-      refusals: createRefusalLadder({ ...ctx.refusals, hosts: ctx.refusals?.hosts ?? processHostRefusals, logger }),
-    },
-    { range: opts.range },
-  );
-  // the readers took what was fetched for them; anything else was a guess that missed
-  ctx.prefetch.release(opts.id);
+  const out = await openPlan(ctx, link, media, plan, { id: opts.id, signal: opts.signal, range: opts.range });
   return { media, filename, out, ...(sponsorBlock ? { sponsorBlock } : {}) };
 }
 

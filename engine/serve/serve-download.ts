@@ -243,6 +243,8 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
       onResolved: (media) => {
         if (!headOnly) started = { id, caller, format, title: media.details.title, ip, ...platformOfMedia(link, media) };
       },
+      // a chapter ZIP's files, as a bulk ZIP's are told (docs/decisions/070)
+      onFiles: (files) => progress.setFiles(id, files),
     });
     if (controller.signal.aborted) {
       out.teardown();

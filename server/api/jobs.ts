@@ -8,6 +8,7 @@ import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
 import { JobError } from "#app/modules/jobs/job-messages.ts";
 import { jobView, type JobOwner, type ScheduledJobs } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import type { Database } from "#db/client.ts";
+import { EngineError } from "#engine/errors.ts";
 import { mediaOptionsShape, parseMediaOptions } from "#engine/media/options/media-options.ts";
 import { catalogueRefusals } from "./api-errors.ts";
 import { contentDisposition } from "#engine/serve/stream-to-response.ts";
@@ -113,6 +114,10 @@ export function createJobsRouter(deps: {
       // the media options the download API takes (tags, clip…), kept on the job's row for its run
       options: parseMediaOptions(body),
     };
+    // a split by chapter is of one video (docs/decisions/070): a ZIP of several links is never split
+    if (chosen.options.chapters === "split" && "urls" in body) {
+      throw new EngineError("request.invalid", { message: "Only a single video can be split by chapter: download the videos one at a time.", detail: "chapters split with several links" });
+    }
     const row = await deps.jobs.create(who, "urls" in body ? { urls: body.urls, name: body.name, ...chosen } : { url: body.url, ...chosen });
     const shown = view(row);
     res.status(201).set("cache-control", "no-store").json({ id: shown.id, status: shown.status, runAt: shown.runAt });

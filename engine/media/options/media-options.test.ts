@@ -49,3 +49,15 @@ describe("subtitles and chapters in the media options (issue 33 §6, §2)", () =
     for (const claim of [{ t: "x:de" }, { t: "s:" }, { t: "b:de;rm" }, { c: 2 }, { t: 1 }]) expect(optionsFromClaim(claim)).toBeNull();
   });
 });
+
+describe("exact with a split by chapter (docs/decisions/070)", () => {
+  it("keeps exact for a split without start or end, and carries it in the link", () => {
+    const options = parseMediaOptions({ chapters: "split", exact: true });
+    expect(options).toEqual({ tags: true, chapters: "split", exact: true });
+    expect(optionsClaim(options)).toEqual({ x: 1, c: 1 });
+    expect(optionsFromClaim(optionsClaim(options))).toEqual(options);
+    // without a clip or a split, exact means nothing and is neither kept nor accepted in a link
+    expect(parseMediaOptions({ exact: true })).toEqual({ tags: true });
+    expect(optionsFromClaim({ x: 1 })).toBeNull();
+  });
+});

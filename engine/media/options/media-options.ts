@@ -25,7 +25,7 @@ export interface MediaOptions {
   start?: number;
   /** a clip's last second (absent: to the end, or no clip at all) */
   end?: number;
-  /** the clip cut at the exact frames (re-encoded) rather than at the keyframe at or before `start`; only ever true when set */
+  /** the clip (or each chapter of a split) cut at the exact frames (re-encoded) rather than at the keyframe at or before its start; only ever true when set */
   exact?: true;
   /** audio evened out to −14 LUFS, −1 dBTP (issue 33 §5, docs/decisions/066); only ever true when set */
   normalize?: true;
@@ -138,7 +138,7 @@ export function parseMediaOptions(input: unknown): MediaOptions {
     ...(tags !== undefined ? { tags } : {}),
     ...(start !== undefined ? { start } : {}),
     ...(end !== undefined ? { end } : {}),
-    ...(exact && (start !== undefined || end !== undefined) ? { exact: true as const } : {}),
+    ...(exact && (start !== undefined || end !== undefined || chapters) ? { exact: true as const } : {}),
     ...(normalize ? { normalize: true as const } : {}),
     ...(audioLanguage ? { audioLanguage } : {}),
     ...(sponsorblock ? { sponsorblock } : {}),
@@ -217,7 +217,7 @@ export function optionsClaim(options: MediaOptions | undefined): OptionsClaim | 
   if (!options.tags) claim.g = 0;
   if (options.start !== undefined) claim.s = Math.round(options.start * 1000);
   if (options.end !== undefined) claim.e = Math.round(options.end * 1000);
-  if (options.exact && isClip(options)) claim.x = 1;
+  if (options.exact && (isClip(options) || options.chapters === "split")) claim.x = 1;
   if (options.normalize) claim.n = 1;
   if (options.audioLanguage) claim.a = options.audioLanguage;
   if (options.sponsorblock) {
@@ -248,7 +248,7 @@ export function optionsFromClaim(raw: unknown): MediaOptions | null {
   const subtitles = claim.t === undefined ? undefined : subtitlesFromClaim(claim.t);
   if (subtitles === null) return null;
   if (claim.c !== undefined && claim.c !== 1) return null;
-  if (claim.x === 1 && start === undefined && end === undefined) return null;
+  if (claim.x === 1 && start === undefined && end === undefined && claim.c !== 1) return null;
   return {
     ...DEFAULT_MEDIA_OPTIONS,
     tags: claim.g !== 0,

@@ -49,6 +49,22 @@ describe("streamed ZIP", () => {
     expect(archive.entries[1]).toMatchObject({ dosTime: (4 << 11) | (5 << 5) | 3, dosDate: (21 << 9) | (2 << 5) | 3 });
   });
 
+  it("tells onFirstRead once, at the consumer's first demand, whether it iterates or pipes", async () => {
+    let calls = 0;
+    const zip = createZipStream({ now: fixedNow, onFirstRead: () => void (calls++, zip.addEntry("a.txt", Buffer.from("a")).then(() => zip.finish())) });
+    await sleep(5);
+    expect(calls).toBe(0);
+    expect(readZip(await collect(zip)).entries.map((e) => e.name)).toEqual(["a.txt"]);
+    expect(calls).toBe(1);
+    let piped = 0;
+    const other = createZipStream({ onFirstRead: () => void piped++ });
+    other.output.on("data", () => {});
+    other.output.on("error", () => {});
+    await sleep(5);
+    expect(piped).toBe(1);
+    other.abort(new Error("done"));
+  });
+
   it("makes names safe and unique, and keeps the manifest's reserved name for it", async () => {
     const zip = createZipStream({ reservedNames: [MANIFEST_NAME] });
     const bytes = collect(zip);

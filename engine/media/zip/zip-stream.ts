@@ -65,6 +65,12 @@ export interface ZipStreamOptions {
   highWaterMark?: number;
   /** the default modification time (tests pass a fixed clock) */
   now?: () => Date;
+  /**
+   * Called once, when the consumer first asks for bytes (it pipes, listens for data or reads):
+   * an archive whose entries are made on demand starts making them then, and a reader that never
+   * reads (a HEAD request) costs nothing.
+   */
+  onFirstRead?: () => void;
 }
 
 export interface ZipStream {
@@ -87,8 +93,13 @@ export interface ZipStream {
 /** the output Readable: `_read` is the consumer asking for more, which wakes the writer */
 class ZipOutput extends Readable {
   private wake: (() => void) | null = null;
+  /** called once, at the consumer's first demand */
+  onFirstRead: (() => void) | null = null;
 
   override _read(): void {
+    const first = this.onFirstRead;
+    this.onFirstRead = null;
+    first?.();
     const wake = this.wake;
     this.wake = null;
     wake?.();
@@ -154,6 +165,7 @@ class CentralDirectory {
 
 export function createZipStream(options: ZipStreamOptions = {}): ZipStream {
   const output = new ZipOutput({ highWaterMark: options.highWaterMark ?? 64 * 1024 });
+  output.onFirstRead = options.onFirstRead ?? null;
   const names = new EntryNames(options.reservedNames);
   const now = options.now ?? (() => new Date());
   const central = new CentralDirectory();
