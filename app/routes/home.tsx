@@ -2,9 +2,8 @@ import { useRouteLoaderData } from "react-router";
 import { AdSlot } from "#app/components/layout/ad-slot.tsx";
 import { seo } from "#app/lib/seo.ts";
 import { getFeaturedArticles } from "#app/modules/blog/articles.server.ts";
-import { FeaturedArticles } from "#app/modules/blog/featured-articles.tsx";
 import { Downloader } from "#app/modules/downloader/components/downloader.tsx";
-import { FaqTeaser, HowToSteps, PremiumBlock, WhyChoose } from "#app/modules/downloader/components/home-sections.tsx";
+import { HomeBelowFold, loadHomeSections } from "#app/modules/downloader/components/home-below-fold.tsx";
 import { exampleLinks } from "#app/modules/downloader/example-links.ts";
 import { downloaderOfferFor } from "#app/modules/downloader/downloader-offer.server.ts";
 import { readSharedUrl } from "#app/modules/downloader/shared-url.ts";
@@ -21,6 +20,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     }),
     // what the viewer's plan offers: a playlist's ZIP (bulk downloads), the subtitles' language
     downloaderOfferFor(context, request),
+    // the sections below the downloader are rendered here from their own chunk (home-below-fold.tsx)
+    loadHomeSections(),
   ]);
   // Read here, on the server, so the page list stays out of the browser bundle.
   const page = findSitePage("/")!;
@@ -67,11 +68,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         )}
       />
       <AdSlot placement="in-content" />
-      <WhyChoose siteName={siteName} />
-      <HowToSteps />
-      <PremiumBlock />
-      <FeaturedArticles articles={loaderData.articles} />
-      <FaqTeaser />
+      <HomeBelowFold siteName={siteName} articles={loaderData.articles} />
     </>
   );
 }

@@ -167,6 +167,12 @@ test.describe("home: from a pasted link to a saved file", () => {
   });
 
   test("the rest of the home page: steps, premium block, FAQ teaser", async ({ page }) => {
+    // these sections hydrate from their own chunk (home-below-fold.tsx): the server's markup stays until it has
+    const errors: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(m.text());
+    });
+    page.on("pageerror", (e) => errors.push(e.message));
     await page.goto("/");
     await expect(page.getByRole("heading", { name: /Why choose/ })).toBeVisible();
     await expect(page.getByRole("heading", { name: "How to download a video" })).toBeVisible();
@@ -180,6 +186,19 @@ test.describe("home: from a pasted link to a saved file", () => {
     await expect(page.getByText("Login Required")).toBeVisible();
     await expect(page.getByText("Please log in or create an account to access premium features")).toBeVisible();
     await expect(page).toHaveURL(/\/login\?returnTo=%2Fpremium$/);
+    // no hydration mismatch, no chunk that failed to load
+    expect(errors).toEqual([]);
+  });
+
+  test("the sections below the downloader are in the server's page, readable without scripts", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: /Why choose/ })).toBeVisible();
+    await expect(page.locator("section[aria-labelledby=steps-heading] ol > li")).toHaveCount(4);
+    await expect(page.getByRole("heading", { name: "Get more with Premium" })).toBeVisible();
+    await expect(page.locator("section[aria-labelledby=faq-teaser-heading] dt")).toHaveCount(3);
+    await context.close();
   });
 
   test("the preview appears without moving the page", async ({ page }) => {

@@ -3,6 +3,8 @@ import { useNavigate, useRouteLoaderData } from "react-router";
 import { SiteLink } from "#app/components/ui/site-link.tsx";
 import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";
+import { FeaturedArticles } from "#app/modules/blog/featured-articles.tsx";
+import type { ArticleSummary } from "#app/modules/blog/types.ts";
 
 const WHY_CHOOSE = [
   { icon: Sparkles, title: "Free, with light advertising", text: "Every format up to 1080p costs nothing. No fake download buttons, no pop-ups." },
@@ -163,5 +165,24 @@ export function FaqTeaser() {
         </SiteLink>
       </p>
     </section>
+  );
+}
+
+export interface HomeSectionsProps {
+  siteName: string;
+  /** the featured blog articles (none: the block is left out) */
+  articles: ArticleSummary[];
+}
+
+/** The home page below the downloader and its ad, in order (loaded as its own chunk: home-below-fold.tsx). */
+export default function HomeSections({ siteName, articles }: HomeSectionsProps) {
+  return (
+    <>
+      <WhyChoose siteName={siteName} />
+      <HowToSteps />
+      <PremiumBlock />
+      <FeaturedArticles articles={articles} />
+      <FaqTeaser />
+    </>
   );
 }

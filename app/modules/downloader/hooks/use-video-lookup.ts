@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { resolveErrorMessage, resolveVideo, type ResolveResult } from "../api-client.ts";
+import { resolveErrorMessage, resolveVideo, type ResolveResult } from "../api-fetch.ts";
 
 export type LookupState =
   | { status: "idle" }
