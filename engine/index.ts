@@ -42,6 +42,7 @@ import type { ManifestRow } from "./media/zip/manifest-csv.ts";
 import { isClip, type MediaOptions } from "./media/options/media-options.ts";
 import { createSponsorBlock, DEFAULT_SPONSORBLOCK_API_URL } from "./sources/youtube/sponsorblock.ts";
 import { openMedia, sponsorSegmentsFor } from "./serve/open-media.ts";
+import { openFrame } from "./serve/open-frame.ts";
 import { planChapterSplit } from "./serve/chapter-archive.ts";
 import { chapterArchiveName, checkSplitFormat } from "./media/chapters/split-chapters.ts";
 import type { Caller, Chapter, FormatId, FormatOption, MediaPlan, ResolvedMedia, VideoDetails } from "./types.ts";
@@ -206,6 +207,12 @@ export interface Engine {
   handleDownload(token: string, req: IncomingMessage, res: ServerResponse, opts?: { ip?: string }): Promise<void>;
   /** rejects with EngineError("download.not_found") for an unknown id; resolves to the unsubscribe */
   subscribeProgress(id: string, fn: (p: DownloadProgress) => void): Promise<() => void>;
+  /**
+   * A JPEG of the frame at `t` (seconds or h:mm:ss) of a video link, at most 320 px wide: the
+   * picker's preview of a clip's first frame (docs/decisions/071). Resolved through the cache; only
+   * what covers `t` of its lowest rendition is fetched. `clip.out_of_range` at or past the end.
+   */
+  frame(url: string, t: string | number, opts?: { signal?: AbortSignal; ip?: string }): Promise<Buffer>;
   mediaTools: MediaTools;
   /** the yt-dlp resolving other platforms' links, or null when this server has none */
   ytdlp: YtdlpBinary | null;
@@ -787,6 +794,12 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
     handleDownload(token, req, res, opts = {}) {
       if (isBulkToken(token)) return serveBulk(serving, token, req, res, opts);
       return serveDownload(serving, token, req, res, opts);
+    },
+
+    async frame(url, t, opts = {}) {
+      if (closing) throw new EngineError("download.busy", { retryAfter: 5, detail: "the engine is closing" });
+      const media = await resolveCached(parse(url), false, undefined, opts);
+      return openFrame(serving, media, t, opts.signal);
     },
 
     subscribeProgress(id, fn) {

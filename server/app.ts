@@ -173,6 +173,8 @@ export function createApp(deps: AppDeps): Express {
   // the caller (account and plan) comes from the session cookie
   const identify = createCallerResolver({ accounts: deps.accounts, db: deps.db, logger });
   const resolveLimit = createResolveLimiter({ perMinute: config.RESOLVE_RATE_LIMIT_PER_MINUTE, store: deps.rateLimitStore?.("resolve") });
+  // a clip's preview frames (GET /api/v1/frame): as many, counted apart, so previews never spend a download's budget
+  const frameLimit = createResolveLimiter({ perMinute: config.RESOLVE_RATE_LIMIT_PER_MINUTE, store: deps.rateLimitStore?.("frame"), what: "frame limit per IP" });
   // download profiles (issue 31 §2): their routes, `profile` on POST /downloads and on jobs
   const profiles = createProfiles({ db: deps.db });
   // scheduled downloads (the session's user), before the API's catch-all
@@ -183,7 +185,7 @@ export function createApp(deps: AppDeps): Express {
   app.use("/api/v1/profiles", createProfilesRouter({ profiles, identify, logger }));
   // each platform's live status (issue 32 §5), from the health record the engine and the canary feed
   if (deps.platformHealth) app.use("/api/v1", createStatusRouter({ store: deps.platformHealth, ytdlp: () => deps.engine.ytdlp !== null }));
-  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL, identify, resolveLimit, resolveProfile: profileResolver(profiles) }));
+  app.use("/api/v1", createApiRouter({ engine: deps.engine, logger, publicUrl: config.PUBLIC_URL, identify, resolveLimit, frameLimit, resolveProfile: profileResolver(profiles) }));
 
   if (deps.build.mode === "production") {
     const clientDir = deps.build.clientDir;

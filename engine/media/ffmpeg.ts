@@ -287,6 +287,20 @@ export function loudnessMeasureArgs(plan: Extract<MediaPlan, { op: "transcode" }
   return [...base, ...inputArgs(1, plan.clip, inputUrls), "-map", "0:a:0", "-vn", ...clipOutputArgs(plan.clip, plan.cuts), ...audioFilters(plan.cuts, measureFilter()), "-f", "null", "-"];
 }
 
+/**
+ * One frame at `seek` of a clip's input (docs/decisions/071): decoded from the keyframe before it,
+ * scaled down to `width` at most (never up), written as a JPEG.
+ */
+export function frameArgs(seek: number, inputUrl: string | null, width: number): string[] {
+  const clip: PlanClip = { start: seek, end: seek, seeks: [seek], duration: 0, exact: true };
+  return [
+    ...BASE_ARGS,
+    ...inputArgs(1, clip, [inputUrl]),
+    ...["-map", "0:v:0", "-an", "-sn", "-dn", "-frames:v", "1", "-vf", `scale='min(${width},iw)':-2`],
+    ...["-c:v", "mjpeg", "-q:v", "4", "-f", "image2pipe", "pipe:1"],
+  ];
+}
+
 export interface FfmpegExit {
   code: number | null;
   signal: string | null;

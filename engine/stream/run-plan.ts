@@ -97,7 +97,8 @@ export function requestCeiling(stream: UpstreamStream, configured: number | unde
   return Math.min(configured ?? GROWN_CHUNK_CEILING, own !== undefined && own > 0 ? own : Infinity);
 }
 
-async function openInput(
+/** One stream's bytes through the engine's readers: a segmented one in order, a direct one (or its `range`) by ranged requests. */
+export async function openInput(
   stream: UpstreamStream,
   ctx: RunContext,
   range?: { start: number; end?: number },

@@ -30,6 +30,10 @@ const bulkDownloadBody = z
   .strict()
   .refine((b) => b.format !== undefined || b.profile !== undefined, { message: "format or profile" });
 const downloadQuery = z.object({ url: z.string().max(4096), format: z.string().max(64), language: z.string().min(1).max(35).optional() });
+/** `t`: a clip time, seconds or h:mm:ss (checked by the engine) */
+const frameQuery = z.object({ url: z.string().max(4096), t: z.string().min(1).max(16) });
+/** seconds a browser may keep a frame: the picker asks again for a start it showed a moment ago */
+const FRAME_MAX_AGE_SECONDS = 300;
 
 const JSON_LIMIT_BYTES = 16 * 1024;
 
@@ -55,11 +59,14 @@ export function createApiRouter(deps: {
   identify?: CallerResolver;
   /** the per-IP limit of requests that resolve a link (resolve-limit.ts); none = unlimited */
   resolveLimit?: RequestHandler;
+  /** the per-IP limit of preview frames, a budget of their own (resolve-limit.ts); none = unlimited */
+  frameLimit?: RequestHandler;
   /** a custom download profile of the caller's (issue 31 §2); none: `profile` is refused */
   resolveProfile?: (caller: Caller, id: string) => Promise<{ format: string; language?: string; filenameTemplate?: string }>;
 }): Router {
   const { engine, logger } = deps;
   const resolveLimit: RequestHandler = deps.resolveLimit ?? ((_req, _res, next) => next());
+  const frameLimit: RequestHandler = deps.frameLimit ?? ((_req, _res, next) => next());
   const callerFromRequest = deps.identify ?? anonymousCaller;
   const profileOf = async (caller: Caller, id: string): Promise<{ format?: string; language?: string; filenameTemplate?: string }> => {
     if (!deps.resolveProfile) throw new EngineError("request.invalid", { message: "This server has no download profiles.", detail: "profiles" });
@@ -126,6 +133,13 @@ export function createApiRouter(deps: {
     const options = parseMediaOptions(req.query);
     const created = await engine.createDownload({ url, format, language, options, caller: await callerFromRequest(req), ip: clientIp(req), signal: leaving(res) });
     res.set("cache-control", "no-store").redirect(302, created.downloadUrl);
+  });
+
+  // a clip's first frame for the picker (issue 33 §1): a small JPEG, the same for every caller
+  router.get("/frame", frameLimit, async (req, res) => {
+    const { url, t } = parse(frameQuery, req.query);
+    const image = await engine.frame(url, t, { signal: leaving(res), ip: clientIp(req) });
+    res.set({ "content-type": "image/jpeg", "cache-control": `private, max-age=${FRAME_MAX_AGE_SECONDS}`, "x-content-type-options": "nosniff" }).send(image);
   });
 
   router.get("/dl/:token", async (req, res) => {

@@ -44,7 +44,7 @@ export function coveringSegments(segments: SegmentRef[], start: number, end: num
 }
 
 /** The input cut to what the clip needs, and where ffmpeg seeks in it. */
-function clipInput(stream: UpstreamStream, start: number, end: number): { stream: UpstreamStream; seek: number } {
+export function clipInput(stream: UpstreamStream, start: number, end: number): { stream: UpstreamStream; seek: number } {
   if (stream.transport.type !== "segments") return { stream, seek: start };
   const { segments, offset } = coveringSegments(stream.transport.segments, start, end);
   if (segments.length === 0) throw new EngineError("clip.out_of_range", { detail: `no segment of stream ${stream.id} reaches ${start}s` });

@@ -9,6 +9,8 @@ import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
+import type { SourceAdapter } from "#engine/sources/types.ts";
+import type { ResolvedMedia } from "#engine/types.ts";
 import { MEDIA_CACHE_DIR } from "./helpers.ts";
 
 const run = promisify(execFile);
@@ -110,11 +112,14 @@ async function build(tmp: string): Promise<void> {
   await fs.writeFile(path.join(tmp, ".complete"), "");
 }
 
-/** The frame number burned into every frame of a file's first video track, in decoding order of presentation. */
+/**
+ * The frame number burned into every frame of a file's first video track, in decoding order of
+ * presentation; a smaller picture (a preview JPEG) is scaled back to the source's size first.
+ */
 export async function frameNumbers(file: string): Promise<number[]> {
   const { stdout } = await run(
     "ffmpeg",
-    ["-v", "error", "-i", file, "-map", "0:v:0", "-vsync", "passthrough", "-vf", `crop=${WIDTH}:${BAR_STRIP}:0:0`, "-f", "rawvideo", "-pix_fmt", "gray", "-"],
+    ["-v", "error", "-i", file, "-map", "0:v:0", "-vsync", "passthrough", "-vf", `scale=${WIDTH}:${HEIGHT},crop=${WIDTH}:${BAR_STRIP}:0:0`, "-f", "rawvideo", "-pix_fmt", "gray", "-"],
     { encoding: "buffer", maxBuffer: 512 * 1024 * 1024 },
   );
   const frameBytes = WIDTH * BAR_STRIP;
@@ -127,4 +132,60 @@ export async function frameNumbers(file: string): Promise<number[]> {
     numbers.push(n);
   }
   return numbers;
+}
+
+/**
+ * A YouTube-shaped answer: video and audio as two fragmented MP4 files, each with one global sidx,
+ * read as direct streams (what googlevideo serves) from `host`, for any YouTube watch link.
+ */
+export function youtubeShaped(media: TimecodeMedia, host: string): SourceAdapter {
+  return {
+    platform: "youtube",
+    matches: (parsed) => parsed.kind === "youtube",
+    async resolve(parsed) {
+      if (parsed.kind !== "youtube") return { ok: false, code: "link.unsupported" };
+      const sizes = { video: (await fs.stat(media.fragmentedVideo)).size, audio: (await fs.stat(media.fragmentedAudio)).size };
+      const resolved: ResolvedMedia = {
+        platform: "youtube",
+        sourceUrl: parsed.url,
+        details: {
+          ...{ id: parsed.id, title: "Timecode", description: "", thumbnail: "", channelTitle: "Test", channelId: "UC1", channelThumbnail: "", isMonetized: false },
+          ...{ subscriberCount: "Unknown", publishedAt: "Jan 1, 2026", duration: "2:00", viewCount: "1 views", likeCount: "0", tags: [], downloadUrl: parsed.url },
+          ...{ platform: "youtube", durationSeconds: TIMECODE_SECONDS, embedUrl: null },
+        },
+        streams: [
+          { id: "134", kind: "video", url: `${host}/fragmented-video.mp4`, transport: { type: "direct" }, container: "mp4", vcodec: "h264", width: WIDTH, height: HEIGHT, bitrate: 400_000, contentLength: sizes.video },
+          { id: "140", kind: "audio", url: `${host}/fragmented-audio.m4a`, transport: { type: "direct" }, container: "m4a", acodec: "aac", bitrate: 96_000, contentLength: sizes.audio },
+        ],
+        thumbnails: [],
+        captions: [],
+      };
+      return { ok: true, media: resolved };
+    },
+  };
+}
+
+/** Sizes of the packets of a file whose presentation time lies in [from, to). */
+export async function packetBytes(file: string, from: number, to: number): Promise<number> {
+  const { stdout } = await run("ffprobe", ["-v", "error", "-show_entries", "packet=pts_time,size", "-of", "csv=p=0", file], { maxBuffer: 64 * 1024 * 1024 });
+  let total = 0;
+  for (const line of stdout.trim().split("\n")) {
+    const [pts, size] = line.split(",").map(Number) as [number, number];
+    if (pts >= from && pts < to) total += size;
+  }
+  return total;
+}
+
+/** An MP4's index: every top-level box but the media (mdat, and a fragment's moof). */
+export async function mp4IndexBytes(file: string): Promise<number> {
+  const buf = await fs.readFile(file);
+  let total = 0;
+  for (let o = 0; o + 8 <= buf.length; ) {
+    const size = buf.readUInt32BE(o);
+    const type = buf.toString("latin1", o + 4, o + 8);
+    if (size < 8) break;
+    if (type !== "mdat" && type !== "moof") total += size;
+    o += size;
+  }
+  return total;
 }

@@ -14,45 +14,13 @@ import { createEngine, type Engine } from "#engine/index.ts";
 import { locateMediaTools } from "#engine/media/ffmpeg.ts";
 import { parseMediaOptions } from "#engine/media/options/media-options.ts";
 import { genericSource } from "#engine/sources/generic/index.ts";
-import type { SourceAdapter } from "#engine/sources/types.ts";
-import type { ResolvedMedia } from "#engine/types.ts";
 import { dlPath, get, serveDownloads, testConfig } from "../engine-core/engine-fixture.ts";
-import { ensureTimecodeMedia, frameNumbers, TIMECODE_FPS, TIMECODE_GOP_FRAMES, TIMECODE_SECONDS, type TimecodeMedia } from "./clip-media.ts";
+import { ensureTimecodeMedia, frameNumbers, mp4IndexBytes, packetBytes, TIMECODE_FPS, TIMECODE_GOP_FRAMES, youtubeShaped, type TimecodeMedia } from "./clip-media.ts";
 import { startCountingOrigin, type CountingOrigin } from "./counting-origin.ts";
 import { ffprobeFile } from "./helpers.ts";
 
 const execFileAsync = promisify(execFile);
 
-/**
- * A YouTube-shaped answer: video and audio as two fragmented MP4 files, each with one global sidx,
- * read as direct streams (what googlevideo serves), for any YouTube watch link.
- */
-function dashShaped(): SourceAdapter {
-  return {
-    platform: "youtube",
-    matches: (parsed) => parsed.kind === "youtube",
-    async resolve(parsed) {
-      if (parsed.kind !== "youtube") return { ok: false, code: "link.unsupported" };
-      const sizes = { video: (await stat(media.fragmentedVideo)).size, audio: (await stat(media.fragmentedAudio)).size };
-      const resolved: ResolvedMedia = {
-        platform: "youtube",
-        sourceUrl: parsed.url,
-        details: {
-          ...{ id: parsed.id, title: "Timecode", description: "", thumbnail: "", channelTitle: "Test", channelId: "UC1", channelThumbnail: "", isMonetized: false },
-          ...{ subscriberCount: "Unknown", publishedAt: "Jan 1, 2026", duration: "2:00", viewCount: "1 views", likeCount: "0", tags: [], downloadUrl: parsed.url },
-          ...{ platform: "youtube", durationSeconds: TIMECODE_SECONDS, embedUrl: null },
-        },
-        streams: [
-          { id: "134", kind: "video", url: `${HOST}/fragmented-video.mp4`, transport: { type: "direct" }, container: "mp4", vcodec: "h264", width: 640, height: 360, bitrate: 400_000, contentLength: sizes.video },
-          { id: "140", kind: "audio", url: `${HOST}/fragmented-audio.m4a`, transport: { type: "direct" }, container: "m4a", acodec: "aac", bitrate: 96_000, contentLength: sizes.audio },
-        ],
-        thumbnails: [],
-        captions: [],
-      };
-      return { ok: true, media: resolved };
-    },
-  };
-}
 const anonymous = { kind: "anonymous" as const };
 const HOST = "https://clips.example.test";
 
@@ -66,7 +34,7 @@ let nextIp = 1;
 beforeAll(async () => {
   media = await ensureTimecodeMedia();
   origin = await startCountingOrigin(media.dir);
-  engine = await createEngine(testConfig({ hostMap: `clips.example.test=${origin.origin}` }), { sources: [dashShaped(), genericSource], media: await locateMediaTools({}), killGraceMs: 500 });
+  engine = await createEngine(testConfig({ hostMap: `clips.example.test=${origin.origin}` }), { sources: [youtubeShaped(media, HOST), genericSource], media: await locateMediaTools({}), killGraceMs: 500 });
   server = await serveDownloads(engine);
   tmp = await mkdtemp(path.join(os.tmpdir(), "vidfetch-clips-"));
 }, 180_000);
@@ -76,31 +44,6 @@ afterAll(async () => {
   await origin?.close();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
-
-/** Sizes of the packets of a file whose presentation time lies in [from, to). */
-async function packetBytes(file: string, from: number, to: number): Promise<number> {
-  const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-show_entries", "packet=pts_time,size", "-of", "csv=p=0", file], { maxBuffer: 64 * 1024 * 1024 });
-  let total = 0;
-  for (const line of stdout.trim().split("\n")) {
-    const [pts, size] = line.split(",").map(Number) as [number, number];
-    if (pts >= from && pts < to) total += size;
-  }
-  return total;
-}
-
-/** An MP4's index: every top-level box but the media (mdat, and a fragment's moof). */
-async function mp4IndexBytes(file: string): Promise<number> {
-  const buf = await readFile(file);
-  let total = 0;
-  for (let o = 0; o + 8 <= buf.length; ) {
-    const size = buf.readUInt32BE(o);
-    const type = buf.toString("latin1", o + 4, o + 8);
-    if (size < 8) break;
-    if (type !== "mdat" && type !== "moof") total += size;
-    o += size;
-  }
-  return total;
-}
 
 /** An EBML variable-length integer at `o`: its length and value (the marker bit kept for ids, dropped for sizes). */
 function vint(buf: Buffer, o: number, keepMarker: boolean): { length: number; value: number } {
