@@ -278,6 +278,10 @@ export interface TagFields {
   description: string;
   /** the chosen audio track's language, ISO 639-2 ("ger"): an MP3's TLAN frame (docs/decisions/067) */
   language?: string;
+  /** the album: a chapter's file names its video here (docs/decisions/070) */
+  album?: string;
+  /** the file's place and the count: a chapter's among its video's (docs/decisions/070) */
+  track?: { number: number; total: number };
 }
 
 /** How one download is tagged: ID3 (MP3) or MP4 tags, the fields, and the thumbnail fetched as its cover (none for video). */

@@ -26,7 +26,7 @@ export interface ChapterPart extends ChapterPiece {
   fileName: string;
 }
 
-/** The piece's own tags: its chapter's title; the other fields (artist, date, cover…) are the video's. */
+/** The piece's own tags: its chapter's title, the video's as its album, its place; the other fields (artist, date, cover…) are the video's. */
 function pieceTags(plan: MediaPlan, fields: Partial<TagFields>): MediaPlan {
   if ((plan.op !== "passthrough" && plan.op !== "remux" && plan.op !== "transcode") || !plan.tags) return plan;
   const tags = { ...plan.tags, fields: { ...plan.tags.fields, ...fields } };
@@ -51,7 +51,8 @@ export function planChapterSplit(media: ResolvedMedia, format: FormatId, options
   // each piece is a clip with the download's other options; segments marked as chapters are the pieces themselves
   const each: MediaOptions = { ...options, chapters: undefined, ...(marked ? { sponsorblock: undefined } : {}) };
   return pieces.map((piece) => {
-    const plan = pieceTags(planFormat(media, format, { ...each, start: piece.start, end: piece.end }, marked ? null : segments), { title: piece.title || media.details.title });
+    const planned = planFormat(media, format, { ...each, start: piece.start, end: piece.end }, marked ? null : segments);
+    const plan = pieceTags(planned, { title: piece.title || media.details.title, album: media.details.title, track: { number: piece.position, total: pieces.length } });
     return { ...piece, plan, fileName: pieceFileName(piece, pieces.length, plan.extension) };
   });
 }

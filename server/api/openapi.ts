@@ -148,26 +148,6 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
-      "/frame": {
-        get: {
-          operationId: "frame",
-          summary: "A clip's first frame: a JPEG at most 320 px wide of the frame shown at t (the picker's preview)",
-          parameters: [
-            { name: "url", in: "query", required: true, schema: { type: "string" } },
-            { name: "t", in: "query", required: true, schema: { type: "string", maxLength: 16, examples: ["90", "1:02:03", "1:02:03.5"] }, description: "seconds or h:mm:ss, before the video's end; see ClipTime" },
-          ],
-          responses: {
-            "200": {
-              description: "The frame (Cache-Control: private, max-age=300). Only what covers t of the video's lowest rendition that fills 320 px is fetched.",
-              content: { "image/jpeg": { schema: { type: "string", format: "binary" } } },
-            },
-            "400": errorResponse("Invalid link, or t is not a time (request.invalid)"),
-            "422": errorResponse("t at or past the video's end (clip.out_of_range), or a source without a picture or of unknown length (clip.unavailable)"),
-            "429": errorResponse("More frames from this IP in a minute than RESOLVE_RATE_LIMIT_PER_MINUTE (download.rate_limited, Retry-After)"),
-            "503": errorResponse("Previews busy (download.busy, Retry-After)"),
-          },
-        },
-      },
       "/dl/{token}": {
         get: {
           operationId: "streamDownload",
@@ -475,7 +455,7 @@ export function openApiDocument(serverUrl: string) {
           type: "string",
           enum: ["split"],
           description:
-            "one file per chapter, in a ZIP (issue 33 §2, docs/decisions/070): MP4, WEBM, MP3, M4A and AAC; each file a clip of its chapter (start and end keep the chapters they reach, exact cuts each at its frames), named `01 - <chapter title>.<ext>`, tagged with the chapter's title, made one after another into the ZIP as it streams. The link's `bytes` is null and GET /dl/{token} answers application/zip (`Title (720p) - chapters.zip`); its progress tells each chapter in `files`. A video without chapters, or a thumbnail, transcript or subtitles, is 422 chapters.unavailable; with `urls` or a playlist link 400 request.invalid",
+            "one file per chapter, in a ZIP (issue 33 §2, docs/decisions/070): MP4, WEBM, MP3, M4A and AAC; each file a clip of its chapter (start and end keep the chapters they reach, exact cuts each at its frames), named `01 - <chapter title>.<ext>`, tagged with the chapter's title (the video's as album, its place as track), made one after another into the ZIP as it streams. The link's `bytes` is null and GET /dl/{token} answers application/zip (`Title (720p) - chapters.zip`); its progress tells each chapter in `files`. A video without chapters, or a thumbnail, transcript or subtitles, is 422 chapters.unavailable; with `urls` or a playlist link 400 request.invalid",
         },
         ClipTime: {
           oneOf: [

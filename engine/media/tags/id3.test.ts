@@ -74,6 +74,12 @@ describe("buildId3Tag", () => {
     expect(id3TagBytes({ ...fields, language: "ger" }, null)).toBe(id3TagBytes(fields, null) + 14);
   });
 
+  it("writes a chapter file's album and track (TALB, TRCK \"n/total\") after the artist", () => {
+    const list = frames(buildId3Tag({ ...fields, album: "The video", track: { number: 3, total: 12 } }, null));
+    expect(list.map((f) => f.id)).toEqual(["TIT2", "TPE1", "TALB", "TRCK", "TDRC", "COMM"]);
+    expect(list[3]!.body.subarray(1).toString("utf8")).toBe("3/12");
+  });
+
   it("leaves out the fields a video does not have", () => {
     expect(frames(buildId3Tag({ ...fields, date: "", comment: "" }, null)).map((f) => f.id)).toEqual(["TIT2", "TPE1"]);
   });

@@ -58,11 +58,14 @@ function chapterFrames(chapters: readonly Chapter[]): Buffer[] {
   return kept.length > 0 ? [toc, ...chaps] : [];
 }
 
-/** The bytes of one ID3v2.4 tag: header, then TIT2, TPE1, TDRC, TLAN, COMM, APIC for the fields present, then the chapters. */
+/** The bytes of one ID3v2.4 tag: header, then TIT2, TPE1, TALB, TRCK, TDRC, TLAN, COMM, APIC for the fields present, then the chapters. */
 export function buildId3Tag(fields: TagFields, cover: CoverImage | null, chapters: readonly Chapter[] = []): Buffer {
   const frames: Buffer[] = [];
   if (fields.title) frames.push(textFrame("TIT2", fields.title));
   if (fields.artist) frames.push(textFrame("TPE1", fields.artist));
+  if (fields.album) frames.push(textFrame("TALB", fields.album));
+  // TRCK: "3/12", the track's number and the count
+  if (fields.track) frames.push(textFrame("TRCK", `${fields.track.number}/${fields.track.total}`));
   if (fields.date) frames.push(textFrame("TDRC", fields.date));
   // TLAN: the language spoken, three letters of ISO 639-2 (an audio track chosen by language)
   if (fields.language) frames.push(textFrame("TLAN", fields.language));

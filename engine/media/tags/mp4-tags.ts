@@ -31,11 +31,21 @@ function item(type: string, dataType: number, value: Buffer): Buffer {
 
 const text = (type: string, value: string) => item(type, 1, Buffer.from(value, "utf8"));
 
+/** trkn's data (type 0, implicit): two reserved bytes, the number and the count as 16-bit integers, two reserved bytes */
+function trackNumber(track: { number: number; total: number }): Buffer {
+  const data = Buffer.alloc(8);
+  data.writeUInt16BE(Math.min(track.number, 0xffff), 2);
+  data.writeUInt16BE(Math.min(track.total, 0xffff), 4);
+  return data;
+}
+
 /** `meta` (a full box) with the iTunes handler and the item list; the same layout ffmpeg and iTunes write. */
 export function buildMp4Meta(fields: TagFields, cover: CoverImage | null): Buffer {
   const items: Buffer[] = [];
   if (fields.title) items.push(text("\u00a9nam", fields.title));
   if (fields.artist) items.push(text("\u00a9ART", fields.artist));
+  if (fields.album) items.push(text("\u00a9alb", fields.album));
+  if (fields.track) items.push(item("trkn", 0, trackNumber(fields.track)));
   if (fields.date) items.push(text("\u00a9day", fields.date));
   if (fields.comment) items.push(text("\u00a9cmt", fields.comment));
   if (fields.description) items.push(text("desc", fields.description));

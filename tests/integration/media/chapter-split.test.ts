@@ -4,7 +4,7 @@
  * bytes it sends) with four chapters, its frames numbered by a burned-in timecode. The ZIP is read
  * back entry by entry: one file per chapter in order, named after it, each the chapter's stretch
  * (from the keyframe at or before its start for a copy, to the frame for `exact`), tagged with its
- * title; the CDN sent about the file once, not once per chapter; refusals before any link.
+ * title, the video's as album and its place as track; the CDN sent about the file once, not once per chapter; refusals before any link.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
@@ -178,7 +178,7 @@ describe("an MP4 split by chapter (stream copy)", () => {
     expect(got.files.map((f) => f.name)).toEqual(NAMES.map((n) => `${n}.mp4`));
   });
 
-  it("each file is its chapter: from the keyframe at or before its start to its end, tagged with its title", async () => {
+  it("each file is its chapter: from the keyframe at or before its start to its end, tagged with its title, album and track", async () => {
     for (const [i, chapter] of CHAPTERS.entries()) {
       const { file } = got.files[i]!;
       expect(await decodesCleanly(file)).toBe("");
@@ -189,7 +189,7 @@ describe("an MP4 split by chapter (stream copy)", () => {
       const length = await durationOf(file);
       expect(length).toBeGreaterThan(chapter.end - chapter.start - 0.1);
       expect(length).toBeLessThan(chapter.end - chapter.start + GOP_SECONDS + 0.1);
-      expect((await formatTags(file)).title).toBe(chapter.title);
+      expect(await formatTags(file)).toMatchObject({ title: chapter.title, album: "Split me", track: `${i + 1}/4` });
     }
   }, 60_000);
 
@@ -216,7 +216,7 @@ describe("a split with other options", () => {
     expect(got.files.map((f) => f.name)).toEqual(["01 - Intro.mp3", "02 - Café — the middle_part.mp3", "03 - Third_ why_.mp3"]);
     const lengths = await Promise.all(got.files.map((f) => durationOf(f.file)));
     for (const [i, expected] of [5, 36, 9].entries()) expect(Math.abs(lengths[i]! - expected)).toBeLessThan(0.1);
-    expect((await formatTags(got.files[1]!.file)).title).toBe("Café — the middle/part");
+    expect(await formatTags(got.files[1]!.file)).toMatchObject({ title: "Café — the middle/part", album: "Split me", track: "2/3", artist: "Test" });
     // only the range was read, about once
     expect(got.fetched).toBeLessThan(fileBytes * (50 / TIMECODE_SECONDS) * 1.5 + 512 * 1024);
   }, 120_000);
