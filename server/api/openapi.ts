@@ -148,6 +148,26 @@ export function openApiDocument(serverUrl: string) {
           },
         },
       },
+      "/frame": {
+        get: {
+          operationId: "frame",
+          summary: "A clip's first frame: a JPEG at most 320 px wide of the frame shown at t (the picker's preview)",
+          parameters: [
+            { name: "url", in: "query", required: true, schema: { type: "string" } },
+            { name: "t", in: "query", required: true, schema: { type: "string", maxLength: 16, examples: ["90", "1:02:03", "1:02:03.5"] }, description: "seconds or h:mm:ss, before the video's end; see ClipTime" },
+          ],
+          responses: {
+            "200": {
+              description: "The frame (Cache-Control: private, max-age=300). Only what covers t of the video's lowest rendition that fills 320 px is fetched.",
+              content: { "image/jpeg": { schema: { type: "string", format: "binary" } } },
+            },
+            "400": errorResponse("Invalid link, or t is not a time (request.invalid)"),
+            "422": errorResponse("t at or past the video's end (clip.out_of_range), or a source without a picture or of unknown length (clip.unavailable)"),
+            "429": errorResponse("More frames from this IP in a minute than RESOLVE_RATE_LIMIT_PER_MINUTE (download.rate_limited, Retry-After)"),
+            "503": errorResponse("Previews busy (download.busy, Retry-After)"),
+          },
+        },
+      },
       "/dl/{token}": {
         get: {
           operationId: "streamDownload",
