@@ -20,11 +20,11 @@ import { locateMediaTools } from "#engine/media/ffmpeg.ts";
 import { readZip } from "#engine/media/zip/zip-test-reader.ts";
 import { verifyDownload } from "#engine/serve/signed-links.ts";
 import type { SourceAdapter } from "#engine/sources/types.ts";
-import type { Chapter, ResolvedMedia } from "#engine/types.ts";
+import type { Chapter } from "#engine/types.ts";
 import { createApiRouter } from "#server/api/router.ts";
 import { get, testConfig } from "../engine-core/engine-fixture.ts";
 import { silentLogger } from "../engine-core/helpers.ts";
-import { ensureTimecodeMedia, frameNumbers, TIMECODE_FPS, TIMECODE_GOP_FRAMES, TIMECODE_SECONDS, type TimecodeMedia } from "./clip-media.ts";
+import { ensureTimecodeMedia, frameNumbers, TIMECODE_FPS, TIMECODE_GOP_FRAMES, TIMECODE_SECONDS, youtubeShaped, type TimecodeMedia } from "./clip-media.ts";
 import { startCountingOrigin, type CountingOrigin } from "./counting-origin.ts";
 import { childFfmpegCount, decodesCleanly } from "./helpers.ts";
 
@@ -44,30 +44,15 @@ const CHAPTERS: Chapter[] = [
 ];
 const NAMES = ["01 - Intro", "02 - Café — the middle_part", "03 - Third_ why_", "04 - Ending"];
 
-function youtubeShaped(): SourceAdapter {
+/** The clip tests' YouTube-shaped video, with chapters for one id */
+function withChapters(): SourceAdapter {
+  const shaped = youtubeShaped(media, HOST);
   return {
-    platform: "youtube",
-    matches: (parsed) => parsed.kind === "youtube",
-    async resolve(parsed) {
-      if (parsed.kind !== "youtube") return { ok: false, code: "link.unsupported" };
-      const sizes = { video: (await stat(media.fragmentedVideo)).size, audio: (await stat(media.fragmentedAudio)).size };
-      const resolved: ResolvedMedia = {
-        platform: "youtube",
-        sourceUrl: parsed.url,
-        details: {
-          ...{ id: parsed.id, title: "Split me", description: "", thumbnail: "", channelTitle: "Test", channelId: "UC1", channelThumbnail: "", isMonetized: false },
-          ...{ subscriberCount: "Unknown", publishedAt: "Jan 1, 2026", duration: "2:00", viewCount: "1 views", likeCount: "0", tags: [], downloadUrl: parsed.url },
-          ...{ platform: "youtube", durationSeconds: TIMECODE_SECONDS, embedUrl: null },
-        },
-        streams: [
-          { id: "134", kind: "video", url: `${HOST}/fragmented-video.mp4`, transport: { type: "direct" }, container: "mp4", vcodec: "h264", width: 640, height: 360, bitrate: 400_000, contentLength: sizes.video },
-          { id: "140", kind: "audio", url: `${HOST}/fragmented-audio.m4a`, transport: { type: "direct" }, container: "m4a", acodec: "aac", bitrate: 96_000, contentLength: sizes.audio },
-        ],
-        thumbnails: [],
-        captions: [],
-        ...(parsed.id === "chapterSplt" ? { chapters: CHAPTERS } : {}),
-      };
-      return { ok: true, media: resolved };
+    ...shaped,
+    async resolve(parsed, ctx) {
+      const result = await shaped.resolve(parsed, ctx);
+      if (!result.ok || parsed.kind !== "youtube" || parsed.id !== "chapterSplt") return result;
+      return { ok: true, media: { ...result.media, chapters: CHAPTERS } };
     },
   };
 }
@@ -84,7 +69,7 @@ beforeAll(async () => {
   media = await ensureTimecodeMedia();
   cdn = await startCountingOrigin(media.dir);
   engine = await createEngine(testConfig({ hostMap: `chapters.example.test=${cdn.origin}`, publicUrl: "http://127.0.0.1:1" }), {
-    sources: [youtubeShaped()],
+    sources: [withChapters()],
     media: await locateMediaTools({}),
     killGraceMs: 500,
   });
@@ -167,11 +152,11 @@ describe("an MP4 split by chapter (stream copy)", () => {
   }, 120_000);
 
   it("is a ZIP named after the video, its size not claimed ahead, its link carrying the split", () => {
-    expect(got.created.filename).toBe("Split me (360p) - chapters.zip");
+    expect(got.created.filename).toBe("Timecode (360p) - chapters.zip");
     expect(got.created.bytes).toBeNull();
     expect(verifyDownload(SECRET, got.created.downloadUrl.split("/").pop()!, 0).options).toEqual({ tags: true, chapters: "split" });
     expect(got.headers["content-type"]).toBe("application/zip");
-    expect(got.headers["content-disposition"]).toContain("filename*=UTF-8''Split%20me%20%28360p%29%20-%20chapters.zip");
+    expect(got.headers["content-disposition"]).toContain("filename*=UTF-8''Timecode%20%28360p%29%20-%20chapters.zip");
   });
 
   it("holds one file per chapter, in order, named after it", () => {
@@ -189,7 +174,7 @@ describe("an MP4 split by chapter (stream copy)", () => {
       const length = await durationOf(file);
       expect(length).toBeGreaterThan(chapter.end - chapter.start - 0.1);
       expect(length).toBeLessThan(chapter.end - chapter.start + GOP_SECONDS + 0.1);
-      expect(await formatTags(file)).toMatchObject({ title: chapter.title, album: "Split me", track: `${i + 1}/4` });
+      expect(await formatTags(file)).toMatchObject({ title: chapter.title, album: "Timecode", track: `${i + 1}/4` });
     }
   }, 60_000);
 
@@ -211,12 +196,12 @@ describe("an MP4 split by chapter (stream copy)", () => {
 describe("a split with other options", () => {
   it("an MP3 split within start and end holds the chapters the range reaches, cut to it, each exactly its length", async () => {
     const got = await split({ format: "mp3-128", start: 20, end: "1:10" });
-    // (a clip's name may say its span: "Split me (128 kbps) [0.20-1.10] - chapters.zip")
-    expect(got.created.filename).toMatch(/^Split me \(128 kbps\).* - chapters\.zip$/);
+    // the range is a clip's span, in the name as a clip's file says it
+    expect(got.created.filename).toBe("Timecode (128 kbps) [0.20-1.10] - chapters.zip");
     expect(got.files.map((f) => f.name)).toEqual(["01 - Intro.mp3", "02 - Café — the middle_part.mp3", "03 - Third_ why_.mp3"]);
     const lengths = await Promise.all(got.files.map((f) => durationOf(f.file)));
     for (const [i, expected] of [5, 36, 9].entries()) expect(Math.abs(lengths[i]! - expected)).toBeLessThan(0.1);
-    expect(await formatTags(got.files[1]!.file)).toMatchObject({ title: "Café — the middle/part", album: "Split me", track: "2/3", artist: "Test" });
+    expect(await formatTags(got.files[1]!.file)).toMatchObject({ title: "Café — the middle/part", album: "Timecode", track: "2/3", artist: "Test" });
     // only the range was read, about once
     expect(got.fetched).toBeLessThan(fileBytes * (50 / TIMECODE_SECONDS) * 1.5 + 512 * 1024);
   }, 120_000);
@@ -263,7 +248,7 @@ describe("a split link's stream", () => {
 describe("a job's split", () => {
   it("engine.openDownload (a scheduled download's run) gives the same ZIP as a stream", async () => {
     const opened = await engine.openDownload({ url: WITH_CHAPTERS, format: "m4a", caller: { kind: "premium", plan: "pro", userId: "u1" }, ip: "job", options: { tags: true, chapters: "split" } });
-    expect([opened.filename, opened.contentType, opened.bytes]).toEqual(["Split me - chapters.zip", "application/zip", null]);
+    expect([opened.filename, opened.contentType, opened.bytes]).toEqual(["Timecode - chapters.zip", "application/zip", null]);
     const entries = readZip(Buffer.concat(await opened.stream.toArray())).entries;
     expect(entries.map((e) => e.name)).toEqual(NAMES.map((n) => `${n}.m4a`));
     const last = path.join(tmp, "job-last.m4a");
