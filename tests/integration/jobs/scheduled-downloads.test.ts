@@ -274,6 +274,16 @@ describe.each(testDatabases)("scheduled downloads on $name", (variant) => {
         body: JSON.stringify({ url: ALL_FORMATS_URL, format: "m4a", tags: "sometimes" }),
       });
       expect(unknown.status).toBe(400);
+      // a split by chapter (docs/decisions/070): of one video only; a video without chapters fails its job with the catalogue's words
+      const post = (body: Record<string, unknown>) => fetch(`${origin}/api/v1/jobs`, { method: "POST", headers: { cookie: pro.cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const severalSplit = await post({ urls: [ALL_FORMATS_URL, ALL_FORMATS_URL], format: "m4a", chapters: "split" });
+      expect([severalSplit.status, ((await severalSplit.json()) as { error: { code: string } }).error.code]).toEqual([400, "request.invalid"]);
+      const split = await post({ url: ALL_FORMATS_URL, format: "m4a", chapters: "split" });
+      expect(split.status).toBe(201);
+      const { id: splitId } = (await split.json()) as JobBody;
+      await job.run({ id: queued.get(splitId)!, data: { jobId: splitId }, signal: new AbortController().signal });
+      const [splitRow] = await db.db.select().from(downloadJobs).where(eq(downloadJobs.id, splitId));
+      expect([splitRow!.mediaOptions, splitRow!.status, splitRow!.error]).toEqual([{ tags: true, chapters: "split" }, "failed", "This video has no chapters to split it by."]);
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
