@@ -16,6 +16,7 @@ import { checkSponsorBlock, cutSpans, sponsorChapters, sponsorCutPlan, withCutCh
 import type { SkipSegment } from "./media/sponsorblock/segments.ts";
 import { loudnessPlan } from "./media/loudness/loudness.ts";
 import { withAudioLanguage } from "./media/audio/audio-tracks.ts";
+import { carriesSubtitles, subtitlesPlan } from "./captions/plan-subtitles.ts";
 import { DEFAULT_MEDIA_OPTIONS, isClip, type MediaOptions } from "./media/options/media-options.ts";
 import { tagBytes, tagPlan } from "./media/tags/plan-tags.ts";
 import { iso639Alpha3 } from "./media/audio/iso639.ts";
@@ -400,21 +401,24 @@ function usesUnpipeable(plan: MediaPlan): boolean {
 /** The plan and size for a format with the download's media options applied (tags: decision 059). */
 function build(source: ResolvedMedia, id: FormatId, options: MediaOptions, segments?: readonly SkipSegment[] | null): Outcome {
   checkSponsorBlock(source, id, options);
-  // being built (issue 33 §6): refused rather than a file without them
-  if (options.subtitles) throw new EngineError("subtitles.unavailable", { detail: "subtitles into the video are not built yet" });
+  // subtitles go into MP4 and WEBM only (docs/decisions/069)
+  if (options.subtitles && !carriesSubtitles(id)) throw new EngineError("subtitles.unavailable", { detail: `format ${id}` });
   const sponsor = options.sponsorblock && segments?.length ? options.sponsorblock.action : undefined;
   const duration = source.details.durationSeconds;
   // SponsorBlock's segments as chapters: the video's own split at their edges (docs/decisions/065)
   const media = sponsor === "chapters" ? { ...source, chapters: sponsorChapters(source.chapters, segments!, duration) } : source;
   // an M4A normalised is an AAC encode of it (docs/decisions/066)
-  // a cut is ffmpeg's, from a pipe: a file whose index trails its media cannot be cut
-  const cuttable = sponsor === "cut" ? { ...media, streams: media.streams.filter((s) => s.pipeSafe !== false) } : media;
+  // a cut is ffmpeg's, from a pipe: a file whose index trails its media cannot be cut; nor take subtitles unless a clip reads it on loopback
+  const piped = sponsor === "cut" || (options.subtitles !== undefined && !isClip(options));
+  const cuttable = piped ? { ...media, streams: media.streams.filter((s) => s.pipeSafe !== false) } : media;
   const bare = options.normalize && id === "m4a" ? buildBare(cuttable, "aac-256") : buildBare(cuttable, id);
   // a clip: cut before the tags are sized (docs/decisions/061)
   const cut = bare.ok && isClip(options) ? { ok: true as const, built: { ...bare.built, ...clipPlan(bare.built, media, options) } } : bare;
   // SponsorBlock's segments cut out, on the clip's timeline (docs/decisions/065)
   const skipped = cut.ok && sponsor === "cut" ? { ok: true as const, built: { ...cut.built, ...sponsorCutPlan(cut.built, cutSpans(cut.built.plan, segments!, duration), duration) } } : cut;
-  const outcome = skipped.ok && options.normalize ? { ok: true as const, built: { ...skipped.built, ...loudnessPlan(skipped.built, media, id) } } : skipped;
+  // the caption track muxed or burned in, its cues on that same timeline when the link opens (docs/decisions/069)
+  const subtitled = skipped.ok && options.subtitles ? { ok: true as const, built: { ...skipped.built, ...subtitlesPlan(skipped.built, media, options.subtitles) } } : skipped;
+  const outcome = subtitled.ok && options.normalize ? { ok: true as const, built: { ...subtitled.built, ...loudnessPlan(subtitled.built, media, id) } } : subtitled;
   if (!outcome.ok || !options.tags) return outcome;
   const tagged = { ...outcome.built, ...tagPlan(outcome.built, media, id, pickHdThumbnail(media.thumbnails)) };
   // chapters ride with the tags (docs/decisions/064), moved onto the timeline a cut leaves

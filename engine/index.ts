@@ -40,6 +40,7 @@ import { listAudioTracks, type AudioTrackAnswer } from "./media/audio/audio-trac
 import { isLanguageTag, subtitleListing, withSubtitleLanguage, type SubtitleTrackAnswer, type SubtitleTranslationAnswer } from "./captions/languages.ts";
 import type { ManifestRow } from "./media/zip/manifest-csv.ts";
 import { isClip, type MediaOptions } from "./media/options/media-options.ts";
+import { checkSubtitleLanguage, checkSubtitles } from "./captions/plan-subtitles.ts";
 import { createSponsorBlock, DEFAULT_SPONSORBLOCK_API_URL } from "./sources/youtube/sponsorblock.ts";
 import { openMedia, sponsorSegmentsFor } from "./serve/open-media.ts";
 import { openFrame } from "./serve/open-frame.ts";
@@ -599,6 +600,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       const split = options?.chapters === "split";
       if (split) checkSplitFormat(format);
       if (language !== undefined) checkLanguage(language, format, caller);
+      checkSubtitles(caller, format, options, mediaTools.burnSubtitles);
       if (filenameTemplate !== undefined) {
         const problem = templateProblem(filenameTemplate);
         if (problem) throw new EngineError("request.invalid", { message: problem, detail: "file-name template" });
@@ -614,6 +616,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
         // a clip's segments are known only once it is planned: nothing is guessed at while resolving
         const resolved = await resolveCached(link, false, isClip(options) || split ? undefined : { id, format }, { signal, ip });
         media = language !== undefined ? withSubtitleLanguage(resolved, language) : resolved;
+        checkSubtitleLanguage(caller, media, options);
         // a cut's size is the cut file's: SponsorBlock's answer is asked now, and kept for when the link opens
         const segments = await sponsorSegmentsFor(sponsorBlock, media, options, signal);
         // a split: every chapter's clip is planned now, so what it cannot give is refused before a link is made
@@ -661,6 +664,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       }
       const { urls: normalised, format } = bulkLinks(urls, wanted, caller);
       if (language !== undefined) checkLanguage(language, format, caller);
+      checkSubtitles(caller, format, options, mediaTools.burnSubtitles);
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
       const issued = now();
       const exp = Math.floor(issued / 1000) + config.limits.linkTtlSeconds;
@@ -687,6 +691,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       if (!isFormatId(format)) throw new EngineError("format.unknown", { detail: format });
       if (!canDownload(caller, format)) throw premiumRefusal(caller);
       if (language !== undefined) checkLanguage(language, format, caller);
+      checkSubtitles(caller, format, options, mediaTools.burnSubtitles);
       const id = `dl_${randomUUID().replace(/-/g, "")}`;
       const controller = new AbortController();
       const onAbort = () => controller.abort(signal?.reason);
@@ -716,7 +721,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
           : { ...serving, resolve: (l: ParsedLink, fresh?: boolean) => resolveCached(l, fresh, undefined, { ip }) };
       let opened;
       try {
-        opened = await openMedia(mediaCtx, link, format, { id, signal: controller.signal, language, filenameTemplate, options, onResolved });
+        opened = await openMedia(mediaCtx, link, format, { id, caller, signal: controller.signal, language, filenameTemplate, options, onResolved });
       } catch (err) {
         if (!controller.signal.aborted) report({ complete: false, error: isEngineError(err) ? err.code : "download.failed" });
         release();
@@ -767,6 +772,7 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
       const playlist = list ? await playlistLinks(list, { format: input.format, caller, ip, signal }) : null;
       const { urls, format } = bulkLinks(playlist?.urls ?? input.urls ?? [], input.format, caller);
       if (input.language !== undefined) checkLanguage(input.language, format, caller);
+      checkSubtitles(caller, format, input.options, mediaTools.burnSubtitles);
       const name = archiveName(input.name ?? playlist?.title ?? "");
       if (signal?.aborted) throw new EngineError("download.failed", { detail: "aborted before it opened" });
       // a full server answers download.busy (Retry-After) rather than queueing the caller

@@ -14,6 +14,7 @@ const FEATURE_NAMES: Partial<Record<RightId, { name: string; plural: boolean }>>
   bulkDownloads: { name: "Bulk downloads", plural: true },
   scheduledDownloads: { name: "Scheduled downloads", plural: true },
   apiAccess: { name: "API access", plural: false },
+  subtitles: { name: "Subtitles", plural: true },
   subtitleLanguages: { name: "Subtitles in every language", plural: true },
   downloadProfiles: { name: "Custom download profiles", plural: true },
   whiteLabel: { name: "The white label", plural: false },

@@ -322,6 +322,16 @@ export interface PlanCut {
   end: number;
 }
 
+/**
+ * Subtitles into the video (issue 33 §6, docs/decisions/069): the caption track, fetched when the
+ * download opens and fed to ffmpeg as SRT on its own pipe, muxed as a selectable track (`mov_text`
+ * in MP4, WebVTT in WEBM) or burned into the picture (the video re-encoded).
+ */
+export interface PlanSubtitles {
+  track: CaptionTrack;
+  mode: "soft" | "burn";
+}
+
 /** What the stream runner must do for one download. */
 export type MediaPlan =
   | {
@@ -354,6 +364,8 @@ export type MediaPlan =
       chapters?: Chapter[];
       /** the audio track's language, written on it, when one was asked for (docs/decisions/067) */
       audioLanguage?: string;
+      /** a caption track muxed or burned in, its cues moved onto the output's timeline (docs/decisions/069) */
+      subtitles?: PlanSubtitles;
     }
   | {
       op: "transcode";

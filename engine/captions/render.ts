@@ -20,7 +20,8 @@ export function toTxt(cues: Cue[]): string {
   return text.length ? `${text.join("\n\n")}\n` : "";
 }
 
-function timed(cues: Cue[]): Cue[] {
+/** Each cue's end: its own, two seconds when it has none, never past the next cue's start. */
+export function timed(cues: readonly Cue[]): Cue[] {
   return cues.map((cue, i) => {
     const next = cues[i + 1];
     let endMs = cue.endMs > cue.startMs ? cue.endMs : cue.startMs + 2000;

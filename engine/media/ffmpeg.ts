@@ -28,6 +28,8 @@ export interface MediaTools {
   source: "env" | "path" | "bundled";
   /** how `probeStream` inspects media: ffprobe when present, else parsing `ffmpeg -i` */
   probeWith: "ffprobe" | "ffmpeg";
+  /** whether ffmpeg has the `subtitles` filter (built with libass), which burns subtitles into the picture (docs/decisions/069) */
+  burnSubtitles: boolean;
 }
 
 /** How long a tool may take to print its version before it counts as unusable. */
@@ -39,6 +41,15 @@ async function versionOf(binary: string): Promise<string | null> {
       if (err) return resolve(null);
       const match = /version\s+(\S+)/.exec(String(stdout));
       resolve(match ? match[1]! : "unknown");
+    });
+  });
+}
+
+/** Whether ffmpeg lists the `subtitles` filter (libass): one `-filters` run at start, its few kilobytes of text searched. */
+async function hasSubtitlesFilter(binary: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile(binary, ["-hide_banner", "-filters"], { timeout: VERSION_TIMEOUT_MS }, (err, stdout) => {
+      resolve(!err && /^\s*\S+\s+subtitles\s+V->V\b/m.test(String(stdout)));
     });
   });
 }
@@ -87,6 +98,7 @@ export async function locateMediaTools(opts: { ffmpegPath?: string; ffprobePath?
     throw new EngineError("internal", { detail: "ffmpeg not found: set FFMPEG_PATH or install ffmpeg" });
   }
 
+  const burnSubtitles = hasSubtitlesFilter(ffmpeg);
   let ffprobe = "";
   if (opts.ffprobePath) {
     if (!(await versionOf(opts.ffprobePath))) {
@@ -98,7 +110,7 @@ export async function locateMediaTools(opts: { ffmpegPath?: string; ffprobePath?
     if (sibling && existsSync(sibling) && (await versionOf(sibling))) ffprobe = sibling;
     else if (await versionOf("ffprobe")) ffprobe = "ffprobe";
   }
-  return { ffmpeg, ffprobe, version, source, probeWith: ffprobe ? "ffprobe" : "ffmpeg" };
+  return { ffmpeg, ffprobe, version, source, probeWith: ffprobe ? "ffprobe" : "ffmpeg", burnSubtitles: await burnSubtitles };
 }
 
 /** Fragmented MP4 can be written to a pipe (no seek back to the moov) and still reports its duration. */
@@ -197,6 +209,34 @@ function audioLanguageArgs(language: string | undefined): string[] {
   return code ? ["-metadata:s:a:0", `language=${code}`] : [];
 }
 
+/**
+ * A plan's subtitles (docs/decisions/069) come as SRT on the pipe after the media inputs' (a clip's
+ * loopback inputs take none). Muxed, they are one more input, read whole when ffmpeg starts, and
+ * their track carries the language (ISO 639-2) and the track's name; burned in, the `subtitles`
+ * filter (libass) reads that pipe when the filter graph starts, and draws each cue on the frames of
+ * its time (the graph's timeline is the output's: a clip's starts at its start, a cut's is closed up).
+ */
+function subtitleArgs(plan: Extract<MediaPlan, { op: "remux" }>, fd: number): { input: string[]; output: string[] } {
+  const subtitles = plan.subtitles;
+  if (subtitles?.mode !== "soft") return { input: [], output: [] };
+  const code = iso639Alpha3(subtitles.track.languageCode);
+  // MP4 keeps a track's name as its handler's, Matroska as its title
+  const name = plan.container === "webm" ? `title=${subtitles.track.name}` : `handler_name=${subtitles.track.name}`;
+  return {
+    input: ["-f", "srt", "-i", `pipe:${fd}`],
+    output: [
+      ...["-map", `${plan.inputs.length}:0`, "-c:s", plan.container === "webm" ? "webvtt" : "mov_text"],
+      ...(code ? ["-metadata:s:s:0", `language=${code}`] : []),
+      ...["-metadata:s:s:0", name, "-disposition:s:0", "default"],
+    ],
+  };
+}
+
+/** The filter that burns the subtitles on pipe `fd` into the picture; inside a filter graph the colon of `pipe:N` is escaped twice (the graph's and the filter's own parser). */
+export function burnFilter(fd: number): string {
+  return `subtitles=filename=pipe\\\\:${fd}`;
+}
+
 /** Which input carries the video and which the audio, for `-map`. */
 function pickTracks(inputs: UpstreamStream[]): { video: number | null; audio: number | null } {
   const find = (kind: UpstreamStream["kind"]) => {
@@ -210,8 +250,12 @@ function pickTracks(inputs: UpstreamStream[]): { video: number | null; audio: nu
   };
 }
 
-/** The ffmpeg command line for one plan (inputs on pipe:3…, or a clip's loopback URLs; output on pipe:1). */
-export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string | null)[], measured: LoudnessMeasure | null = null): string[] {
+/**
+ * The ffmpeg command line for one plan (inputs on pipe:3…, or a clip's loopback URLs; a plan's
+ * subtitles on the next pipe; output on pipe:1). `subtitlesEmpty`: no cue falls inside the output,
+ * so a burn draws nothing (libass refuses an empty file); a muxed track is then an empty one.
+ */
+export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string | null)[], measured: LoudnessMeasure | null = null, subtitlesEmpty = false): string[] {
   switch (plan.op) {
     case "remux": {
       if (plan.inputs.length === 0) throw new EngineError("internal", { detail: "remux plan without inputs" });
@@ -220,20 +264,30 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
       // a cut (SponsorBlock) re-encodes like an exact clip: the frames around each span are gone
       const cutting = (plan.cuts?.length ?? 0) > 0;
       const exact = plan.clip?.exact === true || cutting;
-      const args = [...BASE_ARGS, ...inputArgs(plan.inputs.length, plan.clip, inputUrls), ...chapterArgs(plan.chapters, plan.inputs.length)];
+      const subtitleFd = 3 + plan.inputs.filter((_, i) => !inputUrls?.[i]).length;
+      const subtitles = subtitleArgs(plan, subtitleFd);
+      // subtitles drawn into the picture re-encode the video, after the cut and the scale (the text drawn at the output's size)
+      const burning = plan.subtitles?.mode === "burn";
+      const burn = burning && !subtitlesEmpty ? burnFilter(subtitleFd) : null;
+      const cutFilter = cutting ? cutVideoFilter(plan.cuts!) : null;
+      // the subtitles' input before the chapters': `-map_chapters` is an output option, which an input after it would be handed
+      const args = [...BASE_ARGS, ...inputArgs(plan.inputs.length, plan.clip, inputUrls), ...subtitles.input, ...chapterArgs(plan.chapters, plan.inputs.length + (subtitles.input.length > 0 ? 1 : 0))];
       if (wantsVideo && video !== null) args.push("-map", `${video}:v:0`);
       if (audio !== null) args.push("-map", `${audio}:a:0`);
       if (!wantsVideo) args.push("-vn");
       if (wantsVideo && video !== null) {
-        if (exact && !plan.transcodeVideo && plan.container === "webm") {
+        const vf = (...filters: Array<string | null>) => {
+          const chain = filters.filter((f): f is string => f !== null);
+          if (chain.length > 0) args.push("-vf", chain.join(","));
+        };
+        if ((exact || burning) && !plan.transcodeVideo && plan.container === "webm") {
           args.push("-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1", "-crf", "32", "-b:v", "0");
-          if (cutting) args.push("-vf", cutVideoFilter(plan.cuts!));
-        } else if (plan.transcodeVideo || exact) {
+          vf(cutFilter, burn);
+        } else if (plan.transcodeVideo || exact || burning) {
           args.push("-c:v", "libx264", "-preset", "veryfast", "-crf", "22", "-pix_fmt", "yuv420p");
           // the quality is the shorter side: a vertical 1080×1920 at "720p" becomes 720×1280
           const scale = plan.height ? `scale=w='if(gte(iw,ih),-2,${plan.height})':h='if(gte(iw,ih),${plan.height},-2)'` : null;
-          const vf = [cutting ? cutVideoFilter(plan.cuts!) : null, scale].filter((f): f is string => f !== null);
-          if (vf.length > 0) args.push("-vf", vf.join(","));
+          vf(cutFilter, scale, burn);
         } else {
           args.push("-c:v", "copy");
         }
@@ -251,7 +305,7 @@ export function ffmpegArgsForPlan(plan: MediaPlan, inputUrls?: readonly (string 
           if (plan.container !== "webm" && maybeAdts) args.push("-bsf:a", "aac_adtstoasc");
         }
       }
-      args.push(...clipOutputArgs(plan.clip, plan.cuts));
+      args.push(...subtitles.output, ...clipOutputArgs(plan.clip, plan.cuts));
       if (audio !== null) args.push(...audioLanguageArgs(plan.audioLanguage));
       if (plan.container === "webm") args.push("-f", "webm");
       else args.push(...(plan.tags ? FRAGMENTED_MP4_TAGGED : FRAGMENTED_MP4), "-f", plan.container === "m4a" ? "ipod" : "mp4");

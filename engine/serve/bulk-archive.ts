@@ -111,7 +111,7 @@ export function buildBulkArchive(ctx: ArchiveContext, input: BulkArchiveInput): 
       let source: ReturnType<typeof platformOfMedia> = {};
       try {
         const link = ctx.parse(url);
-        opened = await openMedia(ctx, link, format, { id: itemId, signal, language: input.language, filenameTemplate: input.filenameTemplate, options: input.options });
+        opened = await openMedia(ctx, link, format, { id: itemId, caller, signal, language: input.language, filenameTemplate: input.filenameTemplate, options: input.options });
         source = platformOfMedia(link, opened.media);
         item.title = opened.media.details.title;
         tell();

@@ -8,9 +8,10 @@ import type { ParsedLink } from "#common/links.ts";
 import { withSubtitleLanguage } from "../captions/languages.ts";
 import { filenameFor, planFormat } from "../formats.ts";
 import type { MediaOptions } from "../media/options/media-options.ts";
+import { checkSubtitleLanguage, checkSubtitles } from "../captions/plan-subtitles.ts";
 import { renderFilename } from "./filename-template.ts";
 import type { PlanOutput } from "../stream/run-plan.ts";
-import type { FormatId, ResolvedMedia } from "../types.ts";
+import type { Caller, FormatId, ResolvedMedia } from "../types.ts";
 import type { ServeContext } from "./serve-download.ts";
 import { openPlan } from "./open-plan.ts";
 import { openChapterArchive, planChapterSplit } from "./chapter-archive.ts";
@@ -47,6 +48,8 @@ export async function openMedia(
   opts: {
     /** the download id (logs, prefetched segments) */
     id: string;
+    /** who the link was made for: the options a plan unlocks are checked again (subtitles, docs/decisions/069) */
+    caller: Caller;
     /** aborted when the download is torn down */
     signal: AbortSignal;
     /** a `Range` header to honour */
@@ -63,8 +66,11 @@ export async function openMedia(
     onFiles?: (files: FilesProgress) => void;
   },
 ): Promise<OpenedMedia> {
+  // the plan the link names holds the right, whatever made the link (one signed before this rule was)
+  checkSubtitles(opts.caller, format, opts.options, ctx.media.burnSubtitles);
   const resolved = await ctx.resolve(link);
   const media = opts.language ? withSubtitleLanguage(resolved, opts.language) : resolved;
+  checkSubtitleLanguage(opts.caller, media, opts.options);
   const segments = await sponsorSegmentsFor(ctx.sponsorBlock, media, opts.options, opts.signal);
   const sponsorBlock: SponsorBlockOutcome | undefined = opts.options?.sponsorblock ? (segments === null ? "unavailable" : segments.length > 0 ? "applied" : "none") : undefined;
   const defaultName = filenameFor(media, format, opts.language, opts.options);

@@ -235,6 +235,7 @@ export async function serveDownload(ctx: ServeContext, token: string, req: Incom
     const link = ctx.parse(claims.url);
     const { out, filename, sponsorBlock } = await openMedia(ctx, link, format, {
       id,
+      caller,
       signal: controller.signal,
       range: rangeHeader,
       language: claims.language,

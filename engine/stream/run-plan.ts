@@ -18,6 +18,7 @@ import type { RefusalLadder } from "./refusal-ladder.ts";
 import type { SegmentPrefetch } from "./segment-prefetch.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 import { CLIP_READ_LIMITS, openClipInputs, withClipLeads } from "../media/clip/clip-inputs.ts";
+import { fetchSubtitleFile } from "../captions/subtitle-file.ts";
 
 /**
  * Executes a MediaPlan into a byte stream plus the response headers that describe it. Readers
@@ -327,6 +328,8 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
           : null;
           return { clipInputs, inputs: clipInputs ? clipInputs.pipes : await Promise.all(streams.map(openPiped)) };
         };
+        // the subtitles first (docs/decisions/069): a track that cannot be read fails the download before any media is fetched
+        const subtitles = await fetchSubtitleFile(plan, ctx.outbound.fetch, run.signal);
         // a normalised file measured first: the audio is fetched twice (docs/decisions/066)
         const measured = plan.op === "transcode" && plan.loudness?.passes === 2 ? await measureLoudness(plan, openInputs, run) : null;
         if (earlyFailure) throw earlyFailure;
@@ -335,8 +338,10 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
         await (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
         // an input that broke while it waited would leave ffmpeg waiting on a silent pipe
         if (earlyFailure) throw earlyFailure;
-        // a clip's command line is its own (its seek, its loopback URLs): no process is started ahead for it
-        const ffmpeg = runFfmpeg(ctx.media, ffmpegArgsForPlan(withClipLeads(plan, clipInputs), clipInputs?.urls, measured), inputs, { killGraceMs: ctx.killGraceMs, ...(clipInputs ? { warm: null } : {}) });
+        // a clip's command line is its own (its seek, its loopback URLs), as is one with a track's language and name: no process is started ahead for them
+        const args = ffmpegArgsForPlan(withClipLeads(plan, clipInputs), clipInputs?.urls, measured, subtitles?.empty);
+        const piped = subtitles ? [...inputs, track(Readable.from([subtitles.srt]))] : inputs;
+        const ffmpeg = runFfmpeg(ctx.media, args, piped, { killGraceMs: ctx.killGraceMs, ...(clipInputs || subtitles ? { warm: null } : {}) });
         stop = ffmpeg.shutdown;
         ffmpegOutput = ffmpeg.output;
         track(ffmpeg.output);

@@ -6,10 +6,12 @@ import { z } from "zod";
 import type { AccountServices } from "#app/modules/account/account-services.server.ts";
 import { viewerFromCookie } from "#app/modules/billing/viewer.server.ts";
 import { JobError } from "#app/modules/jobs/job-messages.ts";
-import { jobView, type JobOwner, type ScheduledJobs } from "#app/modules/jobs/scheduled-jobs.server.ts";
+import { callerOfOwner, jobView, type JobOwner, type ScheduledJobs } from "#app/modules/jobs/scheduled-jobs.server.ts";
 import type { Database } from "#db/client.ts";
 import { EngineError } from "#engine/errors.ts";
 import { mediaOptionsShape, parseMediaOptions } from "#engine/media/options/media-options.ts";
+import { checkSubtitles } from "#engine/captions/plan-subtitles.ts";
+import { isFormatId } from "#engine/formats.ts";
 import { catalogueRefusals } from "./api-errors.ts";
 import { contentDisposition } from "#engine/serve/stream-to-response.ts";
 import { keyHolderOf, whiteLabelled } from "./api-key-auth.ts";
@@ -118,6 +120,8 @@ export function createJobsRouter(deps: {
     if (chosen.options.chapters === "split" && "urls" in body) {
       throw new EngineError("request.invalid", { message: "Only a single video can be split by chapter: download the videos one at a time.", detail: "chapters split with several links" });
     }
+    // subtitles into the video (docs/decisions/069): a format that carries them and the plan's right, as a download link is checked; their language, and a burn this server cannot draw, when the job runs
+    if (isFormatId(chosen.format)) checkSubtitles(callerOfOwner(who), chosen.format, chosen.options, true);
     const row = await deps.jobs.create(who, "urls" in body ? { urls: body.urls, name: body.name, ...chosen } : { url: body.url, ...chosen });
     const shown = view(row);
     res.status(201).set("cache-control", "no-store").json({ id: shown.id, status: shown.status, runAt: shown.runAt });

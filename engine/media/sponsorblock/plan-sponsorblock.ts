@@ -95,7 +95,7 @@ export function cutSpans(plan: MediaPlan, segments: readonly SkipSegment[], dura
 }
 
 /** Seconds removed by `spans` before time `t` of the uncut timeline (a time inside a span maps to its start). */
-function removedBefore(spans: readonly Span[], t: number): number {
+export function removedBefore(spans: readonly Span[], t: number): number {
   return spans.reduce((sum, s) => sum + Math.max(0, Math.min(t, s.end) - s.start), 0);
 }
 

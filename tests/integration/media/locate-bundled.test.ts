@@ -37,7 +37,7 @@ describe.skipIf(!hasBundled)("locateMediaTools without ffmpeg on PATH", () => {
   });
 
   it("probes with the bundled ffmpeg's banner", async () => {
-    const tools: MediaTools = { ffmpeg: bundled, ffprobe: "", version: "bundled", source: "bundled", probeWith: "ffmpeg" };
+    const tools: MediaTools = { ffmpeg: bundled, ffprobe: "", version: "bundled", source: "bundled", probeWith: "ffmpeg", burnSubtitles: false };
     const probe = await probeStream(tools, createReadStream(media.progressive));
     expect(probe.streams.map((s) => s.codec).sort()).toEqual(["aac", "h264"]);
     expect(probe.streams.find((s) => s.kind === "video")).toMatchObject({ width: 640, height: 360 });
