@@ -3,9 +3,10 @@ import { expect, test } from "@playwright/test";
 import { SAMPLE, downloadFormat, ffprobe, formatRow, lookUp } from "./home-helpers.ts";
 
 /**
- * Clips in the picker (issue 33 §1): a visitor types a start and an end and gets the clip as a
- * file; a mistake is said next to its field and nothing starts. The sample is 6 s long, with a
- * keyframe every 2 s, so a clip from 0:02 to 0:04 is exactly those 2 s.
+ * Clips in the picker (issue 33 §1): a visitor types a start and an end, or takes them from the
+ * player, sees the start's first frame, and gets the clip as a file named by its span; a mistake
+ * is said next to its field and nothing starts. The sample is 6 s long, with a keyframe every
+ * 2 s, so a clip from 0:02 to 0:04 is exactly those 2 s.
  */
 test.describe("a clip from the picker", () => {
   test("typed start and end give a file of that length, with its size shown as an estimate", async ({ page }, testInfo) => {
@@ -28,6 +29,54 @@ test.describe("a clip from the picker", () => {
     expect(Number(probe.format.duration)).toBeGreaterThan(1.9);
     expect(Number(probe.format.duration)).toBeLessThan(2.2);
     expect(probe.streams.map((s) => s.codec_type).sort()).toEqual(["audio", "video"]);
+  });
+
+  test("start and end taken from the player, the start's first frame beside it, and the clip named by its span", async ({ page }, testInfo) => {
+    await page.goto("/");
+    await lookUp(page, SAMPLE.all);
+    const clip = page.getByRole("group", { name: "Clip (optional)" });
+    // the embed (with MOCKS the mock platform's player page, speaking YouTube's IFrame API protocol)
+    // reports its time to the page once asked: only then are the buttons offered
+    const embed = page.frameLocator('iframe[src*="/embed/vidfetchAll?"]').locator("video");
+    await expect.poll(() => embed.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    const startHere = clip.getByRole("button", { name: "Start here" });
+    await expect(startHere).toBeVisible();
+    await expect(startHere).toHaveAccessibleDescription(/pause the player above/);
+    const seek = (seconds: number) =>
+      embed.evaluate(
+        (v: HTMLVideoElement, t) =>
+          new Promise<void>((resolve) => {
+            v.addEventListener("seeked", () => resolve(), { once: true });
+            v.currentTime = t;
+          }),
+        seconds,
+      );
+    await seek(2);
+    // the page hears the player's report after the seek
+    await expect(async () => {
+      await startHere.click();
+      await expect(clip.getByLabel("Start", { exact: true })).toHaveValue("0:02");
+    }).toPass({ timeout: 5000 });
+    await seek(4);
+    await expect(async () => {
+      await clip.getByRole("button", { name: "End here" }).click();
+      await expect(clip.getByLabel("End", { exact: true })).toHaveValue("0:04");
+    }).toPass({ timeout: 5000 });
+    // the timeline follows the fields
+    await expect(clip.getByLabel("Start on timeline")).toHaveValue("2");
+
+    // the first frame at the start, cut by the server, beside the start field
+    const preview = clip.getByRole("img", { name: "First frame of the clip, at 0:02" });
+    await expect(preview).toBeVisible();
+    await expect.poll(() => preview.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBeGreaterThan(0);
+    expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeLessThanOrEqual(320);
+    expect(new URL((await preview.getAttribute("src"))!, "http://x").searchParams.get("t")).toBe("2");
+
+    const mp4 = await downloadFormat(page, testInfo, "Video", "mp4-720");
+    expect(mp4.download.suggestedFilename()).toBe("Sample clip in every quality (720p) [0.02-0.04].mp4");
+    const probe = ffprobe(mp4.file);
+    expect(Number(probe.format.duration)).toBeGreaterThan(1.9);
+    expect(Number(probe.format.duration)).toBeLessThan(2.2);
   });
 
   test("a mistake is said under its field, announced, and no download starts", async ({ page }) => {
@@ -69,6 +118,15 @@ test.describe("a clip from the picker", () => {
       await start.tap();
       await start.fill("1");
       await expect(start).toHaveValue("1");
+      // the start's row keeps its field, the player's button and the first frame on the screen
+      const row = [start, page.getByRole("button", { name: "Start here" }), page.getByRole("img", { name: "First frame of the clip, at 0:01" })];
+      for (const item of row) {
+        await expect(item).toBeVisible();
+        const box = (await item.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(375);
+      }
+      expect((await start.boundingBox())!.width).toBeGreaterThanOrEqual(96);
     });
   });
 });

@@ -21,9 +21,9 @@ test.describe("home: from a pasted link to a saved file", () => {
     await expect(card).toContainText("Monetized channel");
     // the 1 s placeholder gives way to the embed: with MOCKS the mock platform's own player page,
     // which plays the sample offline as the no-cookie embed would online
-    const player = card.locator('iframe[src$="/embed/vidfetchAll"]');
+    const player = card.locator('iframe[src*="/embed/vidfetchAll?"]');
     await expect(player).toBeAttached({ timeout: 5000 });
-    const preview = card.frameLocator('iframe[src$="/embed/vidfetchAll"]').locator("video");
+    const preview = card.frameLocator('iframe[src*="/embed/vidfetchAll?"]').locator("video");
     await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
 
     // real sizes from the engine, tabs Video / Audio Only / Other

@@ -51,3 +51,25 @@ export function clipSize(bytes: number | null, check: ClipCheck, durationSeconds
   const share = Math.max(0, Math.min(1, (check.end - check.start) / durationSeconds));
   return formatByteSize(Math.max(1, Math.round(bytes * share)), true);
 }
+
+/**
+ * The start to preview (GET /api/v1/frame): a start the visitor set that is a time inside the
+ * video; null while the field is empty, not a time, or past the end (its mistake is said instead).
+ */
+export function previewStart(choice: ClipChoice, durationSeconds: number): number | null {
+  const typed = choice.start.trim();
+  if (typed === "") return null;
+  const start = parseClipTime(typed);
+  return start !== null && durationSeconds > 0 && start < durationSeconds ? start : null;
+}
+
+/** The address of the frame a clip starts with: the same for everyone, so a browser keeps it (docs/decisions/071). */
+export function frameSrc(sourceUrl: string, seconds: number): string {
+  return `/api/v1/frame?${new URLSearchParams({ url: sourceUrl, t: String(seconds) }).toString()}`;
+}
+
+/** The player's time as a field shows it: to the millisecond, inside the video ("Start here", "End here"). */
+export function playerTimeText(seconds: number, durationSeconds: number): string {
+  const inside = Math.max(0, durationSeconds > 0 ? Math.min(seconds, durationSeconds) : seconds);
+  return formatClipTime(Math.round(inside * 1000) / 1000);
+}

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { FormatOption } from "#engine/types.ts";
 import { ClipFields } from "./clip-fields.tsx";
 import { FormatPicker } from "./format-picker.tsx";
+import { publishPlayerClock } from "../player-clock.ts";
 
 function render(node: React.ReactNode): string {
   const router = createMemoryRouter([{ path: "/", element: node }]);
@@ -38,6 +39,20 @@ describe("the clip fields", () => {
     // an empty end stands at the video's end
     expect(html).toMatch(/-end-timeline" type="range"[^>]*aria-valuetext="1:06:40"[^>]*value="4000"|-end-timeline" type="range"[^>]*value="4000"[^>]*aria-valuetext="1:06:40"/);
     expect(render(<ClipFields value={{ start: "", end: "", exact: false }} onChange={() => {}} error={null} />)).not.toContain('type="range"');
+  });
+
+  it("offer Start here and End here, described by how, only while the player can tell its time", () => {
+    const value = { start: "", end: "", exact: false };
+    expect(render(<ClipFields value={value} onChange={() => {}} error={null} durationSeconds={600} />)).not.toContain("here</button>");
+    const unpublish = publishPlayerClock({ now: () => 12 });
+    try {
+      const html = render(<ClipFields value={value} onChange={() => {}} error={null} durationSeconds={600} />);
+      const hint = /<p id="([^"]+-player-hint)"[^>]*>Or pause the player above where the clip should start or end, and press Start here or End here\.<\/p>/.exec(html);
+      expect(hint).not.toBeNull();
+      for (const label of ["Start", "End"]) expect(html).toMatch(new RegExp(`<button [^>]*aria-describedby="${hint![1]}"[^>]*>${label} here</button>`));
+    } finally {
+      unpublish();
+    }
   });
 
   it("sit above the video and audio formats, not the thumbnail and text ones", () => {

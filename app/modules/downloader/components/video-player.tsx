@@ -1,6 +1,7 @@
 import { ImageOff } from "#app/components/icons.ts";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { VideoDetails } from "#engine/types.ts";
+import { EMBED_LISTENING, embedNow, embedWithApi, publishPlayerClock, readEmbedMessage, type EmbedTime } from "../player-clock.ts";
 
 /** Spec §4: a loading placeholder for 1 s after a new video id, then the player. */
 export const PLAYER_PLACEHOLDER_MS = 1000;
@@ -52,7 +53,8 @@ export function noPreviewReason(kind: GenericKind, failed: boolean, url: string)
 /**
  * The no-cookie embed for YouTube, a native <video> for generic media. HLS plays natively where the
  * browser supports it; elsewhere (and for DASH) the poster stands in: loading a player library
- * would cost more page weight than a preview is worth, and the download works either way.
+ * would cost more page weight than a preview is worth, and the download works either way. A
+ * playing <video> tells the clip fields its time (player-clock.ts).
  */
 function GenericPlayer({ video }: { video: VideoDetails }) {
   const kind = genericKind(video.downloadUrl);
@@ -66,10 +68,21 @@ function GenericPlayer({ video }: { video: VideoDetails }) {
     setPlayable(probe.canPlayType("application/vnd.apple.mpegurl") !== "");
   }, [kind]);
 
+  const player = useRef<HTMLVideoElement>(null);
+  const [telling, setTelling] = useState(false);
+  // once it knows its length, the element tells its time: "Start here" and "End here" read it
+  useEffect(() => {
+    const element = player.current;
+    if (!telling || failed || !element) return;
+    return publishPlayerClock({ now: () => element.currentTime });
+  }, [telling, failed]);
+
   if (playable === null) return null;
   if (!playable || failed) return <Poster video={video} note={noPreviewReason(kind, failed, video.downloadUrl)} />;
   return (
     <video
+      ref={player}
+      onLoadedMetadata={() => setTelling(true)}
       controls
       preload="metadata"
       playsInline
@@ -78,6 +91,68 @@ function GenericPlayer({ video }: { video: VideoDetails }) {
       onError={() => setFailed(true)}
       className="size-full bg-black"
       aria-label={`Preview of ${video.title}`}
+    />
+  );
+}
+
+/** How often the page asks a YouTube embed to report before it answers, and for how long at most. */
+const LISTEN_EVERY_MS = 250;
+const LISTEN_TRIES = 40;
+
+/**
+ * The no-cookie embed with its JS API on: once the player answers our "listening" (from its own
+ * origin and window only), its reported time is the page's player clock. An embed that never
+ * answers (the API off, a blocked frame) publishes nothing.
+ */
+function YouTubeEmbed({ video, embedUrl }: { video: VideoDetails; embedUrl: string }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  // the page's origin is known in the browser only: the embed renders after the placeholder, client-side
+  const [api] = useState(() => (typeof window === "undefined" ? null : embedWithApi(embedUrl, window.location.origin)));
+  const [loaded, setLoaded] = useState(0);
+
+  useEffect(() => {
+    const target = frame.current?.contentWindow;
+    if (!api || !loaded || !target) return;
+    let last: EmbedTime | null = null;
+    let reportedAt = 0;
+    let unpublish: (() => void) | null = null;
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== api.origin || event.source !== target) return;
+      const read = readEmbedMessage(event.data, last);
+      if (read === null) return;
+      clearInterval(asking);
+      if (read !== "ready") {
+        last = read;
+        reportedAt = performance.now();
+      }
+      unpublish ??= publishPlayerClock({ now: () => (last ? embedNow(last, reportedAt, performance.now()) : null) });
+    };
+    window.addEventListener("message", onMessage);
+    let tries = 0;
+    const ask = () => {
+      if (tries++ >= LISTEN_TRIES) clearInterval(asking);
+      else target.postMessage(EMBED_LISTENING, api.origin);
+    };
+    const asking = setInterval(ask, LISTEN_EVERY_MS);
+    ask();
+    return () => {
+      clearInterval(asking);
+      window.removeEventListener("message", onMessage);
+      unpublish?.();
+    };
+  }, [api, loaded]);
+
+  return (
+    <iframe
+      ref={frame}
+      src={api?.src ?? embedUrl}
+      onLoad={() => setLoaded((n) => n + 1)}
+      title={`YouTube video player: ${video.title}`}
+      loading="lazy"
+      allow="accelerometer; autoplay; clipboard-write; encrypted-media; gyroscope; picture-in-picture; web-share"
+      referrerPolicy="strict-origin-when-cross-origin"
+      allowFullScreen
+      className="absolute inset-0 size-full border-0"
     />
   );
 }
@@ -97,15 +172,7 @@ export function VideoPlayer({ video }: { video: VideoDetails }) {
       {!ready ? (
         <div className="absolute inset-0 animate-pulse bg-slate-200" role="status" aria-label="Loading player" />
       ) : video.platform === "youtube" && video.embedUrl ? (
-        <iframe
-          src={video.embedUrl}
-          title={`YouTube video player: ${video.title}`}
-          loading="lazy"
-          allow="accelerometer; autoplay; clipboard-write; encrypted-media; gyroscope; picture-in-picture; web-share"
-          referrerPolicy="strict-origin-when-cross-origin"
-          allowFullScreen
-          className="absolute inset-0 size-full border-0"
-        />
+        <YouTubeEmbed key={video.embedUrl} video={video} embedUrl={video.embedUrl} />
       ) : (
         <GenericPlayer video={video} />
       )}
