@@ -136,7 +136,7 @@ describe("API v1", () => {
   it("GET /openapi.json describes every route", async () => {
     const doc = (await (await fetch(`${origin}/api/v1/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths).sort()).toEqual(["/dl/{token}", "/download", "/downloads", "/downloads/{id}/progress", "/jobs", "/jobs/{id}", "/jobs/{id}/file", "/keys", "/keys/{id}", "/openapi.json", "/profiles", "/profiles/{id}", "/resolve", "/status"]);
+    expect(Object.keys(doc.paths).sort()).toEqual(["/dl/{token}", "/download", "/downloads", "/downloads/{id}/progress", "/frame", "/jobs", "/jobs/{id}", "/jobs/{id}/file", "/keys", "/keys/{id}", "/openapi.json", "/profiles", "/profiles/{id}", "/resolve", "/status"]);
   });
 
   it("per-IP fair use: counted when links stream; 429 with Retry-After and the spec's wording", async () => {
