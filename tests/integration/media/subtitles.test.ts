@@ -2,8 +2,9 @@
  * Subtitles into the video (issue 33 §6, §8; docs/decisions/069), end to end through the public
  * API: a fake YouTube source whose video is the clip tests' media with a burned-in running timecode
  * (every frame carries its number as bars across its top), its caption tracks SRT files on a local
- * host reached through the engine's host map. A muxed track is read back with ffprobe and ffmpeg
- * (its codec, language and cue times, a clip's moved onto the clip); a burned-in one is found in
+ * host reached through the engine's host map (and a fake SponsorBlock API). A muxed track is read
+ * back with ffprobe and ffmpeg (its codec, language and cue times, each with the frame of its time,
+ * a clip's and a SponsorBlock cut's moved with the picture); a burned-in one is found in
  * the decoded frames: where a cue is shown the picture's lower part differs from the source's same
  * frame (matched by its timecode), where none is it does not. Refusals come before anything is
  * fetched: a format without subtitles, a language without a track, a plan without the right (at
@@ -27,6 +28,7 @@ import { createApiRouter } from "#server/api/router.ts";
 import { get, testConfig } from "../engine-core/engine-fixture.ts";
 import { silentLogger } from "../engine-core/helpers.ts";
 import { ensureTimecodeMedia, frameNumbers, TIMECODE_FPS, TIMECODE_SECONDS, type TimecodeMedia } from "./clip-media.ts";
+import { startFakeSponsorBlock, type FakeSponsorBlock } from "#tests/mocks/sponsorblock.ts";
 import { startCountingOrigin, type CountingOrigin } from "./counting-origin.ts";
 import { fakeYoutube } from "./fake-youtube.ts";
 import { ffprobeFile } from "./helpers.ts";
@@ -47,6 +49,8 @@ const track = (languageCode: string, name: string, url: string): CaptionTrack =>
 let media: TimecodeMedia;
 let cdn: CountingOrigin;
 let captions: CountingOrigin;
+/** SponsorBlock's API, with a sponsor read at 5–8 s of the video */
+let sponsor: FakeSponsorBlock;
 /** a caption host on loopback that no mapping names: the guard must keep the engine away from it */
 let local: http.Server;
 let localRequests = 0;
@@ -64,6 +68,8 @@ beforeAll(async () => {
   await writeFile(path.join(tmp, "en.srt"), ENGLISH);
   cdn = await startCountingOrigin(media.dir);
   captions = await startCountingOrigin(tmp);
+  sponsor = await startFakeSponsorBlock();
+  sponsor.videos.set(VIDEO_ID, [{ category: "sponsor", segment: [5, 8] }]);
   local = http.createServer((_req, res) => {
     localRequests++;
     res.writeHead(200, { "content-type": "text/plain" }).end(GERMAN);
@@ -88,7 +94,7 @@ beforeAll(async () => {
     },
     [LOOPBACK_ID]: { title: "Captions on loopback", seconds: TIMECODE_SECONDS, streams: mp4, captions: [track("de", "German", localUrl)] },
   });
-  engine = await createEngine(testConfig({ hostMap: `${CDN}=${cdn.origin},${CAPTIONS}=${captions.origin}` }), { sources: [source], media: await locateMediaTools({}), killGraceMs: 500 });
+  engine = await createEngine(testConfig({ hostMap: `${CDN}=${cdn.origin},${CAPTIONS}=${captions.origin},sponsor.ajay.app=${sponsor.origin}` }), { sources: [source], media: await locateMediaTools({}), killGraceMs: 500 });
   const app = express();
   // a request saying it is a Pro subscriber's is one (the host's sessions and keys are not under test here)
   const identify = async (req: express.Request): Promise<Caller> => (req.headers["x-test-plan"] === "pro" ? PRO : { kind: "anonymous" });
@@ -103,6 +109,7 @@ afterAll(async () => {
   await engine?.close();
   await cdn?.close();
   await captions?.close();
+  await sponsor?.close();
   await new Promise((r) => (local ? local.close(r) : r(undefined)));
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
@@ -154,7 +161,12 @@ async function subtitleStream(file: string) {
 /** The presentation time of each video frame of the first 40 s (the cues' stretch), in order. */
 async function frameTimes(file: string): Promise<number[]> {
   const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-read_intervals", "%+40", "-show_entries", "frame=pts_time", "-of", "csv=p=0", file], { maxBuffer: 16 << 20 });
-  return stdout.trim().split("\n").map(Number);
+  // a frame with side data (an encoder's first) prints a line of its own for it
+  return stdout
+    .split("\n")
+    .map((line) => line.split(",")[0]!.trim())
+    .filter((time) => time !== "")
+    .map(Number);
 }
 
 /**
@@ -230,6 +242,18 @@ describe("subtitles muxed as a selectable track", () => {
     // the picture starts at 10 s, the keyframe at or before 11 s
     expect(at.numbers[0]).toBe(10 * TIMECODE_FPS);
     expect(Math.abs(cue!.start - at(12))).toBeLessThanOrEqual(FRAME);
+  }, 120_000);
+
+  it("a SponsorBlock cut takes the cues with the picture: a clip of 4–16 s less 5–8 s has the cue of 12 s at 5 s, with its frame", async () => {
+    const file = await download({ url: watch(VIDEO_ID), format: "mp4-360", start: 4, end: 16, sponsorblock: { categories: ["sponsor"], action: "cut" }, subtitles: { language: "de", mode: "soft" } }, "soft-cut.mp4");
+    const [cues, at] = await Promise.all([mp4Cues(file), shownAt(file)]);
+    expect(cues.map((c) => c.text)).toEqual(["Bei zwölf Sekunden"]);
+    // re-encoded from the exact start, the cut closed up: 12 s is (12 − 4) − 3 s after the clip's first frame
+    expect(at.numbers[0]).toBe(4 * TIMECODE_FPS);
+    expect(cues[0]!.start - at(4)).toBeCloseTo(5, 1);
+    expect(Math.abs(cues[0]!.start - at(12))).toBeLessThanOrEqual(FRAME);
+    // the frames of the sponsor read are gone
+    expect(at.numbers.filter((n) => n >= 5 * TIMECODE_FPS && n < 8 * TIMECODE_FPS)).toEqual([]);
   }, 120_000);
 
   it("a WEBM carries a WebVTT track, named and tagged", async () => {
