@@ -100,6 +100,8 @@ export function openChapterArchive(
         await zip.addEntry(part.fileName, current.body);
       } catch (err) {
         const cause = err instanceof ZipEntryError ? err.cause : err;
+        // stopped (the visitor left, the engine closes): no chapter failed
+        if (controller.signal.aborted) throw cause;
         item.status = "failed";
         item.error = partError(cause);
         counts.failed++;

@@ -44,15 +44,17 @@ const CHAPTERS: Chapter[] = [
 ];
 const NAMES = ["01 - Intro", "02 - Café — the middle_part", "03 - Third_ why_", "04 - Ending"];
 
-/** The clip tests' YouTube-shaped video, with chapters for one id */
+/** The clip tests' YouTube-shaped video, with chapters for two ids: one whose audio the CDN no longer has */
 function withChapters(): SourceAdapter {
   const shaped = youtubeShaped(media, HOST);
   return {
     ...shaped,
     async resolve(parsed, ctx) {
       const result = await shaped.resolve(parsed, ctx);
-      if (!result.ok || parsed.kind !== "youtube" || parsed.id !== "chapterSplt") return result;
-      return { ok: true, media: { ...result.media, chapters: CHAPTERS } };
+      if (!result.ok || parsed.kind !== "youtube" || !["chapterSplt", "chapterGone"].includes(parsed.id)) return result;
+      const gone = parsed.id === "chapterGone";
+      const streams = result.media.streams.map((s) => (gone && s.kind === "audio" ? { ...s, url: `${HOST}/gone.m4a` } : s));
+      return { ok: true, media: { ...result.media, streams, chapters: CHAPTERS } };
     },
   };
 }
@@ -242,6 +244,21 @@ describe("a split link's stream", () => {
     expect(await childFfmpegCount()).toBe(0);
     await cdn.settled();
     expect(cdn.bytes()).toBeLessThan(fileBytes / 2);
+  }, 60_000);
+});
+
+describe("a chapter that fails", () => {
+  it("fails the whole download: the connection breaks, and the progress says why", async () => {
+    const created = (await (await post({ url: "https://www.youtube.com/watch?v=chapterGone", format: "mp4-360", chapters: "split" })).json()) as Created;
+    const progress: DownloadProgress[] = [];
+    const unsubscribe = await engine.subscribeProgress(created.id, (p) => progress.push(p));
+    const zip = await get(origin + new URL(created.downloadUrl).pathname);
+    unsubscribe();
+    expect([zip.status, zip.outcome]).toEqual([200, "error"]);
+    const last = progress.at(-1)!;
+    expect(last.state).toBe("failed");
+    expect(last.error?.code).toMatch(/^upstream\./);
+    expect(progress.flatMap((p) => p.files?.items[0]?.status ?? [])).toContain("failed");
   }, 60_000);
 });
 
