@@ -62,6 +62,14 @@ describe("API client", () => {
     expect(JSON.parse(String(calls[1]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchAll", format: "mp3-128" });
   });
 
+  it("posts subtitles in the video and a split by chapter only when chosen", async () => {
+    const { calls, fetchFn } = respond(200, { id: "a", downloadUrl: "/api/v1/dl/x", filename: "Sample (720p) - chapters.zip", expiresAt: "t", bytes: null });
+    await requestDownload("https://youtu.be/vidfetchCap", "mp4-720", { fetchFn, subtitles: { language: "de", mode: "burn" }, chapters: "split" });
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchCap", format: "mp4-720", subtitles: { language: "de", mode: "burn" }, chapters: "split" });
+    await requestDownload("https://youtu.be/vidfetchCap", "mp4-720", { fetchFn, subtitles: null, chapters: undefined });
+    expect(JSON.parse(String(calls[1]!.init.body))).toEqual({ url: "https://youtu.be/vidfetchCap", format: "mp4-720" });
+  });
+
   it("posts a ZIP's links, format and name; without a name, none is sent", async () => {
     const { calls, fetchFn } = respond(200, { id: "b", downloadUrl: "/api/v1/dl/zip.x", filename: "VidFetch sample playlist.zip", expiresAt: "t", bytes: null });
     await requestBulkDownload(["https://youtu.be/vidfetchAll", "https://youtu.be/vidfetchCap"], "mp4-360", { fetchFn, name: "VidFetch sample playlist" });

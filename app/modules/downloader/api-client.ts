@@ -26,15 +26,17 @@ export interface DownloadTicket {
  * `clip`: a start, an end (seconds) and the exact cut (issue 33 §1); sent only when given.
  * `audioLanguage`: the audio track of a video with several (issue 33 §5); none: the original.
  * `normalize: true`: loudness evened out (MP3, M4A, AAC); `sponsorblock`: segments cut or marked (YouTube); each sent only when on.
+ * `subtitles`: a caption language muxed in or burned into an MP4 or WEBM (Pro); `chapters: "split"`: one file per chapter, the
+ * ticket's link then streams a ZIP. Each sent only when given.
  */
 export function requestDownload(
   url: string,
   format: string,
   opts?: { signal?: AbortSignal; fetchFn?: FetchFn; language?: string; profile?: string } & MediaOptions,
 ): Promise<DownloadTicket> {
-  const { language, profile, tags, clip, audioLanguage, normalize, sponsorblock, ...rest } = opts ?? {};
+  const { language, profile, tags, clip, audioLanguage, normalize, sponsorblock, subtitles, chapters, ...rest } = opts ?? {};
   const body = profile ? { url, profile } : language ? { url, format, language } : { url, format };
-  return postJson<DownloadTicket>("/api/v1/downloads", { ...body, ...mediaFields({ tags, clip, audioLanguage, normalize, sponsorblock }) }, rest);
+  return postJson<DownloadTicket>("/api/v1/downloads", { ...body, ...mediaFields({ tags, clip, audioLanguage, normalize, sponsorblock, subtitles, chapters }) }, rest);
 }
 
 /**

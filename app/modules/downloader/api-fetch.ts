@@ -1,6 +1,6 @@
 import { TOO_MANY_REQUESTS } from "#common/error-catalogue.ts";
 import type { AudioTrackAnswer, PlaylistAnswer, SubtitleTrackAnswer, SubtitleTranslationAnswer } from "#engine/index.ts";
-import type { FormatOption, VideoDetails } from "#engine/types.ts";
+import type { Chapter, FormatOption, VideoDetails } from "#engine/types.ts";
 
 /**
  * What the link form needs on the first load of a page: POST JSON with the API's error handling,
@@ -18,6 +18,8 @@ export interface ResolvedVideo {
   subtitleTranslations?: SubtitleTranslationAnswer[];
   /** the video's audio tracks by language, the original `default` (issue 33 §5; optional: an older answer has none) */
   audioTracks?: AudioTrackAnswer[];
+  /** the video's chapters in seconds (issue 33 §2; empty or absent: none) */
+  chapters?: Chapter[];
   /** a watch link inside a playlist: the playlist beside its video */
   playlist?: PlaylistAnswer;
 }

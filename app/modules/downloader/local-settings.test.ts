@@ -55,6 +55,19 @@ describe("offline queue entries", () => {
     for (const bad of ["v:mp3-128?start=soon", "v:mp3-128?sb=sponsor,ads", "v:mp3-128?sb=intro&sba=skip", "v:mp3-128?tags=1", "v:mp3-128?audio="]) expect(parseQueueEntry(bad)).toBeNull();
   });
 
+  it("keep subtitles in the video and a split by chapter, in the API's query names", () => {
+    const burn = queueEntry("vidfetchCap", "mp4-720", undefined, { subtitles: { language: "pt-BR", mode: "burn" }, chapters: "split" });
+    expect(burn).toBe("vidfetchCap:mp4-720?subtitles=pt-BR&subtitlesMode=burn&chapters=split");
+    expect(parseQueueEntry(burn)?.media).toEqual({ subtitles: { language: "pt-BR", mode: "burn" }, chapters: "split" });
+    // a selectable track is the query's default mode
+    const soft = queueEntry("vidfetchCap", "webm", undefined, { subtitles: { language: "de", mode: "soft" } });
+    expect(soft).toBe("vidfetchCap:webm?subtitles=de");
+    expect(parseQueueEntry(soft)?.media).toEqual({ subtitles: { language: "de", mode: "soft" } });
+    for (const bad of ["v:mp4-720?subtitles=", "v:mp4-720?subtitles=../x", "v:mp4-720?subtitles=de&subtitlesMode=hard", "v:mp4-720?subtitlesMode=burn", "v:mp3-128?chapters=join"]) {
+      expect(parseQueueEntry(bad)).toBeNull();
+    }
+  });
+
   it("label the same format with other options apart, and keep them apart in the queue", () => {
     const s0 = readSettings(memoryStorage());
     const one = enqueue(s0, { videoId: "vidfetchAll", formatId: "mp3-128", label: "MP3 128 Standard" }).settings;

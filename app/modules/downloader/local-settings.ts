@@ -96,7 +96,8 @@ export function formatKey(formatId: string, language?: string): string {
  * A queued download: "videoId:formatId", "videoId:formatId@language" (a subtitle download in a
  * chosen language), and after either "?" and the media options that change the file, as URL
  * parameters (`tags=0`, `start`, `end`, `exact=1`, `audio`, `normalize=1`, `sb=sponsor,intro`,
- * `sba=chapters`), so a queued clip or evened-out MP3 is the file chosen, not a whole one. Entries
+ * `sba=chapters`, `subtitles=de` with `subtitlesMode=burn` when burned in, `chapters=split`), so a
+ * queued clip or evened-out MP3 is the file chosen, not a whole one. Entries
  * stored before the options existed have none and still parse.
  */
 export function queueEntry(videoId: string, formatId: string, language?: string, media: MediaOptions = {}): string {
@@ -116,11 +117,19 @@ function encodeMediaOptions(media: MediaOptions): string {
     p.set("sb", media.sponsorblock.categories.join(","));
     p.set("sba", media.sponsorblock.action);
   }
+  // the names of GET /api/v1/download's query, where "soft" is the default mode too
+  if (media.subtitles) {
+    p.set("subtitles", media.subtitles.language);
+    if (media.subtitles.mode === "burn") p.set("subtitlesMode", "burn");
+  }
+  if (media.chapters === "split") p.set("chapters", "split");
   // URLSearchParams escapes ":" and "@", so the entry still splits at its last colon
   return p.toString();
 }
 
 const SECONDS = /^\d+(\.\d+)?$/;
+/** a caption language as the API takes it ("de", "pt-BR", "zh-Hans"; engine/media/options/media-options.ts) */
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
 
 /** The options of an entry's "?…" part; null when one of them is not a value the picker could have queued. */
 function decodeMediaOptions(query: string): MediaOptions | null {
@@ -151,6 +160,16 @@ function decodeMediaOptions(query: string): MediaOptions | null {
     const action = p.get("sba") ?? "cut";
     if (!categories.every((c): c is SponsorCategory => (SPONSORBLOCK_CATEGORIES as string[]).includes(c)) || (action !== "cut" && action !== "chapters")) return null;
     media.sponsorblock = { categories, action: action as SponsorBlockAction };
+  }
+  const subtitles = p.get("subtitles");
+  const mode = p.get("subtitlesMode") ?? "soft";
+  if (subtitles !== null) {
+    if (!LANGUAGE_TAG.test(subtitles) || (mode !== "soft" && mode !== "burn")) return null;
+    media.subtitles = { language: subtitles, mode };
+  } else if (p.has("subtitlesMode")) return null;
+  if (p.has("chapters")) {
+    if (p.get("chapters") !== "split") return null;
+    media.chapters = "split";
   }
   return media;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeMediaOptions, mediaFields, mediaOptionsFor, takesNormalize } from "./media-options.ts";
+import { carriesSubtitles, describeMediaOptions, mediaFields, mediaOptionsFor, takesNormalize } from "./media-options.ts";
 
 const picked = {
   tags: false,
@@ -38,9 +38,22 @@ describe("media options per format", () => {
     expect(mediaFields(mediaOptionsFor({ id: "mp3-128", icon: "audio" }, { normalize: false, sponsorblock: { categories: [], action: "chapters" } }))).toEqual({});
   });
 
+  it("send subtitles in the video with MP4 and WEBM only, and the split by chapter with every video and audio file", () => {
+    const chosen = { subtitles: { language: "de", mode: "burn" as const }, chapters: "split" as const };
+    expect(mediaFields(mediaOptionsFor({ id: "mp4-1080", icon: "video" }, chosen))).toEqual({ subtitles: { language: "de", mode: "burn" }, chapters: "split" });
+    expect(mediaFields(mediaOptionsFor({ id: "webm", icon: "video" }, chosen))).toEqual({ subtitles: { language: "de", mode: "burn" }, chapters: "split" });
+    expect(mediaFields(mediaOptionsFor({ id: "m4a", icon: "audio" }, chosen))).toEqual({ chapters: "split" });
+    expect(mediaFields(mediaOptionsFor({ id: "aac-256", icon: "audio" }, chosen))).toEqual({ chapters: "split" });
+    for (const id of ["thumbnail-hd", "transcript", "srt"]) expect(mediaFields(mediaOptionsFor({ id, icon: id === "thumbnail-hd" ? "image" : "text" }, chosen))).toEqual({});
+    expect(["mp4-360", "mp4-2160", "webm"].every(carriesSubtitles)).toBe(true);
+    expect(["mp3-128", "m4a", "srt"].some(carriesSubtitles)).toBe(false);
+  });
+
   it("read as a few words for a queued download's label", () => {
     expect(describeMediaOptions(picked)).toEqual(["clip 0:10–0:40", "audio de", "loudness evened out", "sponsor, intro cut out", "bare"]);
     expect(describeMediaOptions({ clip: { start: 5, exact: true }, sponsorblock: { categories: ["outro"], action: "chapters" } })).toEqual(["clip 0:05–end exact", "outro marked as chapters"]);
+    expect(describeMediaOptions({ subtitles: { language: "de", mode: "burn" }, chapters: "split" })).toEqual(["subtitles de burned in", "one file per chapter"]);
+    expect(describeMediaOptions({ subtitles: { language: "fr", mode: "soft" } })).toEqual(["subtitles fr as a track"]);
     expect(describeMediaOptions({})).toEqual([]);
   });
 });

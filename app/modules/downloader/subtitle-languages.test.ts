@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { requestDownload, type SubtitleTrackAnswer } from "./api-client.ts";
 import { runDownload } from "./run-download.ts";
-import { isOffered, languageFor, subtitleLanguageChoices } from "./subtitle-languages.ts";
+import { defaultLanguageOnly, defaultSubtitleLanguage, isOffered, languageFor, subtitleLanguageChoices } from "./subtitle-languages.ts";
 
 /** vidfetchSub's answer (tests/mocks/platform.ts), as POST /resolve lists it. */
 const tracks: SubtitleTrackAnswer[] = [
@@ -57,6 +57,21 @@ describe("subtitle language choices", () => {
     expect(isOffered(choices, "fr")).toBe(true);
     expect(isOffered(choices, "pt")).toBe(false);
     expect(isOffered(choices, "")).toBe(false);
+  });
+});
+
+describe("the default subtitle language (the track the server reads without a chosen one)", () => {
+  const t = (language: string, auto: boolean): SubtitleTrackAnswer => ({ language, name: language, auto, translatable: false });
+  it("is a manual English track, else any manual one, else English speech recognition, else the first", () => {
+    expect(defaultSubtitleLanguage([t("de", false), t("en-GB", false), t("en", true)])).toBe("en-GB");
+    expect(defaultSubtitleLanguage([t("en", true), t("es", false)])).toBe("es");
+    expect(defaultSubtitleLanguage([t("de", true), t("en", true)])).toBe("en");
+    expect(defaultSubtitleLanguage([t("ja", true), t("de", true)])).toBe("ja");
+    expect(defaultSubtitleLanguage([])).toBeUndefined();
+  });
+
+  it("is the only choice of a plan that may not choose the language", () => {
+    expect(defaultLanguageOnly(subtitleLanguageChoices(tracks, translations), tracks)).toEqual({ tracks: [{ value: "en", label: "English" }], translations: [] });
   });
 });
 

@@ -54,3 +54,22 @@ export function languageFor(formatId: string, language: string, canChoose: boole
   if (!canChoose || !language || !LANGUAGE_FORMATS.includes(formatId)) return undefined;
   return language;
 }
+
+const english = (t: SubtitleTrackAnswer) => t.language.toLowerCase().split("-")[0] === "en";
+
+/**
+ * The language of the track the server reads without a chosen language
+ * (engine/captions/fetch-transcript.ts `pickCaptionTrack`): a manual English track, else any manual one, else
+ * English speech recognition, else the first. Subtitles in the video in that language need only
+ * the `subtitles` right; any other also `subtitleLanguages`. Undefined without tracks.
+ */
+export function defaultSubtitleLanguage(subtitles: readonly SubtitleTrackAnswer[] = []): string | undefined {
+  const track = subtitles.find((t) => !t.auto && english(t)) ?? subtitles.find((t) => !t.auto) ?? subtitles.find(english) ?? subtitles[0];
+  return track?.language;
+}
+
+/** The choices a plan without `subtitleLanguages` has: the default track's language alone. */
+export function defaultLanguageOnly(choices: LanguageChoices, subtitles: readonly SubtitleTrackAnswer[] = []): LanguageChoices {
+  const language = defaultSubtitleLanguage(subtitles);
+  return { tracks: choices.tracks.filter((c) => c.value === language), translations: [] };
+}

@@ -167,6 +167,10 @@ describe("format button and progress", () => {
     expect(progressText({ ...base, phase: "downloading", progress: { bytes: 354_000, total: 708_000, speed: 1_000_000, state: "streaming" } })).toBe("50% · 354 KB of 708 KB · 1.0 MB/s");
     expect(progressText({ ...base, phase: "downloading", progress: { bytes: 710_000, total: 708_000, speed: 0, state: "streaming" } })).toMatch(/^99%/);
     expect(progressText({ ...base, phase: "success", progress: { bytes: 707_311, total: null, speed: 0, state: "done" } })).toBe("100% · 707 KB");
+    // a split by chapter: a ZIP of unknown size, counted in files
+    const files = (done: number, failed = 0) => ({ total: 3, done, failed, items: [] });
+    expect(progressText({ ...base, phase: "downloading", progress: { bytes: 354_000, total: null, speed: 1_000_000, state: "streaming", files: files(1) } })).toBe("354 KB · 1 of 3 files · 1.0 MB/s");
+    expect(progressText({ ...base, phase: "success", progress: { bytes: 900_000, total: null, speed: 0, state: "done", files: files(2, 1) } })).toBe("100% · 900 KB · 2 of 3 files, 1 failed");
     const html = render(<DownloadProgress active={{ ...base, phase: "downloading", progress: { bytes: 354_000, total: 708_000, speed: 0, state: "streaming" } }} />);
     expect(html).toContain('role="progressbar"');
     expect(html).toContain('aria-valuenow="50"');

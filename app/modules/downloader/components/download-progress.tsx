@@ -1,5 +1,6 @@
 import { formatBytes, formatSpeed, percentOf } from "../format-bytes.ts";
 import type { ActiveDownload } from "../hooks/use-format-downloads.ts";
+import { filesCountText } from "./zip-progress.tsx";
 
 /** Below 100 % until the server says the file is complete: a size estimate can be exceeded. */
 function runningPercent(active: ActiveDownload): number | null {
@@ -9,16 +10,18 @@ function runningPercent(active: ActiveDownload): number | null {
   return pct === null ? null : Math.min(pct, 99);
 }
 
-/** Text for the progress line: "42% · 12.1 MB of 28.6 MB · 3.4 MB/s". */
+/** Text for the progress line: "42% · 12.1 MB of 28.6 MB · 3.4 MB/s", or a ZIP's "12.1 MB · 2 of 5 files · 3.4 MB/s". */
 export function progressText(active: ActiveDownload): string {
   const p = active.progress;
   if (!p) return active.attempt > 1 ? `Retrying (${active.attempt}/3)...` : "Preparing your file...";
   // Done: the bytes sent are the file's real size (the total may have been an estimate).
-  if (active.phase === "success") return `100% · ${formatBytes(p.bytes)}`;
+  if (active.phase === "success") return [`100%`, formatBytes(p.bytes), p.files ? filesCountText({ files: p.files }) : null].filter(Boolean).join(" · ");
   const pct = runningPercent(active);
   const parts = [
     pct !== null ? `${pct}%` : null,
     p.total ? `${formatBytes(p.bytes)} of ${formatBytes(p.total)}` : formatBytes(p.bytes),
+    // a ZIP of a split by chapter: "2 of 5 files" (its size is known only once its last file is made)
+    p.files ? filesCountText({ files: p.files }) : null,
     p.speed > 0 && active.phase === "downloading" ? formatSpeed(p.speed) : null,
   ].filter(Boolean);
   return parts.join(" · ");

@@ -126,6 +126,7 @@ export default function DownloaderBody({ state, isPremium, tabs, playlistPlan, s
               durationSeconds={loaded.video.durationSeconds}
               audioTracks={loaded.audioTracks}
               platform={loaded.video.platform}
+              chapters={loaded.chapters}
             />
           </PreviewCardShell>
           {loaded.playlist ? <PartOfPlaylist key={state.url} playlist={loaded.playlist} plan={playlistPlan} onPickVideo={onPickVideo} /> : null}

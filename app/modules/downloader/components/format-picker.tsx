@@ -18,9 +18,12 @@ import { checkClip, clipSize, NO_CLIP, type ClipChoice } from "../clip-choice.ts
 import { ProfileButtons } from "./profile-buttons.tsx";
 import { NormalizeSwitch } from "./normalize-switch.tsx";
 import { NO_SPONSORBLOCK, SponsorBlockFields, type SponsorBlockChoice } from "./sponsorblock-fields.tsx";
-import { mediaOptionsFor, takesNormalize, type MediaOptions } from "../media-options.ts";
+import { carriesSubtitles, mediaOptionsFor, takesNormalize, type MediaOptions } from "../media-options.ts";
 import type { DownloadProfileChoice } from "../downloader-offer.ts";
-import { isOffered, LANGUAGE_FORMATS, languageFor, subtitleLanguageChoices } from "../subtitle-languages.ts";
+import { defaultLanguageOnly, isOffered, LANGUAGE_FORMATS, languageFor, subtitleLanguageChoices } from "../subtitle-languages.ts";
+import { NO_SUBTITLES, SubtitlesInVideo, type SubtitlesChoice } from "./subtitles-in-video.tsx";
+import { ChaptersSwitch } from "./chapters-switch.tsx";
+import type { Chapter } from "#engine/types.ts";
 
 const ICONS = { video: Film, audio: Music, image: ImageIcon, text: FileText } as const;
 
@@ -48,6 +51,8 @@ export interface FormatPickerProps {
   audioTracks?: AudioTrackAnswer[];
   /** where the video is from: SponsorBlock is offered for YouTube videos only */
   platform?: Platform;
+  /** the video's chapters (issue 33 §2): with any, a split by chapter for video and audio files */
+  chapters?: Chapter[];
 }
 
 /** A click on an option that does not exist for this video explains why, in the spec's words. */
@@ -71,6 +76,7 @@ export function FormatPicker({
   durationSeconds = 0,
   audioTracks = [],
   platform,
+  chapters = [],
 }: FormatPickerProps) {
   const { active, failure, start } = useFormatDownloads(sourceUrl);
   const groups = groupFormats(formats);
@@ -100,12 +106,21 @@ export function FormatPicker({
   const sponsorChoice = sponsorBlockOffered && sponsorFor.url === sourceUrl ? sponsorFor.choice : NO_SPONSORBLOCK;
   const sponsorblock = sponsorChoice.categories.length > 0 ? { categories: sponsorChoice.categories, action: bare ? ("cut" as const) : sponsorChoice.action } : null;
   const sponsorFields = sponsorBlockOffered ? <SponsorBlockFields value={sponsorChoice} bare={bare} onChange={(choice) => setSponsor({ url: sourceUrl, choice })} /> : null;
+  // subtitles into an MP4 or WEBM (issue 33 §6), for the video they were chosen for: the `subtitles` right is the one SRT and VTT
+  // need (the server says per option whether the caller holds it), and a language other than the default also `subtitleLanguages`
+  const subtitlesRight = formats.find((f) => f.id === "srt" || f.id === "vtt")?.allowed ?? isPremium;
+  const embedChoices = canChooseLanguage ? choices : defaultLanguageOnly(choices, subtitles);
+  const [embedFor, setEmbed] = useState<{ url: string; choice: SubtitlesChoice }>({ url: sourceUrl, choice: NO_SUBTITLES });
+  const embedChoice = subtitlesRight && embedFor.url === sourceUrl && isOffered(embedChoices, embedFor.choice.language) ? embedFor.choice : NO_SUBTITLES;
+  const embedded = embedChoice.language ? { language: embedChoice.language, mode: embedChoice.mode } : null;
+  // one file per chapter (issue 33 §2), for the video it was switched on for
+  const [splitFor, setSplit] = useState<string | null>(null);
+  const split = chapters.length > 0 && splitFor === sourceUrl;
   const clipFields = (
     <ClipFields
       value={clipChoice}
       error={clipError}
       durationSeconds={durationSeconds}
-      sourceUrl={sourceUrl}
       onChange={(choice) => {
         setClip({ url: sourceUrl, choice });
         setClipError(null);
@@ -118,7 +133,7 @@ export function FormatPicker({
     const cuttable = option.icon === "video" || option.icon === "audio";
     if (cuttable && !clipCheck.ok) return setClipError({ field: clipCheck.field, message: clipCheck.message });
     const clip = cuttable && clipCheck.ok ? clipCheck.clip : null;
-    const media = mediaOptionsFor(option, { tags, clip, audioLanguage, normalize, sponsorblock });
+    const media = mediaOptionsFor(option, { tags, clip, audioLanguage, normalize, sponsorblock, subtitles: embedded, chapters: split ? "split" : undefined });
     // the offline queue keeps them too (local-settings.ts), so a queued file is the one chosen
     if (queueInstead && onQueue) return onQueue(option, lang, media);
     void start(option, lang, undefined, media);
@@ -159,7 +174,11 @@ export function FormatPicker({
                 {clipFields}
                 {audioTracks.length > 1 ? <AudioLanguageSelect tracks={audioTracks} value={audioLanguage} onChange={(language) => setAudio({ url: sourceUrl, language })} /> : null}
                 {t.value === "audio" && groups.audio.some((o) => takesNormalize(o.id)) ? <NormalizeSwitch on={normalize} onChange={setNormalize} /> : null}
+                {t.value === "video" && hasSubtitles && groups.video.some((o) => carriesSubtitles(o.id)) ? (
+                  <SubtitlesInVideo choices={embedChoices} value={embedChoice} locked={!subtitlesRight} onChange={(choice) => setEmbed({ url: sourceUrl, choice })} />
+                ) : null}
                 {sponsorFields}
+                {chapters.length > 0 ? <ChaptersSwitch count={chapters.length} on={split} onChange={(on) => setSplit(on ? sourceUrl : null)} /> : null}
                 <TagsSwitch bare={bare} onChange={setBare} />
               </>
             ) : null}

@@ -3,6 +3,7 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { FormatOption, Platform } from "#engine/types.ts";
 import { FormatPicker } from "./format-picker.tsx";
+import { ChaptersSwitch } from "./chapters-switch.tsx";
 import { NormalizeSwitch } from "./normalize-switch.tsx";
 import { NO_SPONSORBLOCK, SponsorBlockFields } from "./sponsorblock-fields.tsx";
 
@@ -82,5 +83,33 @@ describe("the SponsorBlock fieldset (issue 33 §4)", () => {
     expect(picker([option("thumbnail-hd", "image")], ["other"])).not.toContain('data-testid="sponsorblock-fields"');
     expect(picker([option("mp4-720", "video")], ["video"], "generic")).not.toContain('data-testid="sponsorblock-fields"');
     expect(render(<FormatPicker formats={[option("mp4-720", "video")]} sourceUrl="https://example.com/a.mp4" tabs={["video"]} />)).not.toContain('data-testid="sponsorblock-fields"');
+  });
+});
+
+describe("the split by chapter switch (issue 33 §2)", () => {
+  const chapters = [
+    { title: "Intro", start: 0, end: 2 },
+    { title: "Middle", start: 2, end: 4 },
+    { title: "End", start: 4, end: 6 },
+  ];
+  const split = (formats: FormatOption[], tabs: Array<"video" | "audio" | "other">, list = chapters) =>
+    render(<FormatPicker formats={formats} sourceUrl="https://youtu.be/vidfetchAll" tabs={tabs} chapters={list} />);
+
+  it("is a labelled switch, off by default, described by the chapter count and the formats it applies to", () => {
+    const html = render(<ChaptersSwitch count={3} on={false} onChange={() => {}} />);
+    const input = /<input id="([^"]+)" type="checkbox" role="switch"([^>]*)aria-describedby="([^"]+)"/.exec(html);
+    expect(input).not.toBeNull();
+    expect(input![2]).not.toContain("checked");
+    expect(html).toMatch(new RegExp(`<label for="${input![1]}"[^>]*>One file per chapter \\(ZIP\\)</label>`));
+    expect(html).toMatch(new RegExp(`<p id="${input![3]}"[^>]*>This video has 3 chapters: each becomes its own MP4, WEBM, MP3, M4A or AAC file, all in one ZIP.</p>`));
+    expect(render(<ChaptersSwitch count={1} on onChange={() => {}} />)).toContain("This video has 1 chapter:");
+  });
+
+  it("sits on the video and audio tabs of a video with chapters, for every plan, and nowhere else", () => {
+    expect(split([option("mp4-720", "video")], ["video"])).toContain('data-testid="chapters-switch"');
+    expect(split([option("m4a", "audio")], ["audio"])).toContain('data-testid="chapters-switch"');
+    expect(split([option("thumbnail-hd", "image")], ["other"])).not.toContain('data-testid="chapters-switch"');
+    expect(split([option("mp4-720", "video")], ["video"], [])).not.toContain('data-testid="chapters-switch"');
+    expect(render(<FormatPicker formats={[option("mp4-720", "video")]} sourceUrl="https://youtu.be/vidfetchAll" tabs={["video"]} />)).not.toContain('data-testid="chapters-switch"');
   });
 });

@@ -57,7 +57,7 @@ export function SelectRow({
         disabled={Boolean(locked)}
         aria-describedby={note ? noteId : undefined}
         onChange={(e) => onChange(e.target.value)}
-        className="h-10 w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 text-sm disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-600"
+        className="h-10 w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 text-sm focus-visible:border-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-600"
       >
         {children}
       </select>

@@ -3,7 +3,7 @@ import { toast } from "sonner";
 import { ApiError, isRetryable } from "../api-client.ts";
 import { SpeedMeter } from "../format-bytes.ts";
 import { MAX_ATTEMPTS, RETRY_DELAY_MS, RetriesExhaustedError, withRetries } from "../retry.ts";
-import { runDownload } from "../run-download.ts";
+import { runDownload, type FilesProgress, type ProgressEvent } from "../run-download.ts";
 import type { MediaOptions } from "../media-options.ts";
 
 /** Spec §9: the success (and error) state stays 3 s before the button resets. */
@@ -15,6 +15,17 @@ export interface DownloadProgressView {
   /** bytes per second, smoothed */
   speed: number;
   state: string;
+  /** a ZIP's files (one per chapter of a split), once the progress events carry them */
+  files?: FilesProgress;
+}
+
+/**
+ * One progress event as shown, keeping what the earlier ones said: the total (an estimate from the
+ * ticket) and a ZIP's files (a split by chapter says how far it is in files beside its bytes).
+ */
+export function progressViewOf(p: ProgressEvent, speed: number, before: DownloadProgressView | null | undefined): DownloadProgressView {
+  const files = p.files ?? before?.files;
+  return { bytes: p.bytes, total: p.total ?? before?.total ?? null, speed, state: p.state, ...(files ? { files } : {}) };
 }
 
 export interface ActiveDownload {
@@ -121,7 +132,7 @@ export function useFormatDownloads(sourceUrl: string | null) {
               onTicket: (t) => setActive((a) => (a && a.formatId === key ? { ...a, filename: t.filename, progress: { bytes: 0, total: t.bytes, speed: 0, state: "pending" } } : a)),
               onProgress: (p) => {
                 const speed = meter.sample(p.bytes, performance.now());
-                setActive((a) => (a && a.formatId === key ? { ...a, progress: { bytes: p.bytes, total: p.total ?? a.progress?.total ?? null, speed, state: p.state } } : a));
+                setActive((a) => (a && a.formatId === key ? { ...a, progress: progressViewOf(p, speed, a.progress) } : a));
               },
             });
           },

@@ -17,7 +17,7 @@ import {
 import { withRetries } from "../retry.ts";
 import { runDownload } from "../run-download.ts";
 import { SpeedMeter } from "../format-bytes.ts";
-import type { ActiveDownload } from "./use-format-downloads.ts";
+import { progressViewOf, type ActiveDownload } from "./use-format-downloads.ts";
 import type { MediaOptions } from "../media-options.ts";
 
 export interface QueueRunState {
@@ -92,7 +92,7 @@ export function useOfflineQueue() {
                 onTicket: (t) => setRun((r) => (r ? { ...r, current: { ...r.current, filename: t.filename, progress: { bytes: 0, total: t.bytes, speed: 0, state: "pending" } } } : r)),
                 onProgress: (p) => {
                   const speed = meter.sample(p.bytes, performance.now());
-                  setRun((r) => (r ? { ...r, current: { ...r.current, progress: { bytes: p.bytes, total: p.total ?? r.current.progress?.total ?? null, speed, state: p.state } } } : r));
+                  setRun((r) => (r ? { ...r, current: { ...r.current, progress: progressViewOf(p, speed, r.current.progress) } } : r));
                 },
               });
             },
