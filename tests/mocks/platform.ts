@@ -587,11 +587,38 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /**
  * The mock's stand-in for the no-cookie player: a page with a video element playing the sample
- * clip, so the preview on our page plays offline as the real embed would online.
+ * clip, so the preview on our page plays offline as the real embed would online. With
+ * `enablejsapi=1` it speaks the part of YouTube's IFrame Player API protocol a page without
+ * YouTube's script relies on: after the page's `{"event":"listening"}` it posts `onReady`, an
+ * `initialDelivery` and then an `infoDelivery` whenever the time or state changes, each `info`
+ * carrying `currentTime` and `playerState` (1 playing, 2 paused, 0 ended, -1 unstarted), as JSON
+ * text to the `origin` the embed was given (none: nobody).
  */
-function sendEmbedPage(res: ServerResponse, id: string, title: string): void {
+function sendEmbedPage(res: ServerResponse, id: string, title: string, query: URLSearchParams): void {
   const escape = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:100%}</style></head><body><video controls playsinline preload="metadata" poster="/vi/${encodeURIComponent(id)}/hqdefault.jpg" src="/embed-media/sample.mp4" aria-label="${escape(title)}"></video></body></html>`;
+  const api =
+    query.get("enablejsapi") === "1" && query.get("origin")
+      ? `<script>(() => {
+  const origin = ${JSON.stringify(query.get("origin")).replace(/</g, "\\u003c")};
+  const video = document.querySelector("video");
+  let page = null;
+  let channelId = null;
+  const state = () => (video.ended ? 0 : !video.paused ? 1 : video.currentTime > 0 ? 2 : -1);
+  const post = (event, info) => page && page.postMessage(JSON.stringify({ event, id: channelId, channel: "widget", ...(info ? { info } : {}) }), origin);
+  addEventListener("message", (e) => {
+    if (e.origin !== origin) return;
+    let message = null;
+    try { message = JSON.parse(e.data); } catch { return; }
+    if (!message || message.event !== "listening" || page) return;
+    page = e.source;
+    channelId = message.id;
+    post("onReady");
+    post("initialDelivery", { currentTime: video.currentTime, playerState: state(), duration: video.duration || 0 });
+  });
+  for (const type of ["timeupdate", "seeked", "play", "pause", "ended"]) video.addEventListener(type, () => post("infoDelivery", { currentTime: video.currentTime, playerState: state() }));
+})();</script>`
+      : "";
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><style>html,body{margin:0;height:100%;background:#000}video{width:100%;height:100%}</style></head><body><video controls playsinline preload="metadata" poster="/vi/${encodeURIComponent(id)}/hqdefault.jpg" src="/embed-media/sample.mp4" aria-label="${escape(title)}"></video>${api}</body></html>`;
   res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": String(Buffer.byteLength(html)) });
   res.end(html);
 }
@@ -909,7 +936,7 @@ export async function startMockPlatform(opts: { dataDir: string; logger?: Logger
     if (embed) {
       const video = videos.get(embed[1]!);
       if (!video) return void res.writeHead(404).end();
-      return sendEmbedPage(res, video.id, video.title);
+      return sendEmbedPage(res, video.id, video.title, url.searchParams);
     }
     if (p === "/embed-media/sample.mp4") return serveFile(req, res, media.progressive, "video/mp4");
     if (p === "/youtube/v3/videos") {

@@ -121,6 +121,7 @@ export function FormatPicker({
       value={clipChoice}
       error={clipError}
       durationSeconds={durationSeconds}
+      sourceUrl={sourceUrl}
       onChange={(choice) => {
         setClip({ url: sourceUrl, choice });
         setClipError(null);
