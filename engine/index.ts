@@ -804,8 +804,10 @@ export async function createEngine(config: EngineConfig, deps: EngineDeps = {}):
 
     async frame(url, t, opts = {}) {
       if (closing) throw new EngineError("download.busy", { retryAfter: 5, detail: "the engine is closing" });
-      const media = await resolveCached(parse(url), false, undefined, opts);
-      return openFrame(serving, media, t, opts.signal);
+      const link = parse(url);
+      const media = await resolveCached(link, false, undefined, opts);
+      // an expired URL of the cached answer: one fresh resolve, which the cache keeps instead (decision 071)
+      return openFrame(serving, media, t, { signal: opts.signal, reResolve: (signal) => resolveCached(link, true, undefined, { signal, ip: opts.ip }) });
     },
 
     subscribeProgress(id, fn) {

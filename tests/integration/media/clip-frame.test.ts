@@ -2,7 +2,8 @@
  * A clip's first-frame preview (issue 33 §1, docs/decisions/071) through `GET /api/v1/frame`, on
  * a local CDN that counts what it sends and media whose every frame carries its own number: the
  * JPEG at `t` shows the frame of `t` (its number read back, and its picture next to the frame
- * ffmpeg decodes from the source file at `t`), and only what covers `t` was fetched.
+ * ffmpeg decodes from the source file at `t`), and only what covers `t` was fetched. On the mock
+ * platform, a cached answer whose stream URLs expired costs one fresh resolve, never more.
  */
 import { execFile } from "node:child_process";
 import http from "node:http";
@@ -14,6 +15,7 @@ import { promisify } from "node:util";
 import express, { type RequestHandler } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "#engine/index.ts";
+import { ERRORS } from "#engine/errors.ts";
 import { locateMediaTools } from "#engine/media/ffmpeg.ts";
 import { genericSource } from "#engine/sources/generic/index.ts";
 import { createApiRouter } from "#server/api/router.ts";
@@ -22,6 +24,7 @@ import { testConfig } from "../engine-core/engine-fixture.ts";
 import { silentLogger } from "../engine-core/helpers.ts";
 import { ensureTimecodeMedia, frameNumbers, mp4IndexBytes, packetBytes, TIMECODE_FPS, TIMECODE_GOP_FRAMES, youtubeShaped, type TimecodeMedia } from "./clip-media.ts";
 import { startCountingOrigin, type CountingOrigin } from "./counting-origin.ts";
+import { startMockPlatform, type MockPlatform } from "../../mocks/platform.ts";
 
 const execFileAsync = promisify(execFile);
 const HOST = "https://frames.example.test";
@@ -34,10 +37,10 @@ let engine: Engine;
 let tmp: string;
 const servers: http.Server[] = [];
 
-/** The API as the host mounts it, with a frame limit when one is given; resolves with its origin. */
-async function serveApi(frameLimit?: RequestHandler): Promise<string> {
+/** The API as the host mounts it (on `engine` unless another is given), with a frame limit when one is given; resolves with its origin. */
+async function serveApi(frameLimit?: RequestHandler, on: Engine = engine): Promise<string> {
   const app = express();
-  app.use("/api/v1", createApiRouter({ engine, logger: silentLogger, frameLimit }));
+  app.use("/api/v1", createApiRouter({ engine: on, logger: silentLogger, frameLimit }));
   const server = http.createServer(app);
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -184,5 +187,75 @@ describe("GET /frame refuses what it cannot show, in JSON", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("download.rate_limited");
+  }, 60_000);
+});
+
+describe("GET /frame on the mock platform: a cached answer whose stream URLs expired", () => {
+  const VIDEO = "vidfetch720";
+  const LINK = `https://www.youtube.com/watch?v=${VIDEO}`;
+  let platform: MockPlatform;
+  let platformEngine: Engine;
+  let platformApi: string;
+
+  beforeAll(async () => {
+    platform = await startMockPlatform({ dataDir: path.join(os.tmpdir(), "vidfetch-test-platform") });
+    // two clients: a re-resolve that went on to the next one would show in the player requests
+    platformEngine = await createEngine(
+      testConfig({ hostMap: platform.hostMap, youtube: { clients: ["VISIONOS", "ANDROID"], apiBaseUrl: "https://www.googleapis.com/youtube/v3" }, limits: { resolveCacheSeconds: 300 } }),
+      { media: await locateMediaTools({}), killGraceMs: 500 },
+    );
+    platformApi = await serveApi(undefined, platformEngine);
+  }, 180_000);
+  afterAll(async () => {
+    await platformEngine?.close();
+    await platform?.close();
+  });
+
+  /** The link resolved into the cache, then one frame; what the platform saw for the frame alone. */
+  async function frameAfterResolve(t: number) {
+    await platformEngine.resolve(LINK, { kind: "anonymous" });
+    const from = platform.youtubeRequests().length;
+    const refusedBefore = platform.mediaRefusals().length;
+    const res = await fetch(`${platformApi}/api/v1/frame?url=${encodeURIComponent(LINK)}&t=${t}`);
+    const body = Buffer.from(await res.arrayBuffer());
+    const seen = platform.youtubeRequests().slice(from).filter((r) => r.videoId === VIDEO);
+    return {
+      status: res.status,
+      body,
+      players: seen.filter((r) => r.kind === "player").map((r) => r.client),
+      media: seen.filter((r) => r.kind === "media").length,
+      refusals: platform.mediaRefusals().slice(refusedBefore).map((r) => `${r.client}:${r.why}`),
+    };
+  }
+
+  it("one fresh resolve on the same client, the frame read from its URL; the cache keeps the fresh answer", async () => {
+    platform.setYouTubeModes({ mediaExpires: { clients: ["VISIONOS"], atByte: 0 } });
+    const got = await frameAfterResolve(3);
+    expect(got.status, got.body.toString("utf8", 0, 300)).toBe(200);
+    expect(got.players).toEqual(["VISIONOS"]);
+    expect(got.refusals.length).toBeGreaterThan(0);
+    expect(got.refusals.every((r) => r === "VISIONOS:expired")).toBe(true);
+    const file = path.join(tmp, "expired-then-fresh.jpg");
+    await writeFile(file, got.body);
+    expect(await probe(file)).toMatchObject({ codec_name: "mjpeg", width: 320 });
+    // the picture of 3 s of the 360p rendition the fresh URL served
+    expect(await psnrAgainstSource(file, platform.media.video[360], 3)).toBeGreaterThan(30);
+
+    // the next frame reads the fresh answer from the cache: no player request, nothing refused
+    const next = await frameAfterResolve(5);
+    expect(next.status).toBe(200);
+    expect(next.players).toEqual([]);
+    expect(next.refusals).toEqual([]);
+  }, 60_000);
+
+  it("refused again after the fresh resolve: the catalogue's error, after one re-resolve and no other client", async () => {
+    platform.setYouTubeModes({ mediaRefused: ["VISIONOS"] });
+    const got = await frameAfterResolve(3);
+    expect(got.status).toBe(ERRORS["upstream.refused"].status);
+    expect(JSON.parse(got.body.toString("utf8"))).toMatchObject({ error: { code: "upstream.refused", message: ERRORS["upstream.refused"].message } });
+    expect(got.players).toEqual(["VISIONOS"]);
+    // the cached answer's first read and the fresh one's, each refused once
+    expect(got.refusals).toEqual(["VISIONOS:refused", "VISIONOS:refused"]);
+    expect(got.media).toBe(2);
   }, 60_000);
 });
