@@ -4,12 +4,12 @@
  * there, whichever keyframe the picture is copied from) and ends it at its length; SponsorBlock's
  * cut spans are closed up as the frames are, so every cue stays with the picture it belongs to.
  */
-import { fetchCues } from "./fetch-transcript.ts";
+import { fetchCues, trackUrl } from "./fetch-transcript.ts";
 import type { Cue } from "./parse-timedtext.ts";
 import { timed, toSrt } from "./render.ts";
 import { EngineError, isEngineError } from "../errors.ts";
 import type { OutboundFetch } from "../outbound/outbound-fetch.ts";
-import type { MediaPlan, PlanClip, PlanCut } from "../types.ts";
+import type { CaptionTrack, MediaPlan, PlanClip, PlanCut } from "../types.ts";
 import { removedBefore } from "../media/sponsorblock/plan-sponsorblock.ts";
 
 /** A cue shorter than this once trimmed is left out: it would show for less than a frame at 60 fps. */
@@ -74,21 +74,45 @@ export function subtitleSrt(cues: readonly Cue[], form: "burn" | "mov_text" | "w
   return toSrt(form === "mov_text" ? withGaps(clean) : clean);
 }
 
+/** Reads a caption track's cues for a download's subtitles: each file its own read, or the files of a chapter ZIP one read between them. */
+export type ReadCues = (track: CaptionTrack, fetch: OutboundFetch, signal: AbortSignal) => Promise<Cue[]>;
+
 /**
- * A remux's subtitles, fetched through the guarded fetch when its download opens (as an SRT
- * download's track is) and written on its output's timeline; null for a plan without them. A track
- * that answers with an error or no text is `subtitles.unavailable`; a refused address or a timeout
- * keeps its own code.
+ * A track's cues through the guarded fetch (as an SRT download's are). A track that answers with an
+ * error or no text is `subtitles.unavailable`; a refused address or a timeout keeps its own code.
  */
-export async function fetchSubtitleFile(plan: MediaPlan, fetch: OutboundFetch, signal: AbortSignal): Promise<{ srt: Buffer; empty: boolean } | null> {
-  if (plan.op !== "remux" || !plan.subtitles) return null;
-  let cues: Cue[];
+export const readSubtitleCues: ReadCues = async (track, fetch, signal) => {
   try {
-    cues = await fetchCues(plan.subtitles.track, fetch, { signal });
+    return await fetchCues(track, fetch, { signal });
   } catch (err) {
     if (!isEngineError(err) || err.code !== "transcript.unavailable") throw err;
     throw new EngineError("subtitles.unavailable", { detail: `the caption track could not be read: ${err.detail ?? ""}`, cause: err });
   }
+};
+
+/**
+ * One read of each track for the files of one download (a chapter ZIP, docs/decisions/070): the
+ * first to ask fetches it, through its guarded fetch and with its signal, and every later file takes
+ * the same cues (or the same refusal). The cues are the whole track's; each file moves its own span
+ * of them onto its own timeline.
+ */
+export function sharedCueReads(): ReadCues {
+  const reads = new Map<string, Promise<Cue[]>>();
+  return (track, fetch, signal) => {
+    const key = trackUrl(track);
+    let read = reads.get(key);
+    if (!read) reads.set(key, (read = readSubtitleCues(track, fetch, signal)));
+    return read;
+  };
+}
+
+/**
+ * A remux's subtitles, read when its download opens (`read`: by default, fetched for this file
+ * alone) and written on its output's timeline; null for a plan without them.
+ */
+export async function fetchSubtitleFile(plan: MediaPlan, fetch: OutboundFetch, signal: AbortSignal, read: ReadCues = readSubtitleCues): Promise<{ srt: Buffer; empty: boolean } | null> {
+  if (plan.op !== "remux" || !plan.subtitles) return null;
+  const cues = await read(plan.subtitles.track, fetch, signal);
   const onOutput = cuesOnOutput(cues, plan.clip, plan.cuts);
   const form = plan.subtitles.mode === "burn" ? "burn" : plan.container === "webm" ? "webvtt" : "mov_text";
   return { srt: Buffer.from(subtitleSrt(onOutput, form), "utf8"), empty: onOutput.length === 0 };

@@ -6,7 +6,9 @@
  * does not grow with the number of chapters and nothing is written to disk.
  */
 import type { ParsedLink } from "#common/links.ts";
+import { sharedCueReads } from "../captions/subtitle-file.ts";
 import { ERRORS, isEngineError } from "../errors.ts";
+import { viaEgress } from "../outbound/outbound-fetch.ts";
 import { planFormat } from "../formats.ts";
 import { chapterPieces, checkSplitFormat, pieceFileName, type ChapterPiece } from "../media/chapters/split-chapters.ts";
 import type { MediaOptions } from "../media/options/media-options.ts";
@@ -64,17 +66,24 @@ function partError(err: unknown): string {
 
 /**
  * The ZIP of `parts` as a plan's output (`application/zip`, length unknown): built only once its
- * reader starts reading (a HEAD request opens nothing), each part's readers opened and torn down
+ * reader starts reading (a HEAD request opens no chapter), each part's readers opened and torn down
  * in turn. A part that fails fails the whole archive with that part's error: the visitor sees a
  * failed download, never a ZIP short of a chapter. `teardown` stops the part being made.
+ *
+ * Subtitles (docs/decisions/069): the caption track is read once, here, before the archive's
+ * headers (a track that cannot be read is the link's error, as for a single file), and every
+ * chapter takes its own span of the same cues.
  */
-export function openChapterArchive(
+export async function openChapterArchive(
   ctx: MediaContext,
   link: ParsedLink,
   media: ResolvedMedia,
   parts: readonly ChapterPart[],
   opts: { id: string; signal: AbortSignal; onFiles?: (files: FilesProgress) => void },
-): PlanOutput {
+): Promise<PlanOutput> {
+  const readCues = sharedCueReads();
+  const subtitled = parts[0]?.plan;
+  if (subtitled?.op === "remux" && subtitled.subtitles) await readCues(subtitled.subtitles.track, viaEgress(ctx.outbound, media.egress).fetch, opts.signal);
   const controller = new AbortController();
   const stop = () => controller.abort(opts.signal.reason);
   if (opts.signal.aborted) stop();
@@ -96,7 +105,7 @@ export function openChapterArchive(
       tell();
       try {
         if (controller.signal.aborted) throw controller.signal.reason;
-        current = await openPlan(ctx, link, media, part.plan, { id: partId, signal: controller.signal });
+        current = await openPlan(ctx, link, media, part.plan, { id: partId, signal: controller.signal, readCues });
         await zip.addEntry(part.fileName, current.body);
       } catch (err) {
         const cause = err instanceof ZipEntryError ? err.cause : err;

@@ -79,7 +79,7 @@ export async function openMedia(
     // one clip per chapter, each made when the one before it is in the ZIP (docs/decisions/070)
     const parts = planChapterSplit(media, format, opts.options, segments);
     opts.onResolved?.(media);
-    const out = openChapterArchive(ctx, link, media, parts, { id: opts.id, signal: opts.signal, onFiles: opts.onFiles });
+    const out = await openChapterArchive(ctx, link, media, parts, { id: opts.id, signal: opts.signal, onFiles: opts.onFiles });
     return { media, filename: chapterArchiveName(filename), out, ...(sponsorBlock ? { sponsorBlock } : {}) };
   }
   const plan = planFormat(media, format, opts.options, segments);

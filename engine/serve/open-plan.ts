@@ -5,6 +5,7 @@
  * (chapter-archive.ts) are opened here.
  */
 import type { ParsedLink } from "#common/links.ts";
+import type { ReadCues } from "../captions/subtitle-file.ts";
 import { processHostRefusals } from "../outbound/host-refusals.ts";
 import { viaEgress } from "../outbound/outbound-fetch.ts";
 import { createRefusalLadder } from "../stream/refusal-ladder.ts";
@@ -25,6 +26,8 @@ export async function openPlan(
     signal: AbortSignal;
     /** a `Range` header to honour */
     range?: string;
+    /** the caption track's reads, when several files share one (a chapter ZIP) */
+    readCues?: ReadCues;
   },
 ): Promise<PlanOutput> {
   const logger = ctx.logger.child({ download: opts.id });
@@ -41,6 +44,7 @@ export async function openPlan(
       killGraceMs: ctx.killGraceMs,
       spawnGate: ctx.spawnGate,
       prefetch: ctx.prefetch,
+      readCues: opts.readCues,
       // a refusal (403): smaller ranges, a fresh resolve, the next client, each once (issue 32 §4)
       refreshStream: createStreamRefresh({
         reResolve: () => ctx.resolve(link, true),

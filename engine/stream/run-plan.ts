@@ -18,7 +18,7 @@ import type { RefusalLadder } from "./refusal-ladder.ts";
 import type { SegmentPrefetch } from "./segment-prefetch.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 import { CLIP_READ_LIMITS, openClipInputs, withClipLeads } from "../media/clip/clip-inputs.ts";
-import { fetchSubtitleFile } from "../captions/subtitle-file.ts";
+import { fetchSubtitleFile, type ReadCues } from "../captions/subtitle-file.ts";
 
 /**
  * Executes a MediaPlan into a byte stream plus the response headers that describe it. Readers
@@ -42,6 +42,8 @@ export interface RunContext {
   spawnGate?: SpawnGate;
   /** segments fetched for this download before it opened (docs/decisions/025) */
   prefetch?: Pick<SegmentPrefetch, "take">;
+  /** how a subtitled file reads its caption track (default: one fetch of its own; a chapter ZIP's files share one, docs/decisions/070) */
+  readCues?: ReadCues;
 }
 
 export interface PlanOutput {
@@ -329,7 +331,7 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
           return { clipInputs, inputs: clipInputs ? clipInputs.pipes : await Promise.all(streams.map(openPiped)) };
         };
         // the subtitles first (docs/decisions/069): a track that cannot be read fails the download before any media is fetched
-        const subtitles = await fetchSubtitleFile(plan, ctx.outbound.fetch, run.signal);
+        const subtitles = await fetchSubtitleFile(plan, ctx.outbound.fetch, run.signal, ctx.readCues);
         // a normalised file measured first: the audio is fetched twice (docs/decisions/066)
         const measured = plan.op === "transcode" && plan.loudness?.passes === 2 ? await measureLoudness(plan, openInputs, run) : null;
         if (earlyFailure) throw earlyFailure;

@@ -22,6 +22,7 @@ import { DUB_TONE_HZ } from "#tests/mocks/media.ts";
 import { MOCK_GENERIC_HOST, startMockPlatform, type MockPlatform } from "#tests/mocks/platform.ts";
 import { get, testConfig } from "../engine-core/engine-fixture.ts";
 import { silentLogger } from "../engine-core/helpers.ts";
+import { formatTags } from "./helpers.ts";
 
 const execFileAsync = promisify(execFile);
 const DUBBED = "https://www.youtube.com/watch?v=vidfetchDub";
@@ -84,11 +85,6 @@ async function toneHz(file: string): Promise<number> {
 async function audioStream(file: string): Promise<{ codec_name: string; tags?: { language?: string } }> {
   const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=codec_name:stream_tags=language", "-of", "json", file]);
   return (JSON.parse(stdout) as { streams: Array<{ codec_name: string; tags?: { language?: string } }> }).streams[0]!;
-}
-
-async function formatTags(file: string): Promise<Record<string, string>> {
-  const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", file]);
-  return (JSON.parse(stdout) as { format: { tags?: Record<string, string> } }).format.tags ?? {};
 }
 
 const expectTone = (hz: number, expected: number) => expect(Math.abs(hz - expected), `${hz.toFixed(1)} Hz, expected ${expected}`).toBeLessThan(expected * 0.03);

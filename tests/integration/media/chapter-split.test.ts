@@ -26,7 +26,7 @@ import { get, testConfig } from "../engine-core/engine-fixture.ts";
 import { silentLogger } from "../engine-core/helpers.ts";
 import { ensureTimecodeMedia, frameNumbers, TIMECODE_FPS, TIMECODE_GOP_FRAMES, TIMECODE_SECONDS, youtubeShaped, type TimecodeMedia } from "./clip-media.ts";
 import { startCountingOrigin, type CountingOrigin } from "./counting-origin.ts";
-import { childFfmpegCount, decodesCleanly } from "./helpers.ts";
+import { childFfmpegCount, decodesCleanly, formatTags } from "./helpers.ts";
 
 const execFileAsync = promisify(execFile);
 const HOST = "https://chapters.example.test";
@@ -138,11 +138,6 @@ async function split(body: Record<string, unknown>): Promise<Split> {
 async function durationOf(file: string): Promise<number> {
   const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file]);
   return Number(stdout.trim());
-}
-
-async function formatTags(file: string): Promise<Record<string, string>> {
-  const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", file]);
-  return (JSON.parse(stdout) as { format: { tags?: Record<string, string> } }).format.tags ?? {};
 }
 
 const frameAt = (seconds: number) => Math.round(seconds * TIMECODE_FPS);

@@ -17,6 +17,7 @@ export interface FakeVideo {
   seconds: number;
   streams: () => Promise<UpstreamStream[]>;
   captions?: ResolvedMedia["captions"];
+  chapters?: ResolvedMedia["chapters"];
 }
 
 export function fakeYoutube(videos: Record<string, FakeVideo>): SourceAdapter {
@@ -33,7 +34,7 @@ export function fakeYoutube(videos: Record<string, FakeVideo>): SourceAdapter {
         ...{ subscriberCount: "Unknown", publishedAt: "Jan 1, 2026", duration: `${m}:${String(video.seconds % 60).padStart(2, "0")}`, viewCount: "1 views" },
         ...{ likeCount: "0", tags: [], downloadUrl: parsed.url, platform: "youtube", durationSeconds: video.seconds, embedUrl: null },
       };
-      return { ok: true, media: { platform: "youtube", sourceUrl: parsed.url, details, streams: await video.streams(), thumbnails: [], captions: video.captions ?? [] } };
+      return { ok: true, media: { platform: "youtube", sourceUrl: parsed.url, details, streams: await video.streams(), thumbnails: [], captions: video.captions ?? [], ...(video.chapters ? { chapters: video.chapters } : {}) } };
     },
   };
 }

@@ -24,6 +24,12 @@ export async function ffprobeFile(file: string): Promise<FileProbe> {
   return { formatName: json.format.format_name, duration: Number(json.format.duration), bitRate: Number(json.format.bit_rate), streams: json.streams };
 }
 
+/** A file's container-level tags (title, album, track…), as ffprobe reads them. */
+export async function formatTags(file: string): Promise<Record<string, string>> {
+  const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", file]);
+  return (JSON.parse(stdout) as { format: { tags?: Record<string, string> } }).format.tags ?? {};
+}
+
 /** Decodes the whole file: a file that only looks right in its header fails here. */
 export async function decodesCleanly(file: string): Promise<string> {
   const { stderr } = await execFileAsync("ffmpeg", ["-hide_banner", "-v", "error", "-xerror", "-i", file, "-f", "null", "-"]);
