@@ -1,13 +1,32 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { chromium, expect, test, type Locator } from "@playwright/test";
+import { CHROMIUM_ARGS } from "../../playwright.config.ts";
+import { MOCK_GENERIC_HOST } from "../mocks/platform.ts";
 import { SAMPLE, downloadFormat, ffprobe, formatRow, lookUp } from "./home-helpers.ts";
+import { startBrowserMediaHost } from "./support/media-host.ts";
 
 /**
  * Clips in the picker (issue 33 §1): a visitor types a start and an end, or takes them from the
  * player, sees the start's first frame, and gets the clip as a file named by its span; a mistake
  * is said next to its field and nothing starts. The sample is 6 s long, with a keyframe every
- * 2 s, so a clip from 0:02 to 0:04 is exactly those 2 s.
+ * 2 s, so a clip from 0:02 to 0:04 is exactly those 2 s. The player is YouTube's embed (the mock
+ * platform's, speaking its protocol) or, for a generic file, the page's own `<video>`.
  */
+
+/** The same sample as a generic direct file (H.264 and AAC, which the system Chromium plays). */
+const GENERIC_FILE = `https://${MOCK_GENERIC_HOST}/files/sample-360p.mp4`;
+
+/** Sets a `<video>`'s time as a visitor's seek does, resolved once the element has seeked. */
+function seekTo(video: Locator, seconds: number): Promise<void> {
+  return video.evaluate(
+    (v: HTMLVideoElement, t) =>
+      new Promise<void>((resolve) => {
+        v.addEventListener("seeked", () => resolve(), { once: true });
+        v.currentTime = t;
+      }),
+    seconds,
+  );
+}
 test.describe("a clip from the picker", () => {
   test("typed start and end give a file of that length, with its size shown as an estimate", async ({ page }, testInfo) => {
     await page.goto("/");
@@ -42,22 +61,13 @@ test.describe("a clip from the picker", () => {
     const startHere = clip.getByRole("button", { name: "Start here" });
     await expect(startHere).toBeVisible();
     await expect(startHere).toHaveAccessibleDescription(/pause the player above/);
-    const seek = (seconds: number) =>
-      embed.evaluate(
-        (v: HTMLVideoElement, t) =>
-          new Promise<void>((resolve) => {
-            v.addEventListener("seeked", () => resolve(), { once: true });
-            v.currentTime = t;
-          }),
-        seconds,
-      );
-    await seek(2);
+    await seekTo(embed, 2);
     // the page hears the player's report after the seek
     await expect(async () => {
       await startHere.click();
       await expect(clip.getByLabel("Start", { exact: true })).toHaveValue("0:02");
     }).toPass({ timeout: 5000 });
-    await seek(4);
+    await seekTo(embed, 4);
     await expect(async () => {
       await clip.getByRole("button", { name: "End here" }).click();
       await expect(clip.getByLabel("End", { exact: true })).toHaveValue("0:04");
@@ -77,6 +87,48 @@ test.describe("a clip from the picker", () => {
     const probe = ffprobe(mp4.file);
     expect(Number(probe.format.duration)).toBeGreaterThan(1.9);
     expect(Number(probe.format.duration)).toBeLessThan(2.2);
+  });
+
+  test("a generic file's own <video>: its time read by Start here and End here, the frame at the start, the clip named by its span", async ({ request, baseURL }, testInfo) => {
+    // a Chromium of its own, which reaches the mock's generic host as the server does
+    const host = await startBrowserMediaHost(request);
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: [...CHROMIUM_ARGS, ...host.chromiumArgs] });
+    try {
+      const page = await (await browser.newContext({ baseURL, serviceWorkers: "block" })).newPage();
+      await page.goto("/");
+      await lookUp(page, GENERIC_FILE, "sample-360p");
+      const clip = page.getByRole("group", { name: "Clip (optional)" });
+      const video = page.getByTestId("video-player").locator("video");
+      await expect(video).toHaveAttribute("src", GENERIC_FILE);
+      // the file plays in the page: its metadata is in, and a frame of it is shown
+      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      expect(await video.evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight, Math.round(v.duration)])).toEqual([640, 360, SAMPLE.durationSeconds]);
+      const startHere = clip.getByRole("button", { name: "Start here" });
+      await expect(startHere).toBeVisible();
+
+      await seekTo(video, 2);
+      await startHere.click();
+      await expect(clip.getByLabel("Start", { exact: true })).toHaveValue("0:02");
+      await seekTo(video, 4.5);
+      await clip.getByRole("button", { name: "End here" }).click();
+      await expect(clip.getByLabel("End", { exact: true })).toHaveValue("0:04.5");
+      await expect(clip.getByLabel("Start on timeline")).toHaveValue("2");
+
+      const preview = clip.getByRole("img", { name: "First frame of the clip, at 0:02" });
+      await expect.poll(() => preview.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBe(320);
+      const src = new URL((await preview.getAttribute("src"))!, "http://x");
+      expect([src.searchParams.get("url"), src.searchParams.get("t")]).toEqual([GENERIC_FILE, "2"]);
+
+      const file = await downloadFormat(page, testInfo, "Video", "mp4-360");
+      expect(file.download.suggestedFilename()).toBe("sample-360p (360p) [0.02-0.04.5].mp4");
+      const probe = ffprobe(file.file);
+      expect(Number(probe.format.duration)).toBeGreaterThan(2.4);
+      expect(Number(probe.format.duration)).toBeLessThan(2.7);
+      expect(probe.streams.map((s) => s.codec_type).sort()).toEqual(["audio", "video"]);
+    } finally {
+      await browser.close();
+      await host.close();
+    }
   });
 
   test("a mistake is said under its field, announced, and no download starts", async ({ page }) => {
