@@ -309,6 +309,8 @@ export interface PlanClip {
   duration: number;
   /** cut at the exact frames (re-encoded) instead of at the keyframe at or before the start */
   exact: boolean;
+  /** per input: seconds its times are moved on by (`-itsoffset`): a smart cut's video, which starts at its first frame (docs/decisions/072) */
+  offsets?: number[];
 }
 
 /** Loudness normalisation of an audio file (issue 33 §5, docs/decisions/066): measured first when `passes` is 2. */

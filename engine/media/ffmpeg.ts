@@ -154,6 +154,8 @@ function inputArgs(count: number, clip?: PlanClip, urls?: readonly (string | nul
     if (count > 1) args.push("-thread_queue_size", String(clip ? CLIP_THREAD_QUEUE_PACKETS : INPUT_THREAD_QUEUE_PACKETS));
     const seek = clip?.seeks[i] ?? 0;
     if (seek > 0) args.push("-ss", seek.toFixed(3));
+    const offset = clip?.offsets?.[i] ?? 0;
+    if (offset > 0) args.push("-itsoffset", offset.toFixed(6));
     const url = urls?.[i];
     // a loopback input answers a window at a time: ffmpeg asks again from where the answer ended,
     // at once, and only once (a read that fails is the engine's to report, not ffmpeg's to retry)
@@ -352,6 +354,60 @@ export function frameArgs(seek: number, inputUrl: string | null, width: number):
     ...inputArgs(1, clip, [inputUrl]),
     ...["-map", "0:v:0", "-an", "-sn", "-dn", "-frames:v", "1", "-vf", `scale='min(${width},iw)':-2`],
     ...["-c:v", "mjpeg", "-q:v", "4", "-f", "image2pipe", "pipe:1"],
+  ];
+}
+
+/**
+ * An exact clip cut smart (docs/decisions/072): the video (and a muxed source's audio) of the clip's span copied as MPEG-TS,
+ * from the keyframe at or before its start to a little past its end, its times moved on by
+ * SMART_CUT_ORIGIN_SECONDS so the frames before the start keep positive times.
+ */
+export const SMART_CUT_ORIGIN_SECONDS = 600;
+/** read past a clip's end: the frames shown last may come a few frames later in decoding order */
+const SMART_CUT_READ_PAST_SECONDS = 0.5;
+const TS_OUTPUT = ["-muxdelay", "0", "-muxpreload", "0", "-f", "mpegts"];
+
+export function smartCutReaderArgs(seek: number, inputUrl: string | null, duration: number, withAudio: boolean): string[] {
+  const clip: PlanClip = { start: seek, end: seek + duration, seeks: [seek], duration, exact: false };
+  return [
+    ...BASE_ARGS,
+    ...inputArgs(1, clip, [inputUrl]),
+    // a muxed source's audio comes along (its packets are passed on as they are), so nothing is fetched twice
+    ...["-map", "0:v:0", ...(withAudio ? ["-map", "0:a:0?", "-c:a", "copy"] : ["-an"]), "-sn", "-dn", "-c:v", "copy"],
+    ...["-t", (duration + SMART_CUT_READ_PAST_SECONDS).toFixed(3)],
+    ...["-output_ts_offset", String(SMART_CUT_ORIGIN_SECONDS), ...TS_OUTPUT, ...OUTPUT_ARGS],
+  ];
+}
+
+/** How an exact clip's re-encoded pictures match the copied ones: the source's profile and level, and its frame reordering. */
+export interface EdgeEncoding {
+  profile: "baseline" | "main" | "high";
+  /** level_idc, e.g. 40 for 4.0 */
+  level: number;
+  /** frames of reordering delay (B-frames): 0, 1 or 2 */
+  delay: 0 | 1 | 2;
+}
+
+/** the SPS and PPS id of re-encoded pictures: one a source's own parameter sets practically never use */
+export const EDGE_PARAMETER_SET_ID = 31;
+
+/**
+ * Re-encodes the MPEG-TS video on pipe:3 (its times kept), from `range.from` to before
+ * `range.to` (seconds on that stream's clock), as H.264 in MPEG-TS; with `edge`, in the source's
+ * profile and level, with its reordering delay and parameter sets of id EDGE_PARAMETER_SET_ID.
+ */
+export function smartCutEncoderArgs(range: { from: number; to: number }, edge: EdgeEncoding | null, frames?: number): string[] {
+  const reorder = edge?.delay === 0 ? ["bframes=0"] : edge?.delay === 1 ? ["bframes=2", "b-pyramid=none"] : ["bframes=3", "b-pyramid=normal"];
+  return [
+    ...BASE_ARGS,
+    ...["-copyts", "-f", "mpegts", "-i", "pipe:3", "-map", "0:v:0", "-an", "-sn", "-dn"],
+    // the encoder keeps the 90 kHz clock: on a frame-rate clock, frames off its grid would move
+    ...["-vf", `trim=start=${range.from.toFixed(6)}:end=${range.to.toFixed(6)}`, "-fps_mode", "passthrough", "-enc_time_base", "1:90000"],
+    ...(frames ? ["-frames:v", String(frames)] : []),
+    ...["-c:v", "libx264", "-preset", "veryfast", "-crf", "18", "-pix_fmt", "yuv420p"],
+    ...(edge ? ["-profile:v", edge.profile, "-level", (edge.level / 10).toFixed(1), "-x264-params", [`sps-id=${EDGE_PARAMETER_SET_ID}`, ...reorder].join(":")] : []),
+    ...TS_OUTPUT,
+    ...OUTPUT_ARGS,
   ];
 }
 

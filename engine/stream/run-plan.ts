@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import type { Logger } from "pino";
 import { fetchTranscript } from "../captions/index.ts";
 import { EngineError, isEngineError, redactUrls } from "../errors.ts";
-import { ffmpegArgsForPlan, loudnessMeasureArgs, runFfmpeg, type MediaTools } from "../media/ffmpeg.ts";
+import { ffmpegArgsForPlan, loudnessMeasureArgs, runFfmpeg, smartCutReaderArgs, type MediaTools } from "../media/ffmpeg.ts";
 import { parseLoudnormJson, type LoudnessMeasure } from "../media/loudness/loudness.ts";
 import { processSpawnGate, type SpawnGate } from "../media/spawn-gate.ts";
 import { fetchCover, openTaggedPassthrough, prepend, withFileTags } from "../media/tags/tag-stream.ts";
@@ -19,6 +19,8 @@ import type { SegmentPrefetch } from "./segment-prefetch.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 import { CLIP_READ_LIMITS, openClipInputs, withClipLeads } from "../media/clip/clip-inputs.ts";
 import { fetchSubtitleFile, type ReadCues } from "../captions/subtitle-file.ts";
+import { openSmartCut, type SmartCut } from "../media/clip/smart-cut.ts";
+import { joinCutInputs, muxPlanAfterSmartCut, smartCutVideoIndex, withCutParameterSets } from "../media/clip/smart-cut-plan.ts";
 
 /**
  * Executes a MediaPlan into a byte stream plus the response headers that describe it. Readers
@@ -313,38 +315,60 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
         const openPiped = async (s: UpstreamStream) => track((await openInput(s, run)).body);
         // a clip: direct inputs are served to ffmpeg on loopback, to seek in (docs/decisions/061)
         let ffmpegOutput: Readable | null = null;
+        const openClip = (inputs: UpstreamStream[]) =>
+          openClipInputs(inputs, {
+            openPiped,
+            openRange: async (s, range, signal) => {
+              const read = await openInput(s, { ...run, limits: { ...run.limits, ...CLIP_READ_LIMITS }, signal: AbortSignal.any([run.signal, signal]) }, range);
+              return { body: read.body, total: read.total };
+            },
+            signal: run.signal,
+            onFailure: (err) => {
+              earlyFailure ??= err;
+              ffmpegOutput?.destroy(err);
+            },
+          });
         const openInputs = async () => {
-          const clipInputs = plan.clip
-          ? await openClipInputs(streams, {
-              openPiped,
-              openRange: async (s, range, signal) => {
-                const read = await openInput(s, { ...run, limits: { ...run.limits, ...CLIP_READ_LIMITS }, signal: AbortSignal.any([run.signal, signal]) }, range);
-                return { body: read.body, total: read.total };
-              },
-              signal: run.signal,
-              onFailure: (err) => {
-                earlyFailure ??= err;
-                ffmpegOutput?.destroy(err);
-              },
-            })
-          : null;
+          const clipInputs = plan.clip ? await openClip(streams) : null;
           return { clipInputs, inputs: clipInputs ? clipInputs.pipes : await Promise.all(streams.map(openPiped)) };
+        };
+        // an exact clip of H.264 re-encodes only its first and last GOP (docs/decisions/072)
+        const smartIndex = smartCutVideoIndex(plan);
+        let cut: SmartCut | null = null;
+        const openSmartCutInputs = async (remux: Extract<MediaPlan, { op: "remux" }>, index: number) => {
+          const source = await openClip([remux.inputs[index]!]);
+          await (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
+          const video = remux.inputs[index]!;
+          const readerArgs = smartCutReaderArgs(remux.clip!.seeks[index]!, source.urls[0] ?? null, remux.clip!.duration, video.kind === "progressive");
+          const reader = runFfmpeg(ctx.media, readerArgs, source.pipes, { killGraceMs: ctx.killGraceMs, warm: null });
+          reader.exited.then(() => source.loopbacks.forEach((l) => l.close()), noop);
+          const turn = () => (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
+          const smartCut = openSmartCut({ media: ctx.media, reader, duration: remux.clip!.duration, turn, killGraceMs: ctx.killGraceMs, signal: run.signal });
+          cut = smartCut;
+          track(smartCut.video);
+          const { plan: muxPlan, cutIndex } = muxPlanAfterSmartCut(remux, index, await smartCut.firstFrame);
+          const rest = await openClip(muxPlan.inputs.filter((_, i) => i !== cutIndex));
+          return { muxPlan, clipInputs: joinCutInputs(cutIndex, smartCut.video, rest) };
         };
         // the subtitles first (docs/decisions/069): a track that cannot be read fails the download before any media is fetched
         const subtitles = await fetchSubtitleFile(plan, ctx.outbound.fetch, run.signal, ctx.readCues);
         // a normalised file measured first: the audio is fetched twice (docs/decisions/066)
         const measured = plan.op === "transcode" && plan.loudness?.passes === 2 ? await measureLoudness(plan, openInputs, run) : null;
         if (earlyFailure) throw earlyFailure;
-        const { clipInputs, inputs } = await openInputs();
+        const smart = plan.op === "remux" && smartIndex !== null ? await openSmartCutInputs(plan, smartIndex) : null;
+        const { clipInputs, inputs } = smart ? { clipInputs: smart.clipInputs, inputs: smart.clipInputs.pipes } : await openInputs();
         // Spawning blocks the event loop until ffmpeg has exec'd: one spawn per loop turn.
         await (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
         // an input that broke while it waited would leave ffmpeg waiting on a silent pipe
         if (earlyFailure) throw earlyFailure;
         // a clip's command line is its own (its seek, its loopback URLs), as is one with a track's language and name: no process is started ahead for them
-        const args = ffmpegArgsForPlan(withClipLeads(plan, clipInputs), clipInputs?.urls, measured, subtitles?.empty);
+        const args = ffmpegArgsForPlan(withClipLeads(smart?.muxPlan ?? plan, clipInputs), clipInputs?.urls, measured, subtitles?.empty);
         const piped = subtitles ? [...inputs, track(Readable.from([subtitles.srt]))] : inputs;
         const ffmpeg = runFfmpeg(ctx.media, args, piped, { killGraceMs: ctx.killGraceMs, ...(clipInputs || subtitles ? { warm: null } : {}) });
-        stop = ffmpeg.shutdown;
+        stop = () => {
+          ffmpeg.shutdown();
+          (cut as SmartCut | null)?.shutdown();
+        };
         ffmpegOutput = ffmpeg.output;
         track(ffmpeg.output);
         ffmpeg.exited.then(
@@ -361,7 +385,9 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
           throw earlyFailure ?? err;
         });
         if (first === null) throw earlyFailure ?? new EngineError("download.failed", { detail: "ffmpeg produced no output" });
-        const output = track(prepend(first, ffmpeg.output));
+        const muxed = track(prepend(first, ffmpeg.output));
+        // the re-encoded pictures' parameter sets, listed beside the source's
+        const output = cut ? track(await withCutParameterSets(muxed, (cut as SmartCut).parameterSets, run.signal)) : muxed;
         const body = tags ? track(await withFileTags(tags, cover, output, run.signal)) : output;
         return { status: 200, headers: { "content-type": plan.mimeType }, body, length: null, teardown };
       }

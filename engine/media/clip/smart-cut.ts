@@ -1,0 +1,293 @@
+/**
+ * An exact clip of H.264 video that re-encodes only its first and last group of pictures and
+ * copies the rest (issue 33 §1, docs/decisions/072).
+ *
+ * One ffmpeg copies the clip's video as MPEG-TS, from the keyframe at or before its start to a
+ * little past its end. Its frames are read here a group of pictures (GOP, IDR to IDR) at a time:
+ * - the first GOP, unless the clip starts on its IDR, is decoded and re-encoded from the start to
+ *   the next IDR (the head);
+ * - every GOP that ends at or before the clip's end is copied as it came;
+ * - the GOP holding the end is re-encoded from its IDR to the end (the tail).
+ * The parts are joined into one MPEG-TS stream for the muxing ffmpeg. Re-encoded pictures keep the
+ * source's profile, level and reordering delay, so decoding times run on across the joins, and use
+ * parameter sets of their own id: the muxer's avcC then lists the source's and theirs
+ * (`parameterSets`, added by avcc.ts). Nothing is fetched twice: the encoders read the frames the
+ * copy already holds. At most one GOP is held in memory; a longer one is re-encoded as it streams.
+ *
+ * A source this cannot join (another profile, a longer reordering delay, no parameter sets in its
+ * first frame) is re-encoded whole, as before, from the same copy.
+ */
+import { once } from "node:events";
+import { PassThrough, Readable } from "node:stream";
+import { EngineError } from "../../errors.ts";
+import { runFfmpeg, SMART_CUT_ORIGIN_SECONDS, smartCutEncoderArgs, type EdgeEncoding, type FfmpegRun, type MediaTools } from "../ffmpeg.ts";
+import { ContinuityCounters, NAL, PacketReader, packetPid, TS_CLOCK, VideoUnitReader, type VideoUnit } from "./mpegts.ts";
+
+/** A GOP held longer than this is re-encoded as it streams instead (the clip stays exact, memory stays bounded). */
+export const HELD_GOP_BYTES = 48 * 1024 * 1024;
+
+export interface SmartCut {
+  /** the clip's video as MPEG-TS, its first frame at SMART_CUT_ORIGIN_SECONDS */
+  video: Readable;
+  /** parameter sets the muxed file's avcC must list besides the ones ffmpeg writes; null: none (a whole re-encode) */
+  parameterSets: Promise<Buffer[] | null>;
+  /**
+   * Seconds from the clip's start to its first frame (the first frame shown at or after it): the
+   * muxer takes the stream's first time for zero, so its input is moved on by this (`-itsoffset`).
+   */
+  firstFrame: Promise<number>;
+  /** what was done, for the logs and the tests */
+  summary(): SmartCutSummary;
+  shutdown(): void;
+}
+
+export interface SmartCutSummary {
+  mode: "smart" | "whole";
+  /** frames copied as they came, and frames re-encoded */
+  copiedFrames: number;
+  encodedParts: number;
+  reason?: string;
+}
+
+export interface SmartCutOptions {
+  media: MediaTools;
+  /** the copy of the clip's video (ffmpeg.ts smartCutReaderArgs), already started */
+  reader: FfmpegRun;
+  /** the clip's length in seconds */
+  duration: number;
+  /** resolves when the next ffmpeg may be spawned (the process-wide spawn gate) */
+  turn(): Promise<void>;
+  killGraceMs?: number;
+  signal: AbortSignal;
+}
+
+const PROFILES: Record<number, EdgeEncoding["profile"]> = { 66: "baseline", 77: "main", 100: "high" };
+
+/** How the source's first frame says its pictures are coded, or why they cannot be joined to x264's. */
+export function edgeEncodingOf(first: readonly VideoUnit[], frameTicks: number): EdgeEncoding | string {
+  const sps = first[0]?.parameterSets.find((n) => (n[0]! & 0x1f) === NAL.sps);
+  if (!sps || !first[0]!.parameterSets.some((n) => (n[0]! & 0x1f) === NAL.pps)) return "no parameter sets in the first frame";
+  const profile = PROFILES[sps[1]!];
+  if (!profile) return `H.264 profile ${sps[1]}`;
+  // the decoding times run this far ahead of the presentation times (the keyframe is shown as soon as it is decoded)
+  const delay = Math.round((first[0]!.pts - first[0]!.dts) / frameTicks);
+  if (delay > 2 || (profile === "baseline" && delay > 0)) return `a reordering delay of ${delay} frames`;
+  return { profile, level: sps[3]!, delay: delay as 0 | 1 | 2 };
+}
+
+/** The frame duration in 90 kHz ticks: the smallest step between the GOP's presentation times. */
+function frameTicksOf(units: readonly VideoUnit[]): number {
+  const times = units.map((u) => u.pts).sort((a, b) => a - b);
+  let step = Infinity;
+  for (let i = 1; i < times.length; i++) if (times[i]! > times[i - 1]!) step = Math.min(step, times[i]! - times[i - 1]!);
+  return Number.isFinite(step) ? step : TS_CLOCK / 30;
+}
+
+export function openSmartCut(opts: SmartCutOptions): SmartCut {
+  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  const counters = new ContinuityCounters();
+  const encoders = new Set<FfmpegRun>();
+  const summary: SmartCutSummary = { mode: "smart", copiedFrames: 0, encodedParts: 0 };
+  let resolveSets!: (sets: Buffer[] | null) => void;
+  const parameterSets = new Promise<Buffer[] | null>((resolve) => (resolveSets = resolve));
+  let settleFirst!: { resolve(seconds: number): void; reject(err: Error): void };
+  const firstFrame = new Promise<number>((resolve, reject) => (settleFirst = { resolve, reject }));
+  firstFrame.catch(() => undefined);
+  /** the source's audio (a muxed source), written after the video part it came with; none before the first frame */
+  const source = new VideoUnitReader();
+  let audioFrom = Infinity;
+  const origin = SMART_CUT_ORIGIN_SECONDS * TS_CLOCK;
+  const end = origin + Math.round(opts.duration * TS_CLOCK);
+
+  const shutdown = () => {
+    opts.reader.shutdown();
+    for (const e of encoders) e.shutdown();
+  };
+  opts.signal.addEventListener("abort", shutdown, { once: true });
+  out.once("close", shutdown);
+
+  async function write(packets: readonly Buffer[]): Promise<void> {
+    for (const p of packets) {
+      if (out.destroyed) throw new EngineError("download.failed", { detail: "the clip's muxer went away" });
+      if (!out.write(counters.fix(p))) await once(out, "drain", { signal: opts.signal });
+    }
+  }
+
+  async function writeAudio(): Promise<void> {
+    for (const pes of source.takeOtherPes()) if (pes.pts >= audioFrom) await write(pes.packets);
+  }
+
+  /**
+   * Re-encodes `units` (then, with `rest`, the copy's frames still to come) from `from` to before
+   * `to`, and writes its video packets (its tables are left out: the source's, which list the audio
+   * too, went first). `expectSets`: the parameter sets the file lists, which its pictures must use.
+   */
+  async function encode(units: VideoUnit[], from: number, to: number, edge: EdgeEncoding | null, rest?: AsyncIterator<VideoUnit>, expectSets?: Buffer[]): Promise<void> {
+    summary.encodedParts++;
+    const input = Readable.from(packetsOf(units, rest), { objectMode: false });
+    await opts.turn();
+    const encoder = runFfmpeg(opts.media, smartCutEncoderArgs({ from: from / TS_CLOCK, to: to / TS_CLOCK }, edge), [input], { killGraceMs: opts.killGraceMs, warm: null });
+    encoders.add(encoder);
+    const reader = new PacketReader();
+    const frames = new VideoUnitReader();
+    let videoPid: number | null = null;
+    for await (const chunk of encoder.output) {
+      const packets = reader.push(chunk as Buffer);
+      if (videoPid === null) {
+        // the first frame is read whole, to check its parameter sets; after it, packets pass as they come
+        const done = frames.push(packets);
+        const first = done[0];
+        if (!first) continue;
+        videoPid = first.pid;
+        // every part's pictures must refer to parameter sets the file lists
+        if (expectSets && !first.parameterSets.every((n) => expectSets.some((known) => known.equals(n)))) {
+          throw new EngineError("download.failed", { detail: "a re-encoded part's parameter sets differ from the probe's" });
+        }
+        const started = frames.flush();
+        for (const u of started ? [...done, started] : done) await write(u.packets.filter((p) => packetPid(p) === videoPid));
+        continue;
+      }
+      await write(packets.filter((p) => packetPid(p) === videoPid));
+    }
+    if (videoPid === null) {
+      const only = frames.flush();
+      if (only) await write(only.packets.filter((p) => packetPid(p) === only.pid));
+    }
+    encoders.delete(encoder);
+    await writeAudio();
+  }
+
+  async function probeSets(units: VideoUnit[], edge: EdgeEncoding): Promise<Buffer[]> {
+    const input = Readable.from(packetsOf(units.slice(0, 1)), { objectMode: false });
+    await opts.turn();
+    const probe = runFfmpeg(opts.media, smartCutEncoderArgs({ from: 0, to: 1e6 }, edge, 1), [input], { killGraceMs: opts.killGraceMs, warm: null });
+    encoders.add(probe);
+    const frames = new VideoUnitReader();
+    const reader = new PacketReader();
+    let first: VideoUnit | null = null;
+    for await (const chunk of probe.output) first ??= frames.push(reader.push(chunk as Buffer))[0] ?? null;
+    first ??= frames.flush();
+    encoders.delete(probe);
+    if (!first || first.parameterSets.length < 2) throw new EngineError("download.failed", { detail: "the probe encode gave no parameter sets" });
+    return first.parameterSets;
+  }
+
+  async function run(): Promise<void> {
+    const units = unitsOf(opts.reader.output, source)[Symbol.asyncIterator]();
+    const next = async () => {
+      const r = await units.next();
+      return r.done ? null : r.value;
+    };
+    // the first GOP: from the keyframe at or before the start to the next IDR
+    const first: VideoUnit[] = [];
+    let boundary: VideoUnit | null = null;
+    let held = 0;
+    for (let u = await next(); u; u = await next()) {
+      if (first.length > 0 && u.idr) {
+        boundary = u;
+        break;
+      }
+      first.push(u);
+      held += u.bytes;
+      if (held > HELD_GOP_BYTES) break;
+    }
+    if (first.length === 0) throw new EngineError("download.failed", { detail: "the clip's copy held no video" });
+    const frame = frameTicksOf(first);
+    const edge = edgeEncodingOf(first, frame);
+    const startsOnIdr = first[0]!.idr && Math.abs(first[0]!.pts - origin) < frame / 2;
+    // the first frame written: the keyframe the clip starts on, or the first shown at or after the start
+    const firstPts = startsOnIdr ? first[0]!.pts : Math.min(...first.map((u) => u.pts).filter((t) => t >= origin), boundary?.pts ?? Infinity);
+    audioFrom = firstPts;
+    settleFirst.resolve(Number.isFinite(firstPts) ? Math.max(0, (firstPts - origin) / TS_CLOCK) : 0);
+    // the source's tables first: the muxer learns every stream from them
+    await write(first[0]!.packets.filter((p) => packetPid(p) !== first[0]!.pid));
+    // nothing to copy: the whole clip lies in its first GOP, or a GOP too long to hold, or a source x264 cannot match
+    if (typeof edge === "string" || (!boundary && !startsOnIdr) || held > HELD_GOP_BYTES) {
+      summary.mode = "whole";
+      summary.reason = typeof edge === "string" ? edge : boundary ? "a GOP too long to hold" : "the clip lies in one GOP";
+      resolveSets(null);
+      await encode(first, origin, end, null, boundary ? prependUnit(boundary, units) : units);
+      return;
+    }
+    const sets = [...first[0]!.parameterSets, ...(await probeSets(first, edge))];
+    resolveSets(sets);
+
+    let gop = first;
+    let gopStart = origin; // where the part taken from this GOP starts: the clip's start for the first, its IDR after
+    let copyable = startsOnIdr;
+    for (;;) {
+      if (boundary === null || boundary.pts > end + frame / 2) {
+        // the GOP holds the clip's end: the tail, re-encoded from its start to the end (or the whole first GOP)
+        if (gopStart < end - frame / 2) await encode(gop, gopStart, end, edge, undefined, sets);
+        return;
+      }
+      if (copyable) {
+        summary.copiedFrames += gop.length;
+        for (const u of gop) await write(u.packets);
+        await writeAudio();
+      } else {
+        await encode(gop, gopStart, boundary.pts, edge, undefined, sets);
+      }
+      if (Math.abs(boundary.pts - end) <= frame / 2) return; // the clip ends on an IDR: no tail
+      gop = [boundary];
+      gopStart = boundary.pts;
+      copyable = true;
+      held = boundary.bytes;
+      boundary = null;
+      for (let u = await next(); u; u = await next()) {
+        if (u.idr) {
+          boundary = u;
+          break;
+        }
+        gop.push(u);
+        held += u.bytes;
+        if (held > HELD_GOP_BYTES) {
+          // too long to hold until its end is known: re-encoded from its IDR to the clip's end as it streams
+          await encode(gop, gopStart, end, edge, units, sets);
+          return;
+        }
+      }
+    }
+  }
+
+  run()
+    .then(async () => {
+      // the audio read past the last frame (the muxer cuts it at the clip's length)
+      source.flush();
+      await writeAudio();
+    })
+    .then(
+    () => {
+      opts.reader.shutdown(); // it may still be reading past the end; nothing more is needed from it
+      out.end();
+    },
+    (err: unknown) => {
+      resolveSets(null);
+      settleFirst.reject(err instanceof Error ? err : new Error(String(err)));
+      shutdown();
+      out.destroy(err instanceof Error ? err : new Error(String(err)));
+    },
+  );
+
+  return { video: out, parameterSets, firstFrame, summary: () => ({ ...summary }), shutdown };
+}
+
+/** The video units of a TS stream, as they complete (its other streams' PES wait in `units`). */
+async function* unitsOf(ts: Readable, units: VideoUnitReader): AsyncGenerator<VideoUnit> {
+  const packets = new PacketReader();
+  for await (const chunk of ts) yield* units.push(packets.push(chunk as Buffer));
+  const last = units.flush();
+  if (last) yield last;
+}
+
+async function* prependUnit(unit: VideoUnit, rest: AsyncIterator<VideoUnit>): AsyncGenerator<VideoUnit> {
+  yield unit;
+  for (let r = await rest.next(); !r.done; r = await rest.next()) yield r.value;
+}
+
+/** The packets of `units`, then of the units still to come from `rest`. */
+async function* packetsOf(units: readonly VideoUnit[], rest?: AsyncIterator<VideoUnit>): AsyncGenerator<Buffer> {
+  for (const u of units) yield Buffer.concat(u.packets);
+  if (!rest) return;
+  for (let r = await rest.next(); !r.done; r = await rest.next()) yield Buffer.concat(r.value.packets);
+}
