@@ -68,6 +68,11 @@ export type Transport =
       protocol: "hls" | "dash";
       init?: SegmentRef;
       segments: SegmentRef[];
+      /**
+       * a clip's input holds only its covering segments (docs/decisions/061): where they start in
+       * the manifest's list and how long that list was, so a fresh manifest is cut the same way
+       */
+      cut?: { first: number; of: number };
     };
 
 export interface SegmentRef {

@@ -26,6 +26,24 @@ describe("createStreamRefresh", () => {
     expect(resolves).toBe(1);
   });
 
+  it("a segmented stream whose playlist URL stays the same takes the fresh answer's segments, climbing nothing", async () => {
+    const hls = (token: string, from = 0): UpstreamStream => ({
+      ...stream("hls-2", "video", "https://cdn.example/v/index.m3u8"),
+      transport: { type: "segments", protocol: "hls", segments: [0, 1, 2].slice(from).map((i) => ({ url: `https://cdn.example/v/s${i}.ts?t=${token}`, durationSeconds: 2 })) },
+    });
+    const audio = (token: string): UpstreamStream => ({ ...hls(token), id: "hls-audio-0", kind: "audio", url: "https://cdn.example/a/index.m3u8" });
+    let resolves = 0;
+    const fresh = () => ({ ...media(++resolves), streams: [hls(`v${resolves}`), audio(`v${resolves}`)] });
+    const refresh = createStreamRefresh({ reResolve: async () => fresh() });
+    // video and audio refused together; the audio input holds a clip's segments only
+    const [video, track] = await Promise.all([refresh(hls("v0")), refresh({ ...audio("v0"), transport: hls("v0", 1).transport })]);
+    expect(video.transport.type === "segments" && video.transport.segments[0]!.url).toContain("t=v1");
+    expect(track.transport.type === "segments" && track.transport.segments[0]!.url).toContain("t=v1");
+    expect(resolves).toBe(1);
+    // refused again with the fresh segments: the next rung (no next client here: refused)
+    await expect(refresh(hls("v1"))).rejects.toSatisfy((err) => codeOf(err) === "upstream.refused");
+  });
+
   it("a refusal of the re-resolved URL asks the next client, leaving out the refused one; then fails as refused", async () => {
     const avoidedAsked: string[][] = [];
     const refresh = createStreamRefresh({

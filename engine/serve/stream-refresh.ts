@@ -47,6 +47,18 @@ function matchIn(media: ResolvedMedia, stream: UpstreamStream): UpstreamStream {
   return match;
 }
 
+/**
+ * Whether the latest answer hands this stream other URLs than the ones it was refused with. A
+ * segmented stream's playlist URL may stay the same while its segments' signed URLs change, and a
+ * clip's input holds only some of the segments: its init and first segment must be in the answer.
+ */
+function newerIn(match: UpstreamStream, stream: UpstreamStream): boolean {
+  if (match.url !== stream.url) return true;
+  if (stream.transport.type !== "segments" || match.transport.type !== "segments") return false;
+  const fresh = new Set([match.transport.init, ...match.transport.segments].map((s) => s?.url));
+  return [stream.transport.init, stream.transport.segments[0]].some((s) => s !== undefined && !fresh.has(s.url));
+}
+
 export function createStreamRefresh(opts: StreamRefreshOptions): (stream: UpstreamStream) => Promise<UpstreamStream> {
   let latest: Promise<ResolvedMedia> | null = null;
   let rungs = 0;
@@ -85,7 +97,7 @@ export function createStreamRefresh(opts: StreamRefreshOptions): (stream: Upstre
       if (latest !== pending) continue;
       const match = matchIn(fresh, stream);
       // refused with a URL older than the latest answer: that answer's URL, no rung climbed
-      if (match.url !== stream.url) return match;
+      if (newerIn(match, stream)) return match;
       break;
     }
     const mine = climb(stream);

@@ -18,6 +18,7 @@ import type { RefusalLadder } from "./refusal-ladder.ts";
 import type { SegmentPrefetch } from "./segment-prefetch.ts";
 import { openSegmentSource } from "./segment-reader.ts";
 import { CLIP_READ_LIMITS, openClipInputs, withClipLeads } from "../media/clip/clip-inputs.ts";
+import { recutSegments } from "../media/clip/plan-clip.ts";
 import { fetchSubtitleFile, type ReadCues } from "../captions/subtitle-file.ts";
 import { openSmartCut, type SmartCut } from "../media/clip/smart-cut.ts";
 import { joinCutInputs, muxPlanAfterSmartCut, smartCutVideoIndex, withCutParameterSets } from "../media/clip/smart-cut-plan.ts";
@@ -112,6 +113,7 @@ export async function openInput(
   // the stream's own headers and cookies on every request, the refreshed stream's once it is refreshed
   const open = openWithRequest(ctx.outbound.open, () => current.request);
   if (stream.transport.type === "segments") {
+    const input = stream.transport;
     const body = openSegmentSource({
       open,
       init: stream.transport.init,
@@ -121,7 +123,8 @@ export async function openInput(
         ? async () => {
             current = await ctx.refreshStream!(current);
             if (current.transport.type !== "segments") throw new EngineError("upstream.expired", { detail: "the stream is no longer segmented" });
-            return { init: current.transport.init, segments: current.transport.segments };
+            // a clip's input holds its covering segments only: the fresh list is cut the same way
+            return { init: current.transport.init, segments: recutSegments(input, current.transport.segments) };
           }
         : undefined,
       logger: ctx.logger,

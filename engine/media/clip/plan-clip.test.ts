@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planFormat } from "../../formats.ts";
 import type { ResolvedMedia, SegmentRef, UpstreamStream } from "../../types.ts";
-import { coveringSegments } from "./plan-clip.ts";
+import { clipInput, coveringSegments, recutSegments } from "./plan-clip.ts";
 
 const segs = (n: number, d = 2): SegmentRef[] => Array.from({ length: n }, (_, i) => ({ url: `https://cdn.example/s${i}.ts`, durationSeconds: d }));
 
@@ -21,8 +21,9 @@ const hls: UpstreamStream = { id: "h", kind: "progressive", url: "https://cdn.ex
 
 describe("covering segments", () => {
   it("are the segments a clip touches, and where the first one starts", () => {
-    const { segments, offset } = coveringSegments(segs(60), 61, 71);
+    const { segments, first, offset } = coveringSegments(segs(60), 61, 71);
     expect(segments.map((s) => s.url)).toEqual([30, 31, 32, 33, 34, 35].map((i) => `https://cdn.example/s${i}.ts`));
+    expect(first).toBe(30);
     expect(offset).toBe(60);
     expect(coveringSegments(segs(60), 0, 2).segments).toHaveLength(1);
     expect(coveringSegments(segs(60), 118.5, 120).segments.map((s) => s.url)).toEqual(["https://cdn.example/s59.ts"]);
@@ -30,7 +31,34 @@ describe("covering segments", () => {
 
   it("are all of them when a segment's duration is unknown", () => {
     const unknown = [...segs(3), { url: "https://cdn.example/x.ts" }];
-    expect(coveringSegments(unknown, 2, 4)).toEqual({ segments: unknown, offset: 0 });
+    expect(coveringSegments(unknown, 2, 4)).toEqual({ segments: unknown, first: 0, offset: 0 });
+  });
+});
+
+describe("a clip's input after its segment URLs expired", () => {
+  const signed = (n: number, token: string, d = 2): SegmentRef[] => segs(n, d).map((s) => ({ ...s, url: `${s.url}?t=${token}` }));
+  const clipped = () => {
+    const source = { ...hls, transport: { type: "segments" as const, protocol: "hls" as const, segments: signed(60, "old") } };
+    const { stream } = clipInput(source, 61, 71);
+    if (stream.transport.type !== "segments") throw new Error("not segmented");
+    return stream.transport;
+  };
+
+  it("takes the same covering segments from the fresh manifest's list", () => {
+    const input = clipped();
+    expect(input.cut).toEqual({ first: 30, of: 60 });
+    expect(recutSegments(input, signed(60, "new")).map((s) => s.url)).toEqual([30, 31, 32, 33, 34, 35].map((i) => `https://cdn.example/s${i}.ts?t=new`));
+  });
+
+  it("is expired when the fresh list is not the one the clip was cut from", () => {
+    const input = clipped();
+    expect(() => recutSegments(input, signed(61, "new"))).toThrow(expect.objectContaining({ code: "upstream.expired" }));
+    expect(() => recutSegments(input, signed(60, "new", 2.5))).toThrow(expect.objectContaining({ code: "upstream.expired" }));
+  });
+
+  it("is the whole fresh list for an input that was not cut", () => {
+    const fresh = signed(60, "new");
+    expect(recutSegments({ type: "segments", protocol: "hls", segments: signed(60, "old") }, fresh)).toBe(fresh);
   });
 });
 

@@ -6,7 +6,7 @@
  * the segments prefetched while the link is followed are the right ones).
  */
 import { EngineError } from "../../errors.ts";
-import type { MediaPlan, PlanClip, ResolvedMedia, SegmentRef, UpstreamStream } from "../../types.ts";
+import type { MediaPlan, PlanClip, ResolvedMedia, SegmentRef, Transport, UpstreamStream } from "../../types.ts";
 import type { MediaOptions } from "../options/media-options.ts";
 
 interface Sized {
@@ -20,9 +20,12 @@ interface Sized {
  */
 export const END_SLACK_SECONDS = 1;
 
-/** The segments a clip `[start, end)` touches, and where the first of them starts; all of them when a duration is unknown. */
-export function coveringSegments(segments: SegmentRef[], start: number, end: number): { segments: SegmentRef[]; offset: number } {
-  if (segments.length === 0 || segments.some((s) => !(typeof s.durationSeconds === "number" && s.durationSeconds > 0))) return { segments, offset: 0 };
+/**
+ * The segments a clip `[start, end)` touches, the index of the first of them and where it starts;
+ * all of them when a duration is unknown.
+ */
+export function coveringSegments(segments: SegmentRef[], start: number, end: number): { segments: SegmentRef[]; first: number; offset: number } {
+  if (segments.length === 0 || segments.some((s) => !(typeof s.durationSeconds === "number" && s.durationSeconds > 0))) return { segments, first: 0, offset: 0 };
   let t = 0;
   let first = -1;
   let last = segments.length - 1;
@@ -39,16 +42,34 @@ export function coveringSegments(segments: SegmentRef[], start: number, end: num
     }
     t = next;
   }
-  if (first < 0) return { segments: [], offset: t };
-  return { segments: segments.slice(first, last + 1), offset };
+  if (first < 0) return { segments: [], first: segments.length, offset: t };
+  return { segments: segments.slice(first, last + 1), first, offset };
 }
 
 /** The input cut to what the clip needs, and where ffmpeg seeks in it. */
 export function clipInput(stream: UpstreamStream, start: number, end: number): { stream: UpstreamStream; seek: number } {
   if (stream.transport.type !== "segments") return { stream, seek: start };
-  const { segments, offset } = coveringSegments(stream.transport.segments, start, end);
+  const { segments, first, offset } = coveringSegments(stream.transport.segments, start, end);
   if (segments.length === 0) throw new EngineError("clip.out_of_range", { detail: `no segment of stream ${stream.id} reaches ${start}s` });
-  return { stream: { ...stream, transport: { ...stream.transport, segments }, contentLength: null }, seek: Math.max(0, start - offset) };
+  const cut = { first, of: stream.transport.segments.length };
+  return { stream: { ...stream, transport: { ...stream.transport, segments, cut }, contentLength: null }, seek: Math.max(0, start - offset) };
+}
+
+/**
+ * A fresh manifest's segments (the URLs expired and the link was resolved again) cut the way the
+ * input was: a clip's covering segments again, the reader going on from the one refused. The
+ * fresh list must be the one the clip was cut from (as long, the same durations), or the input
+ * is `upstream.expired`: the clip's segments cannot be found in it.
+ */
+export function recutSegments(input: Extract<Transport, { type: "segments" }>, fresh: SegmentRef[]): SegmentRef[] {
+  const cut = input.cut;
+  if (!cut) return fresh;
+  const next = fresh.slice(cut.first, cut.first + input.segments.length);
+  const same = (a: SegmentRef, b: SegmentRef) => Math.abs((a.durationSeconds ?? 0) - (b.durationSeconds ?? 0)) < 0.001;
+  if (fresh.length !== cut.of || next.some((s, i) => !same(s, input.segments[i]!))) {
+    throw new EngineError("upstream.expired", { detail: `manifest changed from ${cut.of} to ${fresh.length} segments, or their durations changed` });
+  }
+  return next;
 }
 
 /** The file's share of the clip: a clip's size is always an estimate (it starts at a keyframe, not at the second asked). */

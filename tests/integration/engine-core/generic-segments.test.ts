@@ -25,6 +25,16 @@ let engine: Engine;
 let app: http.Server;
 let origin: string;
 let tmp: string;
+/** the same files as `cdn`, its playlists' segment URLs signed (`?t=`) and expiring mid-download: see `expiring` */
+let signing: TestServer;
+/**
+ * How `signing` expires its URLs, like a CDN whose signed segment URLs run out: every playlist
+ * it serves hands out URLs of a new generation; the first request for a segment numbered `from`
+ * or higher finds every URL handed out so far expired, answered with `status`, until a playlist
+ * is read again. Null: nothing expires.
+ */
+let expiring: { from: number; status: 403 | 410; fired: boolean; through: number; refused: string[] } | null = null;
+let issued = 0;
 /** the same files as `cdn`, segment bodies paced (4 KiB every 100 ms: a segment takes seconds); responses not yet ended or closed */
 let slow: TestServer;
 let slowOpen = 0;
@@ -87,7 +97,39 @@ beforeAll(async () => {
       () => res.writeHead(404).end(),
     );
   });
-  engine = await createEngine(testConfig({ hostMap: `media.example.com=${cdn.origin},slow.example.com=${slow.origin}` }), { media: tools });
+  signing = await startServer((req, res) => {
+    const file = mediaFile(req.url);
+    if (!file) return void res.writeHead(403).end();
+    readFile(file).then(
+      (data) => {
+        if (file.endsWith(".m3u8")) {
+          const generation = ++issued;
+          const signed = data
+            .toString("utf8")
+            .split("\n")
+            .map((line) => (line.endsWith(".ts") && !line.startsWith("#") ? `${line}?t=${generation}` : line))
+            .join("\n");
+          return void res.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" }).end(signed);
+        }
+        const number = Number(/seg-(\d+)\.ts$/.exec(file)?.[1] ?? -1);
+        const generation = Number(new URL(req.url ?? "/", "http://x").searchParams.get("t") ?? 0);
+        if (expiring && number >= expiring.from && !expiring.fired) {
+          expiring.fired = true;
+          expiring.through = issued;
+        }
+        if (expiring?.fired && generation <= expiring.through) {
+          expiring.refused.push(req.url ?? "");
+          return void res.writeHead(expiring.status).end();
+        }
+        res.writeHead(200, { "content-type": "video/mp2t", "content-length": data.length }).end(data);
+      },
+      () => res.writeHead(404).end(),
+    );
+  });
+  engine = await createEngine(
+    testConfig({ hostMap: `media.example.com=${cdn.origin},slow.example.com=${slow.origin},signed.example.com=${signing.origin}` }),
+    { media: tools },
+  );
   app = http.createServer((req, res) => {
     const m = /^\/api\/v1\/dl\/([^/?]+)/.exec(req.url ?? "");
     if (m) void engine.handleDownload(m[1]!, req, res);
@@ -103,12 +145,13 @@ afterAll(async () => {
   await engine?.close();
   await cdn?.close();
   await slow?.close();
+  await signing?.close();
 });
 
 async function download(link: string, format: string, options?: MediaOptions): Promise<string> {
   const d = await engine.createDownload({ url: link, format, caller: { kind: "anonymous" }, ip: "192.0.2.50", ...(options ? { options } : {}) });
   const res = await get(origin + new URL(d.downloadUrl).pathname);
-  expect(res.status).toBe(200);
+  expect(res.status, res.body.toString("utf8", 0, 300)).toBe(200);
   expect(res.outcome).toBe("end");
   const file = path.join(tmp, `${format}-${Math.random().toString(36).slice(2)}.${d.filename.split(".").pop()}`);
   await writeFile(file, res.body);
@@ -168,6 +211,54 @@ describe("generic HLS and DASH through the segment reader", () => {
     await expect.poll(() => slowOpen, { timeout: 5000 }).toBe(0);
     const ffmpegs = async () => (await workingMediaChildren()).length;
     await expect.poll(ffmpegs, { timeout: 5000 }).toBe(0);
+  }, 30_000);
+
+  /** A download from the signing CDN's HLS master whose URLs expire at segment `from` (answered `status`); what the CDN saw of it. */
+  async function expiringDownload(status: 403 | 410, from: number, options?: MediaOptions) {
+    const state = { from, status, fired: false, through: 0, refused: [] as string[] };
+    expiring = state;
+    const mark = signing.requests.length;
+    try {
+      const file = await download(`https://signed.example.com/hls/master.m3u8?expiring=${status}-${from}-${Date.now()}`, "mp4-720", options);
+      const seen = signing.requests.slice(mark).map((r) => new URL(r.url, "http://x"));
+      const segments = seen.filter((u) => u.pathname.endsWith(".ts"));
+      return {
+        info: await probe(file),
+        refused: state.refused.length,
+        masters: seen.filter((u) => u.pathname === "/hls/master.m3u8").length,
+        segments: [...new Set(segments.map((u) => u.pathname))].sort(),
+        fresh: [...new Set(segments.filter((u) => Number(u.searchParams.get("t")) > state.through).map((u) => u.pathname))].sort(),
+      };
+    } finally {
+      expiring = null;
+    }
+  }
+
+  for (const status of [403, 410] as const) {
+    it(`a clip whose segment URLs expire (${status}) mid-download re-resolves once and goes on with its own covering segments`, async () => {
+      // 2 s segments: 2.5–5 s is seg-001 and seg-002 of three, in the video and the audio playlist; seg-002 finds the URLs expired
+      const got = await expiringDownload(status, 2, { tags: true, start: 2.5, end: 5 });
+      expect(got.refused).toBeGreaterThan(0);
+      expect(got.masters).toBe(2);
+      expect(got.info.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", height: 720 });
+      expect(got.info.streams.find((s) => s.codec_type === "audio")?.codec_name).toBe("aac");
+      // a keyframe cut from the first covering segment's start (2 s) to 5 s
+      expect(Math.abs(Number(got.info.format.duration) - 3)).toBeLessThan(0.5);
+      const covering = ["/hls/audio/seg-001.ts", "/hls/audio/seg-002.ts", "/hls/ts-720/seg-001.ts", "/hls/ts-720/seg-002.ts"];
+      expect(got.segments).toEqual(covering);
+      // the fresh URLs were read from the segment refused on, for the clip's own segments only
+      expect(got.fresh).toEqual(expect.arrayContaining(["/hls/audio/seg-002.ts", "/hls/ts-720/seg-002.ts"]));
+      expect(covering).toEqual(expect.arrayContaining(got.fresh));
+    }, 30_000);
+  }
+
+  it("a whole download whose video and audio segment URLs expire together re-resolves once for both", async () => {
+    const got = await expiringDownload(403, 1);
+    expect(got.refused).toBeGreaterThan(0);
+    expect(got.masters).toBe(2);
+    expect(got.fresh).toEqual(expect.arrayContaining(["/hls/audio/seg-002.ts", "/hls/ts-720/seg-002.ts"]));
+    expect(got.info.streams.find((s) => s.codec_type === "video")).toMatchObject({ codec_name: "h264", height: 720 });
+    expect(Math.abs(Number(got.info.format.duration) - media.durationSeconds)).toBeLessThan(1);
   }, 30_000);
 
   it("DASH SegmentTemplate → MP3", async () => {
