@@ -202,9 +202,10 @@ export function openSmartCut(opts: SmartCutOptions): SmartCut {
     // the source's tables first: the muxer learns every stream from them
     await write(first[0]!.packets.filter((p) => packetPid(p) !== first[0]!.pid));
     // nothing to copy: the whole clip lies in its first GOP, or a GOP too long to hold, or a source x264 cannot match
-    if (typeof edge === "string" || (!boundary && !startsOnIdr) || held > HELD_GOP_BYTES) {
+    const inOneGop = !boundary || boundary.pts > end + frame / 2;
+    if (typeof edge === "string" || inOneGop || held > HELD_GOP_BYTES) {
       summary.mode = "whole";
-      summary.reason = typeof edge === "string" ? edge : boundary ? "a GOP too long to hold" : "the clip lies in one GOP";
+      summary.reason = typeof edge === "string" ? edge : held > HELD_GOP_BYTES ? "a GOP too long to hold" : "the clip lies in one GOP";
       resolveSets(null);
       await encode(first, origin, end, null, boundary ? prependUnit(boundary, units) : units);
       return;

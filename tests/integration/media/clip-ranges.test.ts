@@ -5,12 +5,16 @@
  * the times asked; the bytes the CDN sent are compared with what the clip's samples hold.
  */
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromium } from "@playwright/test";
 import { createEngine, type Engine } from "#engine/index.ts";
+import { nalUnits } from "#engine/media/clip/mpegts.ts";
 import { locateMediaTools } from "#engine/media/ffmpeg.ts";
 import { parseMediaOptions } from "#engine/media/options/media-options.ts";
 import { genericSource } from "#engine/sources/generic/index.ts";
@@ -23,6 +27,8 @@ const execFileAsync = promisify(execFile);
 
 const anonymous = { kind: "anonymous" as const };
 const HOST = "https://clips.example.test";
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 let media: TimecodeMedia;
 let origin: CountingOrigin;
@@ -207,8 +213,120 @@ describe("an exact clip", () => {
     expect(frames.every((n, i) => i === 0 || n === frames[i - 1]! + 1)).toBe(true);
     const source = path.join(media.dir, "faststart.mp4");
     await expectFetchedWithin(got.fetched, [source], 61.5, 70.75, await mp4IndexBytes(source));
+    // only the first and last GOP re-encoded (docs/decisions/072): 62 s to 70 s are the source's own pictures
+    const copied = await copiedSlices(got.file, source);
+    expect(copied).toEqual({ copied: 8 * TIMECODE_FPS, encoded: frameAt(62) - frameAt(61.5) + frameAt(70.75) - frameAt(70) });
+    // the file lists the source's parameter sets and the re-encoded pictures' own
+    expect(avccCounts(await readFile(got.file))).toEqual({ sps: 2, pps: 2 });
+    expect(Math.abs((await durationOf(got.file)) - 9.25)).toBeLessThan(0.1);
   }, 60_000);
+
+  it("of fragmented MP4 video and audio (YouTube's shape): the same, its audio encoded from the start", async () => {
+    const got = await clip("https://www.youtube.com/watch?v=clipTimecod", "mp4-360", { start: "1:01.5", end: "1:10.75", exact: true });
+    const frames = await frameNumbers(got.file);
+    expect(frames[0]).toBe(frameAt(61.5));
+    expect(frames.at(-1)).toBe(frameAt(70.75) - 1);
+    expect(frames.every((n, i) => i === 0 || n === frames[i - 1]! + 1)).toBe(true);
+    expect(await copiedSlices(got.file, media.fragmentedVideo)).toEqual({ copied: 8 * TIMECODE_FPS, encoded: 12 + 18 });
+    const probe = await ffprobeFile(got.file);
+    expect(probe.streams.map((st) => st.codec_type).sort()).toEqual(["audio", "video"]);
+    const index = (await mp4IndexBytes(media.fragmentedVideo)) + (await mp4IndexBytes(media.fragmentedAudio));
+    await expectFetchedWithin(got.fetched, [media.fragmentedVideo, media.fragmentedAudio], 61.5, 70.75, index);
+  }, 60_000);
+
+  it("copies every picture of a clip from one IDR to another, and re-encodes a clip inside one GOP whole", async () => {
+    const source = path.join(media.dir, "faststart.mp4");
+    const aligned = await clip(link("faststart.mp4"), "mp4-360", { start: 62, end: 70, exact: true });
+    const frames = await frameNumbers(aligned.file);
+    expect([frames[0], frames.at(-1), frames.length]).toEqual([frameAt(62), frameAt(70) - 1, 8 * TIMECODE_FPS]);
+    expect(await copiedSlices(aligned.file, source)).toEqual({ copied: 8 * TIMECODE_FPS, encoded: 0 });
+    expect(avccCounts(await readFile(aligned.file))).toEqual({ sps: 2, pps: 2 });
+
+    const inside = await clip(link("faststart.mp4"), "mp4-360", { start: 62.5, end: 63.5, exact: true });
+    const insideFrames = await frameNumbers(inside.file);
+    expect([insideFrames[0], insideFrames.at(-1), insideFrames.length]).toEqual([frameAt(62.5), frameAt(63.5) - 1, TIMECODE_FPS]);
+    expect(await copiedSlices(inside.file, source)).toEqual({ copied: 0, encoded: TIMECODE_FPS });
+    expect(avccCounts(await readFile(inside.file))).toEqual({ sps: 1, pps: 1 });
+  }, 60_000);
+
+  it.skipIf(!existsSync(CHROMIUM))("plays in Chromium to its end, each side of each join showing its own picture", async () => {
+    const got = await clip(link("faststart.mp4"), "mp4-360", { start: "1:01.5", end: "1:10.75", exact: true });
+    // a file page may read the pixels of a file video
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, "--allow-file-access-from-files"] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`file://${path.dirname(got.file)}/`);
+      // the pictures on each side of the joins at 0.5 s (62 s) and 8.5 s (70 s), and at the ends, each seeked to its middle
+      // (the fragmented MP4's video starts at its first decoding delay, as every file of ffmpeg's fragmented muxer does)
+      const videoStart = (await ffprobeFile(got.file)).streams.find((st) => st.codec_type === "video")!.start_time;
+      // (not the last two pictures before an IDR: a seek to them shows the IDR, in the source's own GOPs too, 1534 at 64 s)
+      const pictures = [0, 2, 9, 12, 13, 57, 100, 201, 204, 205, 221];
+      const times = pictures.map((k) => Number(videoStart) + (k + 0.5) / TIMECODE_FPS);
+      const shown = await page.evaluate(
+        async ([src, at]) => {
+          const video = document.createElement("video");
+          video.muted = true;
+          video.src = src as string;
+          await new Promise((resolve, reject) => {
+            video.onloadeddata = resolve;
+            video.onerror = () => reject(new Error(`media error ${video.error?.code}`));
+          });
+          const canvas = document.createElement("canvas");
+          [canvas.width, canvas.height] = [video.videoWidth, video.videoHeight];
+          const ctx = canvas.getContext("2d", { willReadFrequently: true })!;
+          const numbers: number[] = [];
+          for (const t of at as number[]) {
+            // seeked, and the picture presented (a busy machine may draw the canvas before it is)
+            const presented = new Promise((resolve) => {
+              video.requestVideoFrameCallback(resolve);
+              setTimeout(resolve, 2000);
+            });
+            video.currentTime = t;
+            await new Promise((resolve) => (video.onseeked = resolve));
+            await presented;
+            ctx.drawImage(video, 0, 0);
+            let n = 0;
+            // the 16 bars across the top (bit k = bar k, white = 1), read in the middle of each
+            for (let k = 0; k < 16; k++) if (ctx.getImageData(k * 40 + 20, 20, 1, 1).data[0]! > 128) n += 2 ** k;
+            numbers.push(n);
+          }
+          video.playbackRate = 4;
+          await video.play();
+          await new Promise((resolve) => (video.onended = resolve));
+          return { numbers, duration: video.duration };
+        },
+        [`file://${got.file}`, times] as const,
+      );
+      expect(Math.abs(shown.duration - 9.25)).toBeLessThan(0.15);
+      expect(shown.numbers).toEqual(pictures.map((k) => frameAt(61.5) + k));
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
 });
+
+/** The slices (VCL NAL units) of a file's H.264 video, in decoding order, split into those the source holds byte for byte and the others. */
+async function copiedSlices(file: string, source: string): Promise<{ copied: number; encoded: number }> {
+  const slices = async (f: string) => {
+    const { stdout } = await execFileAsync("ffmpeg", ["-v", "error", "-i", f, "-map", "0:v:0", "-c", "copy", "-bsf:v", "h264_mp4toannexb", "-f", "h264", "-"], { encoding: "buffer", maxBuffer: 512 * 1024 * 1024 });
+    return nalUnits(stdout)
+      .filter((n) => [1, 5].includes(n[0]! & 0x1f))
+      .map((n) => createHash("sha1").update(n).digest("hex"));
+  };
+  const known = new Set(await slices(source));
+  const own = await slices(file);
+  const copied = own.filter((d) => known.has(d)).length;
+  return { copied, encoded: own.length - copied };
+}
+
+/** How many SPS and PPS the file's avcC lists. */
+function avccCounts(mp4: Buffer): { sps: number; pps: number } {
+  const record = mp4.subarray(mp4.indexOf("avcC") + 4);
+  const sps = record[5]! & 0x1f;
+  let at = 6;
+  for (let i = 0; i < sps; i++) at += 2 + record.readUInt16BE(at);
+  return { sps, pps: record[at]! };
+}
 
 describe("an exact clip of other sources", () => {
   for (const [name, url, format] of [

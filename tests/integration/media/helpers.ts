@@ -14,7 +14,7 @@ export interface FileProbe {
   formatName: string;
   duration: number;
   bitRate: number;
-  streams: { codec_type: string; codec_name: string; width?: number; height?: number; bit_rate?: string; duration?: string; disposition?: { attached_pic?: number } }[];
+  streams: { codec_type: string; codec_name: string; width?: number; height?: number; bit_rate?: string; duration?: string; start_time?: string; disposition?: { attached_pic?: number } }[];
 }
 
 /** ffprobe a finished file on disk (independent of the engine's own probe code). */
