@@ -342,7 +342,7 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
           const source = await openClip([remux.inputs[index]!]);
           await (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
           const video = remux.inputs[index]!;
-          const readerArgs = smartCutReaderArgs(remux.clip!.seeks[index]!, source.urls[0] ?? null, remux.clip!.duration, video.kind === "progressive");
+          const readerArgs = smartCutReaderArgs(remux.clip!.seeks[index]! + (source.leads[0] ?? 0), source.urls[0] ?? null, remux.clip!.duration, video.kind === "progressive");
           const reader = runFfmpeg(ctx.media, readerArgs, source.pipes, { killGraceMs: ctx.killGraceMs, warm: null });
           reader.exited.then(() => source.loopbacks.forEach((l) => l.close()), noop);
           const turn = () => (ctx.spawnGate ?? processSpawnGate).turn(run.signal);

@@ -16,7 +16,7 @@ const isH264 = (codec: string | undefined) => codec !== undefined && /^(avc[13]|
 /**
  * The index of the plan's video input when its exact clip can copy all but its first and last GOP:
  * H.264 into MP4, the picture neither scaled, cut inside (SponsorBlock) nor drawn on (subtitles
- * burned in). Not for video and audio muxed in segments: the audio would be fetched a second time.
+ * burned in). A muxed input's audio comes through the cut.
  */
 export function smartCutVideoIndex(plan: MediaPlan): number | null {
   if (plan.op !== "remux" || !plan.clip?.exact || plan.container !== "mp4") return null;
@@ -24,9 +24,7 @@ export function smartCutVideoIndex(plan: MediaPlan): number | null {
   const video = plan.inputs.findIndex((s) => s.kind === "video");
   const index = video >= 0 ? video : plan.inputs.findIndex((s) => s.kind === "progressive");
   const stream = plan.inputs[index];
-  if (!stream || !isH264(stream.vcodec)) return null;
-  if (stream.kind === "progressive" && stream.transport.type === "segments") return null;
-  return index;
+  return stream && isH264(stream.vcodec) ? index : null;
 }
 
 /**
