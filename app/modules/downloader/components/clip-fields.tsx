@@ -163,7 +163,7 @@ export function ClipFields({
           </label>
           <p id={`${id}-exact-hint`} className="text-xs text-slate-600">
             {value.exact
-              ? "The clip is re-encoded so it starts and ends on the frames you typed; it takes a little longer."
+              ? "Its first and last moments are re-encoded so it starts and ends on the frames you typed; it takes a little longer."
               : "Off: the clip is copied as it is, starting at the key frame just before your start (usually a second or two earlier)."}
           </p>
         </div>
