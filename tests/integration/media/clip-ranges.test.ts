@@ -21,7 +21,7 @@ import { genericSource } from "#engine/sources/generic/index.ts";
 import { dlPath, get, serveDownloads, testConfig } from "../engine-core/engine-fixture.ts";
 import { ensureTimecodeMedia, frameNumbers, mp4IndexBytes, packetBytes, TIMECODE_FPS, TIMECODE_GOP_FRAMES, youtubeShaped, type TimecodeMedia } from "./clip-media.ts";
 import { startCountingOrigin, type CountingOrigin } from "./counting-origin.ts";
-import { ffprobeFile } from "./helpers.ts";
+import { childFfmpegCount, ffprobeFile } from "./helpers.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -247,6 +247,14 @@ describe("an exact clip", () => {
     expect([insideFrames[0], insideFrames.at(-1), insideFrames.length]).toEqual([frameAt(62.5), frameAt(63.5) - 1, TIMECODE_FPS]);
     expect(await copiedSlices(inside.file, source)).toEqual({ copied: 0, encoded: TIMECODE_FPS });
     expect(avccCounts(await readFile(inside.file))).toEqual({ sps: 1, pps: 1 });
+  }, 60_000);
+
+  it("stops every ffmpeg it started (the copy, the encoders, the mux) when the visitor leaves", async () => {
+    const created = await engine.createDownload({ url: link("faststart.mp4"), format: "mp4-360", caller: anonymous, ip: `198.51.100.${nextIp++}`, options: parseMediaOptions({ start: "0:01.5", end: "1:50", exact: true }) });
+    const left = await get(server.origin + dlPath(created.downloadUrl), {}, { abortAfterBytes: 32 * 1024 });
+    expect(left.outcome).toBe("error");
+    for (let waited = 0; (await childFfmpegCount()) > 0 && waited < 5000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    expect(await childFfmpegCount()).toBe(0);
   }, 60_000);
 
   it.skipIf(!existsSync(CHROMIUM))("plays in Chromium to its end, each side of each join showing its own picture", async () => {
