@@ -532,14 +532,21 @@ ${table}
 - **Clip** (issue 33 §1, \`bench/clip-rows.ts\`, docs/decisions/061): 30 s from 1:30:00 of a 3-hour
   1080p24 source (a 60 s \`testsrc2\` encode at about 1 Mb/s with AAC, keyframe every 2 s, looped
   180 times by stream copy, cached in the temp folder; about a minute to make once), saved as
-  \`mp4-1080\`, keyframe cut, tags off. Two shapes: DASH as YouTube has it (a SegmentBase manifest,
-  video and audio as two fragmented MP4 files with one sidx each, audio in 10 s fragments) and a
-  progressive MP4 with its moov first. The origin (in the benchmark process) counts every byte it
-  sends; a fresh link each run, so each run resolves; the bytes the resolve fetched are given
-  apart (a visitor's resolve happens when the link is pasted). "The clip's samples" are the
-  packets from one GOP before 1:30:00 to 1:30:30 (ffprobe), "the index" every top-level box but
-  \`mdat\`/\`moof\`. Baseline: Debian's \`yt-dlp --download-sections "*5400-5430"\` on the same link
-  (\`-f bv*+ba\` for DASH), bytes counted the same way. Medians of \`BENCH_RUNS\` (3) alternating runs.
+  \`mp4-1080\`, tags off. Each loop lasts as long as its AAC track, 60.01 s, so by 1:30:00 the
+  keyframes have drifted to 1:29:58.95, 1:30:00.96, …: neither cut starts on one. Two cuts: the
+  keyframe cut of 1:30:00–1:30:30, and the exact cut (\`exact\`) of 1:30:00.5–1:30:30.5, whose
+  clip must have the source's frames of the span to one, and the source's very pictures (the same
+  MD5 decoded) in every whole GOP between its ends: only the first and last GOP re-encoded. Two
+  shapes: DASH as YouTube has it (a SegmentBase manifest, video and audio as two fragmented MP4
+  files with one sidx each, audio in 10 s fragments) and a progressive MP4 with its moov first.
+  The origin (in the benchmark process) counts every byte it sends; a fresh link each run, so
+  each run resolves; the bytes the resolve fetched are given apart (a visitor's resolve happens
+  when the link is pasted). "The clip's samples" are the packets (ffprobe) from the keyframe at or
+  before the start to the end, "the index" every top-level box but \`mdat\`/\`moof\`. Baseline:
+  Debian's \`yt-dlp --download-sections "*1:30:00-1:30:30"\` on the same link (\`-f bv*+ba\` for
+  DASH), for the exact cut \`"*1:30:00.5-1:30:30.5" --force-keyframes-at-cuts\` (yt-dlp's exact cut:
+  ffmpeg re-encodes the whole clip, libx264 at its defaults), bytes counted the same way. Medians of
+  \`BENCH_RUNS\` (3) alternating runs.
 - **Bulk ZIP** (\`bench/job-rows.ts\`): \`engine.createBulkDownload\` of 20 links to the 20 MB file (each
   with its own query string, so twenty sources) as an Ultimate caller, fetched by \`curl\`; baseline:
   the same 20 links made and fetched one after another. Peak RSS of the benchmark process sampled
