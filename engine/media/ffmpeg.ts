@@ -367,15 +367,33 @@ export const SMART_CUT_ORIGIN_SECONDS = 600;
 const SMART_CUT_READ_PAST_SECONDS = 0.5;
 const TS_OUTPUT = ["-muxdelay", "0", "-muxpreload", "0", "-f", "mpegts"];
 
-export function smartCutReaderArgs(seek: number, inputUrl: string | null, duration: number, withAudio: boolean): string[] {
+/** H.264 (and a muxed source's audio) is copied as MPEG-TS; VP9 as IVF, which carries nothing else (ffmpeg's MPEG-TS muxer cannot carry VP9). */
+export function smartCutReaderArgs(seek: number, inputUrl: string | null, duration: number, withAudio: boolean, codec: "h264" | "vp9" = "h264"): string[] {
   const clip: PlanClip = { start: seek, end: seek + duration, seeks: [seek], duration, exact: false };
+  const audio = withAudio && codec === "h264" ? ["-map", "0:a:0?", "-c:a", "copy"] : ["-an"];
   return [
     ...BASE_ARGS,
     ...inputArgs(1, clip, [inputUrl]),
     // a muxed source's audio comes along (its packets are passed on as they are), so nothing is fetched twice
-    ...["-map", "0:v:0", ...(withAudio ? ["-map", "0:a:0?", "-c:a", "copy"] : ["-an"]), "-sn", "-dn", "-c:v", "copy"],
+    ...["-map", "0:v:0", ...audio, "-sn", "-dn", "-c:v", "copy"],
     ...["-t", (duration + SMART_CUT_READ_PAST_SECONDS).toFixed(3)],
-    ...["-output_ts_offset", String(SMART_CUT_ORIGIN_SECONDS), ...TS_OUTPUT, ...OUTPUT_ARGS],
+    ...["-output_ts_offset", String(SMART_CUT_ORIGIN_SECONDS), ...(codec === "vp9" ? ["-f", "ivf"] : TS_OUTPUT), ...OUTPUT_ARGS],
+  ];
+}
+
+/**
+ * Re-encodes the IVF video on pipe:3 (its times kept), from `range.from` to before `range.to`
+ * (seconds), as VP9 profile 0 in IVF on the copy's time base (`timeBase`, num/den): a keyframe
+ * first, every packet one shown frame (no alt-ref frames, no lag), close to the source's quality.
+ * Without `profile0` (a whole re-encode of another profile), libvpx takes the profile of the decoded pictures.
+ */
+export function vp9CutEncoderArgs(range: { from: number; to: number }, timeBase: { num: number; den: number }, profile0: boolean): string[] {
+  return [
+    ...BASE_ARGS,
+    ...["-copyts", "-f", "ivf", "-i", "pipe:3", "-map", "0:v:0", "-an", "-sn", "-dn"],
+    ...["-vf", `trim=start=${range.from.toFixed(6)}:end=${range.to.toFixed(6)}`, "-fps_mode", "passthrough", "-enc_time_base", `${timeBase.num}:${timeBase.den}`],
+    ...["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1", "-lag-in-frames", "0", "-auto-alt-ref", "0"],
+    ...["-crf", "24", "-b:v", "0", ...(profile0 ? ["-profile:v", "0", "-pix_fmt", "yuv420p"] : []), "-f", "ivf", ...OUTPUT_ARGS],
   ];
 }
 

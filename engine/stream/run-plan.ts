@@ -21,7 +21,8 @@ import { CLIP_READ_LIMITS, openClipInputs, withClipLeads } from "../media/clip/c
 import { recutSegments } from "../media/clip/plan-clip.ts";
 import { fetchSubtitleFile, type ReadCues } from "../captions/subtitle-file.ts";
 import { openSmartCut, type SmartCut } from "../media/clip/smart-cut.ts";
-import { joinCutInputs, muxPlanAfterSmartCut, smartCutVideoIndex, withCutParameterSets } from "../media/clip/smart-cut-plan.ts";
+import { isVp9, joinCutInputs, muxPlanAfterSmartCut, smartCutVideoIndex, withCutParameterSets } from "../media/clip/smart-cut-plan.ts";
+import { openVp9SmartCut } from "../media/clip/smart-cut-vp9.ts";
 
 /**
  * Executes a MediaPlan into a byte stream plus the response headers that describe it. Readers
@@ -335,18 +336,21 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
           const clipInputs = plan.clip ? await openClip(streams) : null;
           return { clipInputs, inputs: clipInputs ? clipInputs.pipes : await Promise.all(streams.map(openPiped)) };
         };
-        // an exact clip of H.264 re-encodes only its first and last GOP (docs/decisions/072)
+        // an exact clip of H.264 or VP9 re-encodes only its first and last GOP (docs/decisions/072)
         const smartIndex = smartCutVideoIndex(plan);
         let cut: SmartCut | null = null;
         const openSmartCutInputs = async (remux: Extract<MediaPlan, { op: "remux" }>, index: number) => {
           const source = await openClip([remux.inputs[index]!]);
           await (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
           const video = remux.inputs[index]!;
-          const readerArgs = smartCutReaderArgs(remux.clip!.seeks[index]! + (source.leads[0] ?? 0), source.urls[0] ?? null, remux.clip!.duration, video.kind === "progressive");
+          // H.264 copied as MPEG-TS, VP9 as IVF
+          const codec = isVp9(video.vcodec) ? "vp9" : "h264";
+          const readerArgs = smartCutReaderArgs(remux.clip!.seeks[index]! + (source.leads[0] ?? 0), source.urls[0] ?? null, remux.clip!.duration, video.kind === "progressive", codec);
           const reader = runFfmpeg(ctx.media, readerArgs, source.pipes, { killGraceMs: ctx.killGraceMs, warm: null });
           reader.exited.then(() => source.loopbacks.forEach((l) => l.close()), noop);
           const turn = () => (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
-          const smartCut = openSmartCut({ media: ctx.media, reader, duration: remux.clip!.duration, turn, killGraceMs: ctx.killGraceMs, signal: run.signal });
+          const cutOptions = { media: ctx.media, reader, duration: remux.clip!.duration, turn, killGraceMs: ctx.killGraceMs, signal: run.signal };
+          const smartCut = codec === "vp9" ? openVp9SmartCut(cutOptions) : openSmartCut(cutOptions);
           cut = smartCut;
           track(smartCut.video);
           const { plan: muxPlan, cutIndex } = muxPlanAfterSmartCut(remux, index, await smartCut.firstFrame);

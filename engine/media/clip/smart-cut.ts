@@ -15,16 +15,14 @@
  * copy already holds. At most one GOP is held in memory; a longer one is re-encoded as it streams.
  *
  * A source this cannot join (another profile, a longer reordering delay, no parameter sets in its
- * first frame) is re-encoded whole, as before, from the same copy.
+ * first frame) is re-encoded whole, as before, from the same copy. The walk over GOPs is shared
+ * with VP9's smart cut (smart-cut-gops.ts); what is H.264's and MPEG-TS's is here.
  */
-import { once } from "node:events";
-import { PassThrough, Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { EngineError } from "../../errors.ts";
 import { runFfmpeg, SMART_CUT_ORIGIN_SECONDS, smartCutEncoderArgs, type EdgeEncoding, type FfmpegRun, type MediaTools } from "../ffmpeg.ts";
 import { ContinuityCounters, NAL, PacketReader, packetPid, TS_CLOCK, VideoUnitReader, type VideoUnit } from "./mpegts.ts";
-
-/** A GOP held longer than this is re-encoded as it streams instead (the clip stays exact, memory stays bounded). */
-export const HELD_GOP_BYTES = 48 * 1024 * 1024;
+import { CutOutput, frameStepOf, HELD_GOP_BYTES, openingOf, readGop, walkGops, type FrameSource, type SmartCutSummary } from "./smart-cut-gops.ts";
 
 export interface SmartCut {
   /** the clip's video as MPEG-TS, its first frame at SMART_CUT_ORIGIN_SECONDS */
@@ -39,14 +37,6 @@ export interface SmartCut {
   /** what was done, for the logs and the tests */
   summary(): SmartCutSummary;
   shutdown(): void;
-}
-
-export interface SmartCutSummary {
-  mode: "smart" | "whole";
-  /** frames copied as they came, and frames re-encoded */
-  copiedFrames: number;
-  encodedParts: number;
-  reason?: string;
 }
 
 export interface SmartCutOptions {
@@ -75,42 +65,22 @@ export function edgeEncodingOf(first: readonly VideoUnit[], frameTicks: number):
   return { profile, level: sps[3]!, delay: delay as 0 | 1 | 2 };
 }
 
-/** The frame duration in 90 kHz ticks: the smallest step between the GOP's presentation times. */
-function frameTicksOf(units: readonly VideoUnit[]): number {
-  const times = units.map((u) => u.pts).sort((a, b) => a - b);
-  let step = Infinity;
-  for (let i = 1; i < times.length; i++) if (times[i]! > times[i - 1]!) step = Math.min(step, times[i]! - times[i - 1]!);
-  return Number.isFinite(step) ? step : TS_CLOCK / 30;
-}
+const unitFrames = (next: () => Promise<VideoUnit | null>): FrameSource<VideoUnit> => ({ next, key: (u) => u.idr, pts: (u) => u.pts, bytes: (u) => u.bytes });
 
 export function openSmartCut(opts: SmartCutOptions): SmartCut {
-  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  const cut = new CutOutput(opts.reader, opts.signal);
+  const { summary } = cut;
   const counters = new ContinuityCounters();
-  const encoders = new Set<FfmpegRun>();
-  const summary: SmartCutSummary = { mode: "smart", copiedFrames: 0, encodedParts: 0 };
   let resolveSets!: (sets: Buffer[] | null) => void;
   const parameterSets = new Promise<Buffer[] | null>((resolve) => (resolveSets = resolve));
-  let settleFirst!: { resolve(seconds: number): void; reject(err: Error): void };
-  const firstFrame = new Promise<number>((resolve, reject) => (settleFirst = { resolve, reject }));
-  firstFrame.catch(() => undefined);
   /** the source's audio (a muxed source), written after the video part it came with; none before the first frame */
   const source = new VideoUnitReader();
   let audioFrom = Infinity;
   const origin = SMART_CUT_ORIGIN_SECONDS * TS_CLOCK;
   const end = origin + Math.round(opts.duration * TS_CLOCK);
 
-  const shutdown = () => {
-    opts.reader.shutdown();
-    for (const e of encoders) e.shutdown();
-  };
-  opts.signal.addEventListener("abort", shutdown, { once: true });
-  out.once("close", shutdown);
-
   async function write(packets: readonly Buffer[]): Promise<void> {
-    for (const p of packets) {
-      if (out.destroyed) throw new EngineError("download.failed", { detail: "the clip's muxer went away" });
-      if (!out.write(counters.fix(p))) await once(out, "drain", { signal: opts.signal });
-    }
+    for (const p of packets) await cut.write(counters.fix(p));
   }
 
   async function writeAudio(): Promise<void> {
@@ -127,7 +97,7 @@ export function openSmartCut(opts: SmartCutOptions): SmartCut {
     const input = Readable.from(packetsOf(units, rest), { objectMode: false });
     await opts.turn();
     const encoder = runFfmpeg(opts.media, smartCutEncoderArgs({ from: from / TS_CLOCK, to: to / TS_CLOCK }, edge), [input], { killGraceMs: opts.killGraceMs, warm: null });
-    encoders.add(encoder);
+    cut.encoders.add(encoder);
     const reader = new PacketReader();
     const frames = new VideoUnitReader();
     let videoPid: number | null = null;
@@ -153,7 +123,7 @@ export function openSmartCut(opts: SmartCutOptions): SmartCut {
       const only = frames.flush();
       if (only) await write(only.packets.filter((p) => packetPid(p) === only.pid));
     }
-    encoders.delete(encoder);
+    cut.encoders.delete(encoder);
     await writeAudio();
   }
 
@@ -161,48 +131,36 @@ export function openSmartCut(opts: SmartCutOptions): SmartCut {
     const input = Readable.from(packetsOf(units.slice(0, 1)), { objectMode: false });
     await opts.turn();
     const probe = runFfmpeg(opts.media, smartCutEncoderArgs({ from: 0, to: 1e6 }, edge, 1), [input], { killGraceMs: opts.killGraceMs, warm: null });
-    encoders.add(probe);
+    cut.encoders.add(probe);
     const frames = new VideoUnitReader();
     const reader = new PacketReader();
     let first: VideoUnit | null = null;
     for await (const chunk of probe.output) first ??= frames.push(reader.push(chunk as Buffer))[0] ?? null;
     first ??= frames.flush();
-    encoders.delete(probe);
+    cut.encoders.delete(probe);
     if (!first || first.parameterSets.length < 2) throw new EngineError("download.failed", { detail: "the probe encode gave no parameter sets" });
     return first.parameterSets;
   }
 
   async function run(): Promise<void> {
     const units = unitsOf(opts.reader.output, source)[Symbol.asyncIterator]();
-    const next = async () => {
+    const frames = unitFrames(async () => {
       const r = await units.next();
       return r.done ? null : r.value;
-    };
+    });
     // the first GOP: from the keyframe at or before the start to the next IDR
     const first: VideoUnit[] = [];
-    let boundary: VideoUnit | null = null;
-    let held = 0;
-    for (let u = await next(); u; u = await next()) {
-      if (first.length > 0 && u.idr) {
-        boundary = u;
-        break;
-      }
-      first.push(u);
-      held += u.bytes;
-      if (held > HELD_GOP_BYTES) break;
-    }
+    const { boundary, held } = await readGop(frames, first);
     if (first.length === 0) throw new EngineError("download.failed", { detail: "the clip's copy held no video" });
-    const frame = frameTicksOf(first);
+    const frame = frameStepOf(first.map((u) => u.pts), TS_CLOCK / 30);
     const edge = edgeEncodingOf(first, frame);
-    const startsOnIdr = first[0]!.idr && Math.abs(first[0]!.pts - origin) < frame / 2;
-    // the first frame written: the keyframe the clip starts on, or the first shown at or after the start
-    const firstPts = startsOnIdr ? first[0]!.pts : Math.min(...first.map((u) => u.pts).filter((t) => t >= origin), boundary?.pts ?? Infinity);
+    const at = { origin, end, frame };
+    const { startsOnKey, firstPts, inOneGop } = openingOf(frames, first, boundary, at);
     audioFrom = firstPts;
-    settleFirst.resolve(Number.isFinite(firstPts) ? Math.max(0, (firstPts - origin) / TS_CLOCK) : 0);
+    cut.startsAfter(Number.isFinite(firstPts) ? Math.max(0, (firstPts - origin) / TS_CLOCK) : 0);
     // the source's tables first: the muxer learns every stream from them
     await write(first[0]!.packets.filter((p) => packetPid(p) !== first[0]!.pid));
     // nothing to copy: the whole clip lies in its first GOP, or a GOP too long to hold, or a source x264 cannot match
-    const inOneGop = !boundary || boundary.pts > end + frame / 2;
     if (typeof edge === "string" || inOneGop || held > HELD_GOP_BYTES) {
       summary.mode = "whole";
       summary.reason = typeof edge === "string" ? edge : held > HELD_GOP_BYTES ? "a GOP too long to hold" : "the clip lies in one GOP";
@@ -212,65 +170,26 @@ export function openSmartCut(opts: SmartCutOptions): SmartCut {
     }
     const sets = [...first[0]!.parameterSets, ...(await probeSets(first, edge))];
     resolveSets(sets);
-
-    let gop = first;
-    let gopStart = origin; // where the part taken from this GOP starts: the clip's start for the first, its IDR after
-    let copyable = startsOnIdr;
-    for (;;) {
-      if (boundary === null || boundary.pts > end + frame / 2) {
-        // the GOP holds the clip's end: the tail, re-encoded from its start to the end (or the whole first GOP)
-        if (gopStart < end - frame / 2) await encode(gop, gopStart, end, edge, undefined, sets);
-        return;
-      }
-      if (copyable) {
+    await walkGops(frames, { gop: first, boundary, startsOnKey }, at, {
+      copy: async (gop) => {
         summary.copiedFrames += gop.length;
         for (const u of gop) await write(u.packets);
         await writeAudio();
-      } else {
-        await encode(gop, gopStart, boundary.pts, edge, undefined, sets);
-      }
-      if (Math.abs(boundary.pts - end) <= frame / 2) return; // the clip ends on an IDR: no tail
-      gop = [boundary];
-      gopStart = boundary.pts;
-      copyable = true;
-      held = boundary.bytes;
-      boundary = null;
-      for (let u = await next(); u; u = await next()) {
-        if (u.idr) {
-          boundary = u;
-          break;
-        }
-        gop.push(u);
-        held += u.bytes;
-        if (held > HELD_GOP_BYTES) {
-          // too long to hold until its end is known: re-encoded from its IDR to the clip's end as it streams
-          await encode(gop, gopStart, end, edge, units, sets);
-          return;
-        }
-      }
-    }
+      },
+      encode: (gop, from, to, streaming) => encode(gop, from, to, edge, streaming ? units : undefined, sets),
+    });
   }
 
-  run()
-    .then(async () => {
+  cut.finish(
+    run().then(async () => {
       // the audio read past the last frame (the muxer cuts it at the clip's length)
       source.flush();
       await writeAudio();
-    })
-    .then(
-    () => {
-      opts.reader.shutdown(); // it may still be reading past the end; nothing more is needed from it
-      out.end();
-    },
-    (err: unknown) => {
-      resolveSets(null);
-      settleFirst.reject(err instanceof Error ? err : new Error(String(err)));
-      shutdown();
-      out.destroy(err instanceof Error ? err : new Error(String(err)));
-    },
+    }),
+    () => resolveSets(null),
   );
 
-  return { video: out, parameterSets, firstFrame, summary: () => ({ ...summary }), shutdown };
+  return { video: cut.out, parameterSets, firstFrame: cut.firstFrame, summary: () => ({ ...summary }), shutdown: cut.shutdown };
 }
 
 /** The video units of a TS stream, as they complete (its other streams' PES wait in `units`). */

@@ -36,6 +36,9 @@ export interface TimecodeMedia {
   fragmentedAudio: string;
   /** VP9 + Opus WebM, with Cues */
   webm: string;
+  /** its VP9 video alone, and its Opus audio alone, each a WebM with Cues (YouTube's VP9 DASH shape) */
+  vp9Video: string;
+  opusAudio: string;
   /** HLS media playlist of 2 s MPEG-TS segments (H.264 + AAC) */
   hls: string;
   /** 100 minutes of a still picture and a tone, moov first: a sample table (moov) larger than the first megabyte a resolve reads */
@@ -65,7 +68,7 @@ export function ensureTimecodeMedia(): Promise<TimecodeMedia> {
 }
 
 async function generate(): Promise<TimecodeMedia> {
-  const dir = path.join(MEDIA_CACHE_DIR, "clip-timecode-v2");
+  const dir = path.join(MEDIA_CACHE_DIR, "clip-timecode-v3");
   const media: TimecodeMedia = {
     dir,
     faststart: path.join(dir, "faststart.mp4"),
@@ -73,6 +76,8 @@ async function generate(): Promise<TimecodeMedia> {
     fragmentedVideo: path.join(dir, "fragmented-video.mp4"),
     fragmentedAudio: path.join(dir, "fragmented-audio.m4a"),
     webm: path.join(dir, "timecode.webm"),
+    vp9Video: path.join(dir, "vp9-video.webm"),
+    opusAudio: path.join(dir, "opus-audio.webm"),
     hls: path.join(dir, "hls", "index.m3u8"),
     longMoov: path.join(dir, "long-moov.mp4"),
   };
@@ -103,6 +108,8 @@ async function build(tmp: string): Promise<void> {
   await ff(["-i", "moov-at-end.mp4", "-map", "0:a", "-c", "copy", "-movflags", "dash+global_sidx", "-frag_duration", "2000000", "-f", "mp4", "fragmented-audio.m4a"], tmp);
   await ff(["-i", "moov-at-end.mp4", "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_list_size", "0", "-hls_playlist_type", "vod", "-hls_segment_filename", "hls/seg-%03d.ts", "hls/index.m3u8"], tmp);
   await ff(["-i", "moov-at-end.mp4", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "400k", ...GOP, "-c:a", "libopus", "-b:a", "64k", "-f", "webm", "timecode.webm"], tmp);
+  await ff(["-i", "timecode.webm", "-map", "0:v", "-c", "copy", "-f", "webm", "vp9-video.webm"], tmp);
+  await ff(["-i", "timecode.webm", "-map", "0:a", "-c", "copy", "-f", "webm", "opus-audio.webm"], tmp);
   await ff(
     ["-f", "lavfi", "-i", "color=c=gray:s=640x360:r=24:d=10", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:d=10", "-c:v", "libx264", "-preset", "ultrafast", ...GOP, "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "32k", "-f", "mp4", "still.mp4"],
     tmp,
@@ -136,15 +143,28 @@ export async function frameNumbers(file: string): Promise<number[]> {
 
 /**
  * A YouTube-shaped answer: video and audio as two fragmented MP4 files, each with one global sidx,
- * read as direct streams (what googlevideo serves) from `host`, for any YouTube watch link.
+ * read as direct streams (what googlevideo serves) from `host`, for any YouTube watch link; for
+ * VP9_VIDEO_ID, VP9 video and Opus audio as two WebM files with Cues instead (its VP9 DASH streams).
  */
+export const VP9_VIDEO_ID = "clipTimeVp9";
+
 export function youtubeShaped(media: TimecodeMedia, host: string): SourceAdapter {
   return {
     platform: "youtube",
     matches: (parsed) => parsed.kind === "youtube",
     async resolve(parsed) {
       if (parsed.kind !== "youtube") return { ok: false, code: "link.unsupported" };
-      const sizes = { video: (await fs.stat(media.fragmentedVideo)).size, audio: (await fs.stat(media.fragmentedAudio)).size };
+      const sizeOf = async (file: string) => (await fs.stat(file)).size;
+      const streams: ResolvedMedia["streams"] =
+        parsed.id === VP9_VIDEO_ID
+          ? [
+              { id: "243", kind: "video", url: `${host}/vp9-video.webm`, transport: { type: "direct" }, container: "webm", vcodec: "vp9", width: WIDTH, height: HEIGHT, bitrate: 400_000, contentLength: await sizeOf(media.vp9Video) },
+              { id: "251", kind: "audio", url: `${host}/opus-audio.webm`, transport: { type: "direct" }, container: "webm", acodec: "opus", bitrate: 64_000, contentLength: await sizeOf(media.opusAudio) },
+            ]
+          : [
+              { id: "134", kind: "video", url: `${host}/fragmented-video.mp4`, transport: { type: "direct" }, container: "mp4", vcodec: "h264", width: WIDTH, height: HEIGHT, bitrate: 400_000, contentLength: await sizeOf(media.fragmentedVideo) },
+              { id: "140", kind: "audio", url: `${host}/fragmented-audio.m4a`, transport: { type: "direct" }, container: "m4a", acodec: "aac", bitrate: 96_000, contentLength: await sizeOf(media.fragmentedAudio) },
+            ];
       const resolved: ResolvedMedia = {
         platform: "youtube",
         sourceUrl: parsed.url,
@@ -153,10 +173,7 @@ export function youtubeShaped(media: TimecodeMedia, host: string): SourceAdapter
           ...{ subscriberCount: "Unknown", publishedAt: "Jan 1, 2026", duration: "2:00", viewCount: "1 views", likeCount: "0", tags: [], downloadUrl: parsed.url },
           ...{ platform: "youtube", durationSeconds: TIMECODE_SECONDS, embedUrl: null },
         },
-        streams: [
-          { id: "134", kind: "video", url: `${host}/fragmented-video.mp4`, transport: { type: "direct" }, container: "mp4", vcodec: "h264", width: WIDTH, height: HEIGHT, bitrate: 400_000, contentLength: sizes.video },
-          { id: "140", kind: "audio", url: `${host}/fragmented-audio.m4a`, transport: { type: "direct" }, container: "m4a", acodec: "aac", bitrate: 96_000, contentLength: sizes.audio },
-        ],
+        streams,
         thumbnails: [],
         captions: [],
       };

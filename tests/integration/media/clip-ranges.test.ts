@@ -14,12 +14,13 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium } from "@playwright/test";
 import { createEngine, type Engine } from "#engine/index.ts";
+import { IvfReader } from "#engine/media/clip/ivf.ts";
 import { nalUnits } from "#engine/media/clip/mpegts.ts";
 import { locateMediaTools } from "#engine/media/ffmpeg.ts";
 import { parseMediaOptions } from "#engine/media/options/media-options.ts";
 import { genericSource } from "#engine/sources/generic/index.ts";
 import { dlPath, get, serveDownloads, testConfig } from "../engine-core/engine-fixture.ts";
-import { ensureTimecodeMedia, frameNumbers, mp4IndexBytes, packetBytes, TIMECODE_FPS, TIMECODE_GOP_FRAMES, youtubeShaped, type TimecodeMedia } from "./clip-media.ts";
+import { ensureTimecodeMedia, frameNumbers, mp4IndexBytes, packetBytes, TIMECODE_FPS, TIMECODE_GOP_FRAMES, VP9_VIDEO_ID, youtubeShaped, type TimecodeMedia } from "./clip-media.ts";
 import { startCountingOrigin, type CountingOrigin } from "./counting-origin.ts";
 import { childFfmpegCount, ffprobeFile } from "./helpers.ts";
 
@@ -132,6 +133,21 @@ function expectKeyframeCut(frames: number[], start: number, end: number): void {
   expect(gaps.filter((g) => !(g.at >= frames.length - 2 && g.step === 2))).toEqual([]);
 }
 
+/** A long exact clip the visitor leaves after 32 KiB: every ffmpeg it started is gone within 5 s. */
+async function expectFfmpegsStopWhenLeft(url: string, format: string): Promise<void> {
+  const created = await engine.createDownload({ url, format, caller: anonymous, ip: `198.51.100.${nextIp++}`, options: parseMediaOptions({ start: "0:01.5", end: "1:50", exact: true }) });
+  const left = await get(server.origin + dlPath(created.downloadUrl), {}, { abortAfterBytes: 32 * 1024 });
+  expect(left.outcome).toBe("error");
+  for (let waited = 0; (await childFfmpegCount()) > 0 && waited < 5000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+  expect(await childFfmpegCount()).toBe(0);
+}
+
+/** From the frame shown at `start` to the last before `end`, every frame once, in order. */
+function expectExactFrames(frames: number[], start: number, end: number): void {
+  expect([frames[0], frames.at(-1)]).toEqual([frameAt(start), frameAt(end) - 1]);
+  expect(frames.every((n, i) => i === 0 || n === frames[i - 1]! + 1)).toBe(true);
+}
+
 /** What the CDN sent stays within 1.5× of the clip's own samples (from one GOP before the start), plus the index. */
 async function expectFetchedWithin(fetched: number, sources: string[], start: number, end: number, index: number): Promise<void> {
   let samples = 0;
@@ -223,10 +239,7 @@ describe("an exact clip", () => {
 
   it("of fragmented MP4 video and audio (YouTube's shape): the same, its audio encoded from the start", async () => {
     const got = await clip("https://www.youtube.com/watch?v=clipTimecod", "mp4-360", { start: "1:01.5", end: "1:10.75", exact: true });
-    const frames = await frameNumbers(got.file);
-    expect(frames[0]).toBe(frameAt(61.5));
-    expect(frames.at(-1)).toBe(frameAt(70.75) - 1);
-    expect(frames.every((n, i) => i === 0 || n === frames[i - 1]! + 1)).toBe(true);
+    expectExactFrames(await frameNumbers(got.file), 61.5, 70.75);
     expect(await copiedSlices(got.file, media.fragmentedVideo)).toEqual({ copied: 8 * TIMECODE_FPS, encoded: 12 + 18 });
     const probe = await ffprobeFile(got.file);
     expect(probe.streams.map((st) => st.codec_type).sort()).toEqual(["audio", "video"]);
@@ -250,68 +263,74 @@ describe("an exact clip", () => {
   }, 60_000);
 
   it("stops every ffmpeg it started (the copy, the encoders, the mux) when the visitor leaves", async () => {
-    const created = await engine.createDownload({ url: link("faststart.mp4"), format: "mp4-360", caller: anonymous, ip: `198.51.100.${nextIp++}`, options: parseMediaOptions({ start: "0:01.5", end: "1:50", exact: true }) });
-    const left = await get(server.origin + dlPath(created.downloadUrl), {}, { abortAfterBytes: 32 * 1024 });
-    expect(left.outcome).toBe("error");
-    for (let waited = 0; (await childFfmpegCount()) > 0 && waited < 5000; waited += 100) await new Promise((r) => setTimeout(r, 100));
-    expect(await childFfmpegCount()).toBe(0);
+    await expectFfmpegsStopWhenLeft(link("faststart.mp4"), "mp4-360");
   }, 60_000);
 
   it.skipIf(!existsSync(CHROMIUM))("plays in Chromium to its end, each side of each join showing its own picture", async () => {
     const got = await clip(link("faststart.mp4"), "mp4-360", { start: "1:01.5", end: "1:10.75", exact: true });
-    // a file page may read the pixels of a file video
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, "--allow-file-access-from-files"] });
-    try {
-      const page = await browser.newPage();
-      await page.goto(`file://${path.dirname(got.file)}/`);
-      // the pictures on each side of the joins at 0.5 s (62 s) and 8.5 s (70 s), and at the ends, each seeked to its middle
-      // (the fragmented MP4's video starts at its first decoding delay, as every file of ffmpeg's fragmented muxer does)
-      const videoStart = (await ffprobeFile(got.file)).streams.find((st) => st.codec_type === "video")!.start_time;
-      // (not the last two pictures before an IDR: a seek to them shows the IDR, in the source's own GOPs too, 1534 at 64 s)
-      const pictures = [0, 2, 9, 12, 13, 57, 100, 201, 204, 205, 221];
-      const times = pictures.map((k) => Number(videoStart) + (k + 0.5) / TIMECODE_FPS);
-      const shown = await page.evaluate(
-        async ([src, at]) => {
-          const video = document.createElement("video");
-          video.muted = true;
-          video.src = src as string;
-          await new Promise((resolve, reject) => {
-            video.onloadeddata = resolve;
-            video.onerror = () => reject(new Error(`media error ${video.error?.code}`));
-          });
-          const canvas = document.createElement("canvas");
-          [canvas.width, canvas.height] = [video.videoWidth, video.videoHeight];
-          const ctx = canvas.getContext("2d", { willReadFrequently: true })!;
-          const numbers: number[] = [];
-          for (const t of at as number[]) {
-            // seeked, and the picture presented (a busy machine may draw the canvas before it is)
-            const presented = new Promise((resolve) => {
-              video.requestVideoFrameCallback(resolve);
-              setTimeout(resolve, 2000);
-            });
-            video.currentTime = t;
-            await new Promise((resolve) => (video.onseeked = resolve));
-            await presented;
-            ctx.drawImage(video, 0, 0);
-            let n = 0;
-            // the 16 bars across the top (bit k = bar k, white = 1), read in the middle of each
-            for (let k = 0; k < 16; k++) if (ctx.getImageData(k * 40 + 20, 20, 1, 1).data[0]! > 128) n += 2 ** k;
-            numbers.push(n);
-          }
-          video.playbackRate = 4;
-          await video.play();
-          await new Promise((resolve) => (video.onended = resolve));
-          return { numbers, duration: video.duration };
-        },
-        [`file://${got.file}`, times] as const,
-      );
-      expect(Math.abs(shown.duration - 9.25)).toBeLessThan(0.15);
-      expect(shown.numbers).toEqual(pictures.map((k) => frameAt(61.5) + k));
-    } finally {
-      await browser.close();
-    }
+    // the pictures on each side of the joins at 0.5 s (62 s) and 8.5 s (70 s), and at the ends, each seeked to its middle
+    // (the fragmented MP4's video starts at its first decoding delay, as every file of ffmpeg's fragmented muxer does)
+    // (not the last two pictures before an IDR: a seek to them shows the IDR, in the source's own GOPs too, 1534 at 64 s)
+    const shown = await playInChromium(got.file, JOIN_PICTURES);
+    expect(Math.abs(shown.duration - 9.25)).toBeLessThan(0.15);
+    expect(shown.numbers).toEqual(JOIN_PICTURES.map((k) => frameAt(61.5) + k));
   }, 90_000);
 });
+
+/** Pictures of a 61.5–70.75 s clip on each side of its joins (0.5 s: 62 s, 8.5 s: 70 s) and at its ends. */
+const JOIN_PICTURES = [0, 2, 9, 12, 13, 57, 100, 201, 204, 205, 221];
+
+/**
+ * Chromium plays `file` to its end (at 4×) and shows, after a seek to the middle of each of its
+ * `pictures` (counted from the video's start), the frame number burned into it (read from the bars).
+ */
+async function playInChromium(file: string, pictures: readonly number[]): Promise<{ numbers: number[]; duration: number }> {
+  const videoStart = (await ffprobeFile(file)).streams.find((st) => st.codec_type === "video")!.start_time;
+  const times = pictures.map((k) => Number(videoStart) + (k + 0.5) / TIMECODE_FPS);
+  // a file page may read the pixels of a file video
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, "--allow-file-access-from-files"] });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`file://${path.dirname(file)}/`);
+    return await page.evaluate(
+      async ([src, at]) => {
+        const video = document.createElement("video");
+        video.muted = true;
+        video.src = src as string;
+        await new Promise((resolve, reject) => {
+          video.onloadeddata = resolve;
+          video.onerror = () => reject(new Error(`media error ${video.error?.code}`));
+        });
+        const canvas = document.createElement("canvas");
+        [canvas.width, canvas.height] = [video.videoWidth, video.videoHeight];
+        const ctx = canvas.getContext("2d", { willReadFrequently: true })!;
+        const numbers: number[] = [];
+        for (const t of at as number[]) {
+          // seeked, and the picture presented (a busy machine may draw the canvas before it is)
+          const presented = new Promise((resolve) => {
+            video.requestVideoFrameCallback(resolve);
+            setTimeout(resolve, 2000);
+          });
+          video.currentTime = t;
+          await new Promise((resolve) => (video.onseeked = resolve));
+          await presented;
+          ctx.drawImage(video, 0, 0);
+          let n = 0;
+          // the 16 bars across the top (bit k = bar k, white = 1), read in the middle of each
+          for (let k = 0; k < 16; k++) if (ctx.getImageData(k * 40 + 20, 20, 1, 1).data[0]! > 128) n += 2 ** k;
+          numbers.push(n);
+        }
+        video.playbackRate = 4;
+        await video.play();
+        await new Promise((resolve) => (video.onended = resolve));
+        return { numbers, duration: video.duration };
+      },
+      [`file://${file}`, times] as const,
+    );
+  } finally {
+    await browser.close();
+  }
+}
 
 /** The slices (VCL NAL units) of a file's H.264 video, in decoding order, split into those the source holds byte for byte and the others. */
 async function copiedSlices(file: string, source: string): Promise<{ copied: number; encoded: number }> {
@@ -336,9 +355,59 @@ function avccCounts(mp4: Buffer): { sps: number; pps: number } {
   return { sps, pps: record[at]! };
 }
 
+describe("an exact clip of VP9 (YouTube's WebM streams)", () => {
+  const url = `https://www.youtube.com/watch?v=${VP9_VIDEO_ID}`;
+
+  it("re-encodes only its first and last GOP: the frames between are the source's byte for byte, its audio encoded from the start", async () => {
+    const got = await clip(url, "webm", { start: "1:01.5", end: "1:10.75", exact: true });
+    expectExactFrames(await frameNumbers(got.file), 61.5, 70.75);
+    expect(await copiedVp9Frames(got.file, media.vp9Video)).toEqual({ copied: 8 * TIMECODE_FPS, encoded: 12 + 18 });
+    const probe = await ffprobeFile(got.file);
+    expect(probe.streams.map((st) => [st.codec_type, st.codec_name]).sort()).toEqual([["audio", "opus"], ["video", "vp9"]]);
+    expect(Math.abs((await durationOf(got.file)) - 9.25)).toBeLessThan(0.1);
+    await expectFetchedWithin(got.fetched, [media.vp9Video, media.opusAudio], 61.5, 70.75, (await webmIndexBytes(media.vp9Video)) + (await webmIndexBytes(media.opusAudio)));
+  }, 60_000);
+
+  it("copies every frame of a clip from one keyframe to another, and re-encodes a clip inside one GOP whole", async () => {
+    const aligned = await clip(url, "webm", { start: 62, end: 70, exact: true });
+    const frames = await frameNumbers(aligned.file);
+    expect([frames[0], frames.at(-1), frames.length]).toEqual([frameAt(62), frameAt(70) - 1, 8 * TIMECODE_FPS]);
+    expect(await copiedVp9Frames(aligned.file, media.vp9Video)).toEqual({ copied: 8 * TIMECODE_FPS, encoded: 0 });
+
+    const inside = await clip(url, "webm", { start: 62.5, end: 63.5, exact: true });
+    const insideFrames = await frameNumbers(inside.file);
+    expect([insideFrames[0], insideFrames.at(-1), insideFrames.length]).toEqual([frameAt(62.5), frameAt(63.5) - 1, TIMECODE_FPS]);
+    expect(await copiedVp9Frames(inside.file, media.vp9Video)).toEqual({ copied: 0, encoded: TIMECODE_FPS });
+  }, 60_000);
+
+  it("stops every ffmpeg it started when the visitor leaves", async () => {
+    await expectFfmpegsStopWhenLeft(url, "webm");
+  }, 60_000);
+
+  it.skipIf(!existsSync(CHROMIUM))("plays in Chromium to its end, each side of each join showing its own picture", async () => {
+    const got = await clip(url, "webm", { start: "1:01.5", end: "1:10.75", exact: true });
+    const shown = await playInChromium(got.file, JOIN_PICTURES);
+    expect(Math.abs(shown.duration - 9.25)).toBeLessThan(0.15);
+    expect(shown.numbers).toEqual(JOIN_PICTURES.map((k) => frameAt(61.5) + k));
+  }, 90_000);
+});
+
+/** The frames of a file's VP9 video (copied out as IVF), split into those the source holds byte for byte and the others. */
+async function copiedVp9Frames(file: string, source: string): Promise<{ copied: number; encoded: number }> {
+  const hashes = async (f: string) => {
+    const { stdout } = await execFileAsync("ffmpeg", ["-v", "error", "-i", f, "-map", "0:v:0", "-c", "copy", "-f", "ivf", "-"], { encoding: "buffer", maxBuffer: 512 * 1024 * 1024 });
+    const reader = new IvfReader();
+    return reader.push(stdout).map((frame) => createHash("sha1").update(frame.data).digest("hex"));
+  };
+  const known = new Set(await hashes(source));
+  const own = await hashes(file);
+  const copied = own.filter((d) => known.has(d)).length;
+  return { copied, encoded: own.length - copied };
+}
+
 describe("an exact clip of other sources", () => {
   for (const [name, url, format] of [
-    ["a WebM (VP9 re-encoded)", "timecode.webm", "webm"],
+    ["a WebM with its audio muxed (VP9 re-encoded whole)", "timecode.webm", "webm"],
     ["an HLS stream (its head decoded from its first covering segment)", "hls/index.m3u8", "mp4-360"],
   ] as const) {
     it(name, async () => {
