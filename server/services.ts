@@ -170,7 +170,7 @@ export async function createServices(config: AppConfig, logger: Logger, opts: { 
     fakeStripe = fake;
     logger.warn({ origin: fake.origin }, "MOCKS=true: payments go to the built-in fake Stripe");
   }
-  const billing = createBillingServices(stripeConfig, { limiter: shared.billingLimiter });
+  const billing = await createBillingServices(stripeConfig, { limiter: shared.billingLimiter });
   if (!billing) logger.warn("STRIPE_SECRET_KEY is not set: plans are shown but payments are not configured on this server");
   if (hostMap) logger.warn({ hostMap }, "OUTBOUND_HOST_MAP is set: outbound requests to these hosts go to the mapped origins");
   // the ways out, proxies without their credentials (decision 057)

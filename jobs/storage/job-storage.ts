@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import type { Logger } from "pino";
 import { JOB_STORAGE_ERRORS } from "#common/error-catalogue.ts";
 import { createLocalBackend } from "./local.ts";
-import { createS3Backend, type S3Options } from "./s3.ts";
+import type { S3Options } from "./s3.ts";
 
 /**
  * Where finished job output is kept (issue 30 §1): `DATA_DIR/files/`, or an S3-compatible
@@ -110,9 +110,25 @@ export interface StorageBackend {
   scanBytes(): Promise<number>;
 }
 
+/**
+ * The bucket's backend, imported on its first use: the AWS SDK it needs (~6 MB of heap) is never
+ * loaded by a server that keeps files in DATA_DIR, nor before the first job file (docs/decisions/019).
+ */
+function lazyS3Backend(s3: S3Options): StorageBackend {
+  let loaded: Promise<StorageBackend> | undefined;
+  const backend = () => (loaded ??= import("./s3.ts").then((m) => m.createS3Backend(s3)));
+  return {
+    write: async (key, chunks, meta) => (await backend()).write(key, chunks, meta),
+    open: async (key, range) => (await backend()).open(key, range),
+    remove: async (key) => (await backend()).remove(key),
+    removeOlderThan: async (cutoff) => (await backend()).removeOlderThan(cutoff),
+    scanBytes: async () => (await backend()).scanBytes(),
+  };
+}
+
 export function createJobStorage(opts: JobStorageOptions): JobStorage {
   if (!Number.isSafeInteger(opts.maxBytes) || opts.maxBytes <= 0) throw new TypeError("job storage: maxBytes must be a positive integer");
-  const backend: StorageBackend = opts.s3 ? createS3Backend(opts.s3) : createLocalBackend(opts.dataDir);
+  const backend: StorageBackend = opts.s3 ? lazyS3Backend(opts.s3) : createLocalBackend(opts.dataDir);
   return createJobStorageOn(backend, opts.s3 ? "s3" : "local", opts.maxBytes, opts.logger);
 }
 

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createTransport } from "nodemailer";
 import type { Logger } from "pino";
+import type * as Nodemailer from "nodemailer";
 
 export interface MailMessage {
   to: string;
@@ -31,6 +31,14 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
+type Transport = ReturnType<typeof Nodemailer.createTransport>;
+
+/** nodemailer (~5 MB of heap) is loaded by the first mail, not at start: most servers send none for hours (docs/decisions/019). */
+function lazyTransport(create: (createTransport: typeof Nodemailer.createTransport) => Transport): () => Promise<Transport> {
+  let transport: Promise<Transport> | undefined;
+  return () => (transport ??= import("nodemailer").then((nodemailer) => create(nodemailer.createTransport)));
+}
+
 /**
  * SMTP when `SMTP_URL` is set; otherwise every message becomes an `.eml` file in
  * `DATA_DIR/outbox/` and a log line, so a self-hoster without a mail server can still follow
@@ -38,20 +46,21 @@ export interface Mailer {
  */
 export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: string; logger: Logger }): Mailer {
   const log = opts.logger.child({ module: "mail" });
-  if (opts.smtpUrl) {
-    const transport = createTransport(opts.smtpUrl);
+  const { smtpUrl } = opts;
+  if (smtpUrl) {
+    const transport = lazyTransport((createTransport) => createTransport(smtpUrl));
     return {
       async send(message) {
-        await transport.sendMail(envelope(opts.from, message));
+        await (await transport()).sendMail(envelope(opts.from, message));
         log.info({ subject: message.subject }, "mail sent");
       },
     };
   }
   // Builds the same RFC 5322 message SMTP would carry, without sending it anywhere.
-  const composer = createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const composer = lazyTransport((createTransport) => createTransport({ streamTransport: true, buffer: true, newline: "unix" }));
   return {
     async send(message) {
-      const info = await composer.sendMail(envelope(opts.from, message));
+      const info = await (await composer()).sendMail(envelope(opts.from, message));
       await mkdir(opts.outboxDir, { recursive: true, mode: 0o700 });
       const file = path.join(opts.outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });

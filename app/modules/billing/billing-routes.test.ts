@@ -36,7 +36,7 @@ describe.each(testDatabases)("billing pages on $name", (variant) => {
     handle = await open();
     const accounts = testAccounts(handle.db);
     fake = await startFakeStripe();
-    const billing: BillingServices | null = opts.payments === false ? null : createBillingServices({ ...fake.env, PUBLIC_URL: TEST_PUBLIC_URL });
+    const billing: BillingServices | null = opts.payments === false ? null : await createBillingServices({ ...fake.env, PUBLIC_URL: TEST_PUBLIC_URL });
     const ctx = { db: handle.db, logger, accounts, billing, clientIp: "203.0.113.7" };
     const res = await accounts.auth.api.signUpEmail({ body: { name: "Ada", email: `ada-${Date.now()}@example.com`, password: "analytical-engine" }, asResponse: true });
     const userId = ((await res.clone().json()) as { user: { id: string } }).user.id;

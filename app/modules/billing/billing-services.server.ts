@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Logger } from "pino";
 import type { Database } from "#db/client.ts";
 import { createMemoryLimiter, type AttemptLimiter } from "#app/lib/attempt-limiter.server.ts";
@@ -51,11 +51,13 @@ function apiBaseOptions(apiBase: string | undefined): { host?: string; port?: nu
   return { host: url.hostname, port: Number(url.port || (protocol === "http" ? 80 : 443)), protocol };
 }
 
-export function createBillingServices(settings: StripeSettings, opts: { limiter?: AttemptLimiter } = {}): BillingServices | null {
+/** The SDK (~6 MB of heap) is imported only by a server with payment keys (docs/decisions/019). */
+export async function createBillingServices(settings: StripeSettings, opts: { limiter?: AttemptLimiter } = {}): Promise<BillingServices | null> {
   const key = settings.STRIPE_SECRET_KEY;
   const { STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_PRICE_BASIC: basic, STRIPE_PRICE_PRO: pro, STRIPE_PRICE_ULTIMATE: ultimate } = settings;
   // the config schema already refuses a key without the rest; this keeps the type honest
   if (!key || !webhookSecret || !basic || !pro || !ultimate) return null;
+  const { default: Stripe } = await import("stripe");
   const stripe = new Stripe(key, {
     ...apiBaseOptions(settings.STRIPE_API_BASE),
     maxNetworkRetries: 2,

@@ -31,7 +31,7 @@ describe.each(testDatabases)("billing on $name", (variant) => {
     const fake = await startFakeStripe();
     fakes.push(fake);
     const billing: BillingServices | null =
-      opts.billing === "none" ? null : createBillingServices({ ...fake.env, ...opts.prices, PUBLIC_URL: TEST_PUBLIC_URL });
+      opts.billing === "none" ? null : await createBillingServices({ ...fake.env, ...opts.prices, PUBLIC_URL: TEST_PUBLIC_URL });
     const host = await startHost({ accounts, db, billing: billing ?? undefined, logTo: { write: (l: string) => log.lines.push(JSON.parse(l)) } as never });
     fake.webhookUrl = `${host.base}/api/stripe/webhook`;
     let n = 0;
