@@ -92,7 +92,7 @@ export function openSmartCut(opts: SmartCutOptions): SmartCut {
    * `to`, and writes its video packets (its tables are left out: the source's, which list the audio
    * too, went first). `expectSets`: the parameter sets the file lists, which its pictures must use.
    */
-  async function encode(units: VideoUnit[], from: number, to: number, edge: EdgeEncoding | null, rest?: AsyncIterator<VideoUnit>, expectSets?: Buffer[]): Promise<void> {
+  async function encode(units: VideoUnit[], from: number, to: number, edge: EdgeEncoding | null, rest?: AsyncIterator<VideoUnit>, expectSets?: Promise<Buffer[]>): Promise<void> {
     summary.encodedParts++;
     const input = Readable.from(packetsOf(units, rest), { objectMode: false });
     await opts.turn();
@@ -110,7 +110,8 @@ export function openSmartCut(opts: SmartCutOptions): SmartCut {
         if (!first) continue;
         videoPid = first.pid;
         // every part's pictures must refer to parameter sets the file lists
-        if (expectSets && !first.parameterSets.every((n) => expectSets.some((known) => known.equals(n)))) {
+        const listed = await expectSets;
+        if (listed && !first.parameterSets.every((n) => listed.some((known) => known.equals(n)))) {
           throw new EngineError("download.failed", { detail: "a re-encoded part's parameter sets differ from the probe's" });
         }
         const started = frames.flush();
@@ -168,8 +169,9 @@ export function openSmartCut(opts: SmartCutOptions): SmartCut {
       await encode(first, origin, end, null, boundary ? prependUnit(boundary, units) : units);
       return;
     }
-    const sets = [...first[0]!.parameterSets, ...(await probeSets(first, edge))];
-    resolveSets(sets);
+    // the probe runs beside the head's encode (whose pictures are checked against it once it is in)
+    const sets = probeSets(first, edge).then((own) => [...first[0]!.parameterSets, ...own]);
+    sets.then(resolveSets, () => undefined);
     await walkGops(frames, { gop: first, boundary, startsOnKey }, at, {
       copy: async (gop) => {
         summary.copiedFrames += gop.length;
@@ -178,6 +180,8 @@ export function openSmartCut(opts: SmartCutOptions): SmartCut {
       },
       encode: (gop, from, to, streaming) => encode(gop, from, to, edge, streaming ? units : undefined, sets),
     });
+    // the probe's failure is the download's, even when no part was re-encoded to await it
+    await sets;
   }
 
   cut.finish(
