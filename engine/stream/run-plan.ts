@@ -382,7 +382,9 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
           (exit) => {
             // ffmpeg asks for nothing more: the loopback inputs close with it
             for (const loopback of clipInputs?.loopbacks ?? []) loopback.close();
-            ctx.logger.debug({ code: exit.code, signal: exit.signal, ...(clipInputs ? { seeks: clipInputs.loopbacks.map((l) => l.requests()) } : {}) }, "ffmpeg exited");
+            // an exact clip's cut: smart (frames copied, parts re-encoded) or whole, and why
+            const smartCut = (cut as SmartCut | null)?.summary();
+            ctx.logger.debug({ code: exit.code, signal: exit.signal, ...(clipInputs ? { seeks: clipInputs.loopbacks.map((l) => l.requests()) } : {}), ...(smartCut ? { smartCut } : {}) }, "ffmpeg exited");
           },
           () => undefined,
         );
