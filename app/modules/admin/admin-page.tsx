@@ -3,6 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { Label } from "#app/components/ui/label.tsx";
+import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import type { AdminFormResult } from "./admin-actions.server.ts";
 import type { AdminView } from "./admin-view.server.ts";
 import { clientWords, failureWords } from "#app/modules/platform-health/failure-types.ts";
@@ -69,7 +70,7 @@ export function PlatformHealthTable({ health }: { health: AdminView["health"] })
       {health.rows.length === 0 ? (
         empty(`No resolves, downloads or canary checks in ${window}.`)
       ) : (
-        <div className="mt-3 overflow-x-auto">
+        <ScrollRegion label="Platform health table" className="mt-3">
           <table className="w-full text-sm">
             <caption className="sr-only">Successes and failures by type per platform, client and egress over {window}, most failures first</caption>
             <thead>
@@ -110,7 +111,7 @@ export function PlatformHealthTable({ health }: { health: AdminView["health"] })
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </>
   );
@@ -220,7 +221,7 @@ export function AdminPage({ email, view, result }: { email: string; view: AdminV
         {view.platforms.length === 0 ? (
           empty("No platform requests yet.")
         ) : (
-          <div className="overflow-x-auto">
+          <ScrollRegion label="Platform requests table">
             <table className="w-full text-sm">
               <caption className="sr-only">Requests per platform, most requested first</caption>
               <thead>
@@ -240,7 +241,7 @@ export function AdminPage({ email, view, result }: { email: string; view: AdminV
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
       </Section>
 

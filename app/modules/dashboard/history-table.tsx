@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { formatBytes } from "#app/modules/downloader/format-bytes.ts";
 import { shortDate, tabHref, type HistoryView } from "./dashboard-data.ts";
+import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 
 function StatusBadge({ status }: { status: "done" | "failed" }) {
   return status === "done" ? (
@@ -31,7 +32,7 @@ export function HistoryTable({ history }: { history: HistoryView }) {
   }
   return (
     <div>
-      <div className="hidden overflow-x-auto rounded-lg border border-slate-200 sm:block">
+      <ScrollRegion label="Download history table" className="hidden rounded-lg border border-slate-200 sm:block">
         <table className="w-full min-w-[36rem] text-left text-sm">
           <caption className="sr-only">Your download history, newest first</caption>
           <thead className="bg-slate-50 text-slate-700">
@@ -59,7 +60,7 @@ export function HistoryTable({ history }: { history: HistoryView }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 sm:hidden" aria-label="Your download history, newest first">
         {history.rows.map((row) => (
           <li key={row.id} className="p-3" data-testid="history-card">
