@@ -181,7 +181,9 @@ export interface CaptionTrack {
   url: string;
   /**
    * the file the URL serves as it stands (yt-dlp's tracks: "vtt", "srt", "json3", "srv3", "ttml"…),
-   * fetched unchanged; absent for a YouTube timedtext URL, which is asked for json3
+   * fetched unchanged; "hls-vtt" for a generic HLS link's subtitle rendition, whose URL is a media
+   * playlist of WebVTT segments (read and joined into one cue list: captions/hls-vtt.ts); absent for
+   * a YouTube timedtext URL, which is asked for json3
    */
   format?: string;
   /** auto-generated speech recognition track */

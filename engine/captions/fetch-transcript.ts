@@ -2,12 +2,14 @@
  * Downloads one caption track (its own timedtext URL, never the transcript endpoint, which is
  * broken upstream) and renders it as TXT, SRT or VTT. We ask for json3; the XML shapes are
  * parsed too, because a track URL may pin its own format or a server may ignore `fmt`. A track
- * that names its `format` (another platform's file, through yt-dlp) is fetched as it stands.
+ * that names its `format` (another platform's file, through yt-dlp) is fetched as it stands; an HLS
+ * subtitle rendition's playlist (`hls-vtt`) is read segment by segment (hls-vtt.ts).
  */
 import { EngineError, isEngineError } from "../errors.ts";
 import type { OutboundFetch, OutboundInit } from "../outbound/outbound-fetch.ts";
 import { fetchWithRequest } from "../outbound/upstream-request.ts";
 import type { CaptionTrack } from "../types.ts";
+import { fetchHlsVttCues, HLS_VTT } from "./hls-vtt.ts";
 import { parseTimedText, type Cue } from "./parse-timedtext.ts";
 import { toSrt, toTxt, toVtt } from "./render.ts";
 
@@ -24,6 +26,7 @@ export function trackUrl(track: CaptionTrack): string {
 }
 
 export async function fetchCues(track: CaptionTrack, fetch: OutboundFetch, init: OutboundInit = {}): Promise<Cue[]> {
+  if (track.format === HLS_VTT) return withText(await fetchHlsVttCues(track, fetch, init));
   // the headers and cookies the file's host checks (yt-dlp's tracks), each cookie to its own scope on every hop
   const res = await fetchWithRequest(fetch, track.request)(trackUrl(track), { ...init, maxBytes: MAX_BYTES });
   if (!res.ok) {
@@ -37,7 +40,11 @@ export async function fetchCues(track: CaptionTrack, fetch: OutboundFetch, init:
   } catch (err) {
     throw new EngineError("transcript.unavailable", { detail: `caption track is not valid ${track.format ?? "json3/XML"}`, cause: err });
   }
-  // An empty 200 is how YouTube refuses a track it wants a proof-of-origin token for.
+  return withText(cues);
+}
+
+/** An empty 200 is how YouTube refuses a track it wants a proof-of-origin token for; any track without a cue has nothing to download. */
+function withText(cues: Cue[]): Cue[] {
   if (cues.length === 0) throw new EngineError("transcript.unavailable", { detail: "caption track has no text" });
   return cues;
 }

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { HLS_VTT } from "../captions/hls-vtt.ts";
 import { fetchCues, pickCaptionTrack, renderTranscript, type TranscriptKind } from "../captions/fetch-transcript.ts";
 import type { OutboundFetch } from "../outbound/outbound-fetch.ts";
 import type { ResolvedMedia } from "../types.ts";
@@ -15,7 +16,8 @@ const KINDS: TranscriptKind[] = ["txt", "srt", "vtt"];
  */
 export async function measureTranscript(media: ResolvedMedia, fetch: OutboundFetch, opts: { signal?: AbortSignal; logger?: Logger } = {}): Promise<void> {
   const track = pickCaptionTrack(media.captions);
-  if (!track || track.bytes) return;
+  // an HLS subtitle playlist is a request per segment: too many to hold up a resolve for
+  if (!track || track.bytes || track.format === HLS_VTT) return;
   try {
     const cues = await fetchCues(track, fetch, { timeoutMs: READ_TIMEOUT_MS, retries: 0, signal: opts.signal });
     const bytes: Partial<Record<TranscriptKind, number>> = {};

@@ -4,6 +4,7 @@
  * EXT-X-MAP init section, so the stream runner fetches exactly what a player would.
  */
 import { Parser } from "m3u8-parser";
+import { mapLimit } from "#common/map-limit.ts";
 import { EngineError } from "../../errors.ts";
 import type { SegmentRef, UpstreamStream } from "../../types.ts";
 import type { SourceContext } from "../types.ts";
@@ -37,10 +38,11 @@ interface M3u8Rendition {
   uri?: string;
   language?: string;
   default?: boolean;
+  forced?: boolean;
 }
-interface M3u8Manifest {
+export interface M3u8Manifest {
   playlists?: M3u8Variant[];
-  mediaGroups?: { AUDIO?: Record<string, Record<string, M3u8Rendition>> };
+  mediaGroups?: { AUDIO?: Record<string, Record<string, M3u8Rendition>>; SUBTITLES?: Record<string, Record<string, M3u8Rendition>> };
   segments: M3u8Segment[];
   endList?: boolean;
   playlistType?: string;
@@ -209,18 +211,4 @@ export async function resolveHlsMaster(
   // every playlist is in (segments known); the streams may still be probing for their codecs
   ctx.streamsKnown?.(known);
   return { streams: await Promise.all(finishing), durationSeconds };
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight, keeping the order of results. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

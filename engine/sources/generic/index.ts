@@ -5,10 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
+import { hlsSubtitleTracks } from "../../captions/hls-vtt.ts";
 import { formatDuration, formatPublishedDate } from "../../details/format.ts";
 import { EngineError, ERRORS, isEngineError } from "../../errors.ts";
 import { probeStream, type ProbeResult } from "../../media/probe.ts";
-import type { ResolvedMedia, SegmentRef, UpstreamStream, VideoDetails } from "../../types.ts";
+import type { CaptionTrack, ResolvedMedia, SegmentRef, UpstreamStream, VideoDetails } from "../../types.ts";
 import type { ParsedLink, SourceAdapter, SourceContext } from "../types.ts";
 import { normaliseProbeCodec } from "./codecs.ts";
 import { resolveDash } from "./dash.ts";
@@ -200,12 +201,13 @@ async function probeSegments(ctx: SourceContext, s: UpstreamStream): Promise<Ups
   return applyProbe(s, await probeBuffer(ctx, bytes(longer.bytes)));
 }
 
-async function resolveHls(ctx: SourceContext, text: string, url: string): Promise<{ streams: UpstreamStream[]; durationSeconds: number }> {
+async function resolveHls(ctx: SourceContext, text: string, url: string): Promise<{ streams: UpstreamStream[]; durationSeconds: number; captions?: CaptionTrack[] }> {
   checkPlaylistText(text, url);
   const manifest = parseM3u8(text);
   if (isMasterPlaylist(manifest)) {
     // each stream is probed as soon as its own playlist has arrived, while the others load
-    return resolveHlsMaster(ctx, manifest, url, (s) => probeSegments(ctx, s));
+    const master = await resolveHlsMaster(ctx, manifest, url, (s) => probeSegments(ctx, s));
+    return { ...master, captions: hlsSubtitleTracks(manifest.mediaGroups?.SUBTITLES, url) };
   }
   const playlist = mediaPlaylist(manifest, url);
   const stream: UpstreamStream = {
@@ -382,8 +384,9 @@ export async function resolveGenericMedia(url: string, ctx: SourceContext): Prom
 
   let streams: UpstreamStream[];
   let durationSeconds: number;
+  let captions: CaptionTrack[] = [];
   if (kind === "hls") {
-    ({ streams, durationSeconds } = await resolveHls(ctx, text!, finalUrl));
+    ({ streams, durationSeconds, captions = [] } = await resolveHls(ctx, text!, finalUrl));
   } else if (kind === "dash") {
     ({ streams, durationSeconds } = resolveDash(text!, finalUrl));
   } else {
@@ -399,7 +402,7 @@ export async function resolveGenericMedia(url: string, ctx: SourceContext): Prom
     details: detailsFor(url, durationSeconds, lastModified),
     streams,
     thumbnails: [],
-    captions: [],
+    captions,
   };
 }
 

@@ -9,7 +9,7 @@ import type { CaptionTrack, ResolvedMedia, SourceResult, UpstreamRequest, Upstre
 import { fetchWithRequest } from "../../outbound/upstream-request.ts";
 import type { PlaylistListing } from "../types.ts";
 import { fetchHead } from "../generic/fetch-bytes.ts";
-import { mapLimit } from "../generic/hls.ts";
+import { mapLimit } from "#common/map-limit.ts";
 import { resolveGenericMedia } from "../generic/index.ts";
 import { platformNameOf } from "../platform-name.ts";
 import type { ParsedLink, SourceAdapter, SourceContext } from "../types.ts";

@@ -11,10 +11,16 @@
  * come before anything is fetched: a format without subtitles, a language without a track, a plan
  * without the right (at link creation and when a link made for such a plan opens), a caption track
  * on a loopback address or one that cannot be read (before a ZIP's first byte).
+ *
+ * A generic HLS link's subtitle rendition is a track too: a local origin serves an HLS master made
+ * by ffmpeg (an MPEG-TS variant of a dark picture and a tone, 2 s segments) with one English
+ * rendition written as Apple's segmenter writes them, a WebVTT segment per 2 s whose
+ * `X-TIMESTAMP-MAP` MPEGTS is the video's own timestamp at the segment's start and whose cues count
+ * from that start, a cue across a boundary repeated in both segments.
  */
 import { execFile } from "node:child_process";
 import http from "node:http";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +29,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "#engine/index.ts";
 import { locateMediaTools } from "#engine/media/ffmpeg.ts";
+import { genericSource } from "#engine/sources/generic/index.ts";
 import { parseMediaOptions } from "#engine/media/options/media-options.ts";
 import { signDownload, verifyDownload } from "#engine/serve/signed-links.ts";
 import { readZip } from "#engine/media/zip/zip-test-reader.ts";
@@ -35,6 +42,7 @@ import { startFakeSponsorBlock, type FakeSponsorBlock } from "#tests/mocks/spons
 import { startCountingOrigin, type CountingOrigin } from "./counting-origin.ts";
 import { fakeYoutube } from "./fake-youtube.ts";
 import { decodesCleanly, ffprobeFile, formatTags } from "./helpers.ts";
+import { startMediaOrigin, type MediaOrigin } from "./origin.ts";
 
 const execFileAsync = promisify(execFile);
 const CDN = "subs-cdn.example.test";
@@ -46,6 +54,8 @@ const CHAPTERS_ID = "subsChaptr1";
 const WEBM_CHAPTERS_ID = "subsChaptr2";
 const GONE_ID = "subsGone001";
 const watch = (id: string) => `https://www.youtube.com/watch?v=${id}`;
+const HLS_HOST = "subs-hls.example.test";
+const HLS_MASTER = `https://${HLS_HOST}/show/master.m3u8`;
 
 /** The German track: cues at 2, 12 and 30 s; the English one (the video's own pick) at 5 s. */
 const GERMAN = "1\n00:00:02,000 --> 00:00:04,000\nErste Zeile\n\n2\n00:00:12,000 --> 00:00:14,000\nBei zwölf Sekunden\n\n3\n00:00:30,000 --> 00:00:32,500\nDreißig\n";
@@ -70,12 +80,67 @@ let sponsor: FakeSponsorBlock;
 /** a caption host on loopback that no mapping names: the guard must keep the engine away from it */
 let local: http.Server;
 let localRequests = 0;
+/** the generic HLS link's origin */
+let hls: MediaOrigin;
 let engine: Engine;
 let server: http.Server;
 let origin: string;
 let tmp: string;
 
 const PRO: Caller = { kind: "premium", plan: "pro" };
+
+/** The HLS link's cues on its video's timeline (seconds from its first frame). */
+const HLS_CUES = [
+  { start: 0.5, end: 1.5, text: "Opening line" },
+  { start: 1.6, end: 2.8, text: "Across the boundary" },
+  { start: 4.2, end: 5.0, text: "Third cue" },
+  { start: 6.3, end: 7.2, text: "Last words" },
+];
+const HLS_SECONDS = 8;
+const HLS_SEGMENT = 2;
+const HLS_FPS = 25;
+
+/** 1.5 s as WebVTT writes it: "00:00:01.500" */
+function vttClock(seconds: number): string {
+  const ms = Math.round(seconds * 1000);
+  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+  return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
+}
+
+/**
+ * The HLS link's files in `dir`: ffmpeg's MPEG-TS variant (video.m3u8, v-NNN.ts), the English
+ * subtitle playlist (subs/en.m3u8, a WebVTT segment per 2 s: its map says the video's timestamp at
+ * its start is its LOCAL zero, and it holds every cue shown during it, counted from that start) and
+ * the master naming both.
+ */
+async function makeHlsWithSubtitles(dir: string): Promise<void> {
+  await mkdir(path.join(dir, "subs"), { recursive: true });
+  await execFileAsync("ffmpeg", [
+    ...["-v", "error", "-f", "lavfi", "-i", `color=c=0x202020:size=640x360:rate=${HLS_FPS}:duration=${HLS_SECONDS}`, "-f", "lavfi", "-i", `sine=frequency=440:duration=${HLS_SECONDS}`],
+    ...["-c:v", "libx264", "-preset", "ultrafast", "-g", String(HLS_FPS * HLS_SEGMENT), "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k"],
+    ...["-f", "hls", "-hls_time", String(HLS_SEGMENT), "-hls_playlist_type", "vod", "-hls_segment_filename", path.join(dir, "v-%03d.ts"), path.join(dir, "video.m3u8")],
+  ]);
+  const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=start_pts", "-of", "csv=p=0", path.join(dir, "v-000.ts")]);
+  // a TS lists its streams twice (under its program too): the first line
+  const firstPts = Number(stdout.trim().split("\n")[0]);
+  expect(firstPts).toBeGreaterThan(0);
+  const count = HLS_SECONDS / HLS_SEGMENT;
+  for (let i = 0; i < count; i++) {
+    const from = i * HLS_SEGMENT;
+    const shown = HLS_CUES.filter((c) => c.end > from && c.start < from + HLS_SEGMENT);
+    const blocks = shown.map((c) => `${vttClock(Math.max(0, c.start - from))} --> ${vttClock(c.end - from)}\n${c.text}`);
+    await writeFile(path.join(dir, "subs", `en-${i}.vtt`), `WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:${firstPts + from * 90_000},LOCAL:00:00:00.000\n\n${blocks.join("\n\n")}\n`);
+  }
+  const list = Array.from({ length: count }, (_, i) => `#EXTINF:${HLS_SEGMENT}.000,\nen-${i}.vtt`).join("\n");
+  await writeFile(path.join(dir, "subs", "en.m3u8"), `#EXTM3U\n#EXT-X-TARGETDURATION:${HLS_SEGMENT}\n#EXT-X-PLAYLIST-TYPE:VOD\n${list}\n#EXT-X-ENDLIST\n`);
+  const master = [
+    "#EXTM3U",
+    '#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,URI="subs/en.m3u8"',
+    '#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=640x360,CODECS="avc1.42c01e,mp4a.40.2",SUBTITLES="subs"',
+    "video.m3u8",
+  ];
+  await writeFile(path.join(dir, "master.m3u8"), `${master.join("\n")}\n`);
+}
 
 beforeAll(async () => {
   media = await ensureTimecodeMedia();
@@ -109,7 +174,10 @@ beforeAll(async () => {
     [GONE_ID]: { title: "Captions gone", seconds: TIMECODE_SECONDS, streams: mp4, captions: [track("de", "German", `https://${CAPTIONS}/gone.srt`)], chapters: CHAPTERS },
     [LOOPBACK_ID]: { title: "Captions on loopback", seconds: TIMECODE_SECONDS, streams: mp4, captions: [track("de", "German", localUrl)], chapters: CHAPTERS },
   });
-  engine = await createEngine(testConfig({ hostMap: `${CDN}=${cdn.origin},${CAPTIONS}=${captions.origin},sponsor.ajay.app=${sponsor.origin}` }), { sources: [source], media: await locateMediaTools({}), killGraceMs: 500 });
+  await makeHlsWithSubtitles(path.join(tmp, "hls", "show"));
+  hls = await startMediaOrigin(path.join(tmp, "hls"));
+  const hostMap = `${CDN}=${cdn.origin},${CAPTIONS}=${captions.origin},${HLS_HOST}=${hls.origin},sponsor.ajay.app=${sponsor.origin}`;
+  engine = await createEngine(testConfig({ hostMap }), { sources: [source, genericSource], media: await locateMediaTools({}), killGraceMs: 500 });
   const app = express();
   // a request saying it is a Pro subscriber's is one (the host's sessions and keys are not under test here)
   const identify = async (req: express.Request): Promise<Caller> => (req.headers["x-test-plan"] === "pro" ? PRO : { kind: "anonymous" });
@@ -124,6 +192,7 @@ afterAll(async () => {
   await engine?.close();
   await cdn?.close();
   await captions?.close();
+  await hls?.close();
   await sponsor?.close();
   await new Promise((r) => (local ? local.close(r) : r(undefined)));
   if (tmp) await rm(tmp, { recursive: true, force: true });
@@ -498,4 +567,54 @@ describe("refused before anything is fetched", () => {
       expect(cdn.bytes()).toBe(0);
     }
   });
+});
+
+describe("a generic HLS link's subtitle rendition", () => {
+  const subtitleRequests = () => hls.requests.filter((r) => r.startsWith("/show/subs/"));
+
+  it("resolve lists it as an English track without reading its playlist", async () => {
+    const res = await fetch(`${origin}/api/v1/resolve`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: HLS_MASTER }) });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { subtitles: unknown }).subtitles).toEqual([{ language: "en", name: "English", auto: false, translatable: false }]);
+    expect(subtitleRequests()).toEqual([]);
+  });
+
+  it("its SRT has each cue once, at its time on the video's timeline, each segment read once", async () => {
+    const srt = (await fetchDownload({ url: HLS_MASTER, format: "srt", language: "en" })).toString("utf8");
+    const clock = (seconds: number) => vttClock(seconds).replace(".", ",");
+    expect(srt).toBe(HLS_CUES.map((c, i) => `${i + 1}\n${clock(c.start)} --> ${clock(c.end)}\n${c.text}\n`).join("\n"));
+    expect(subtitleRequests().sort()).toEqual(["/show/subs/en-0.vtt", "/show/subs/en-1.vtt", "/show/subs/en-2.vtt", "/show/subs/en-3.vtt", "/show/subs/en.m3u8"]);
+  });
+
+  it("an MP4 carries it as a mov_text track tagged English, each cue with the frame of its time", async () => {
+    const file = await download({ url: HLS_MASTER, format: "mp4-360", subtitles: { language: "en", mode: "soft" } }, "hls-soft.mp4");
+    const probe = await ffprobeFile(file);
+    expect(probe.streams.map((s) => s.codec_name).sort()).toEqual(["aac", "h264", "mov_text"]);
+    expect((await subtitleStream(file)).tags).toMatchObject({ language: "eng", handler_name: "English" });
+    const cues = await mp4Cues(file);
+    expect(cues.map((c) => c.text)).toEqual(HLS_CUES.map((c) => c.text));
+    // the copied picture starts a little into the file (the audio's priming comes first), its cues with it
+    const times = await frameTimes(file);
+    expect(times[0]).toBeLessThan(0.1);
+    cues.forEach((cue, i) => {
+      expect(Math.abs(cue.start - (HLS_CUES[i]!.start + times[0]!)), cue.text).toBeLessThanOrEqual(1 / HLS_FPS + 0.001);
+      expect(cue.end - cue.start).toBeCloseTo(HLS_CUES[i]!.end - HLS_CUES[i]!.start, 2);
+    });
+  }, 60_000);
+
+  it("burned in, text is drawn in the lower part of the (dark) picture while a cue is on, and none otherwise", async () => {
+    const file = await download({ url: HLS_MASTER, format: "mp4-360", subtitles: { language: "en", mode: "burn" } }, "hls-burn.mp4");
+    /** the share of bright pixels in the lower third of the frame at `seconds` */
+    const bright = async (seconds: number) => {
+      const { stdout } = await execFileAsync(
+        "ffmpeg",
+        ["-v", "error", "-ss", seconds.toFixed(3), "-i", file, "-map", "0:v:0", "-vf", `crop=${WIDTH}:${LOWER}:0:${360 - LOWER}`, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"],
+        { encoding: "buffer", maxBuffer: 16 << 20 },
+      );
+      expect(stdout.length).toBe(WIDTH * LOWER);
+      return stdout.filter((px) => px > 160).length / stdout.length;
+    };
+    for (const at of [1.0, 2.2, 4.6, 6.8]) expect(await bright(at), `${at} s`).toBeGreaterThan(0.002);
+    for (const at of [0.2, 3.5, 5.6, 7.6]) expect(await bright(at), `${at} s`).toBe(0);
+  }, 90_000);
 });

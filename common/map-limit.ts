@@ -1,0 +1,15 @@
+/** A bounded pool of async work, for the engine's fetches of many small files (playlists, subtitle segments, lookups). */
+
+/** Runs `fn` over `items` with at most `limit` in flight, keeping the order of results. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
