@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURES_ROOT } from "#tests/mocks/youtube.ts";
+import { EngineError } from "../errors.ts";
 import type { OutboundFetch } from "../outbound/outbound-fetch.ts";
 import { Parser } from "m3u8-parser";
 import type { CaptionTrack } from "../types.ts";
@@ -134,9 +135,11 @@ describe("fetchHlsVttCues", () => {
     `#EXTM3U\n#EXT-X-TARGETDURATION:2\n${uris.map((u) => `#EXTINF:2,\n${u}`).join("\n")}\n${end ? "#EXT-X-ENDLIST\n" : ""}`;
   const serve = (files: Record<string, string>) => {
     const fetched: string[] = [];
-    const fetch: OutboundFetch = async (url) => {
+    const fetch: OutboundFetch = async (url, init) => {
       fetched.push(String(url));
       const body = files[String(url)];
+      // as the outbound fetch does: a body past `maxBytes` is refused
+      if (body !== undefined && init?.maxBytes !== undefined && Buffer.byteLength(body) > init.maxBytes) throw new EngineError("upstream.too_large", { detail: String(url) });
       return body === undefined ? new Response("not found", { status: 404 }) : new Response(body, { status: 200 });
     };
     return { fetch, fetched };
@@ -171,5 +174,11 @@ describe("fetchHlsVttCues", () => {
     const big = vtt(null, `00:00:00.000 --> 00:00:01.000\n${"x".repeat(MAX_SUBTITLE_BYTES / 2)}`);
     const heavy = serve({ [track.url]: playlist(["0.vtt", "1.vtt", "2.vtt"]), "https://cdn.example/subs/0.vtt": big, "https://cdn.example/subs/1.vtt": big, "https://cdn.example/subs/2.vtt": big });
     await expect(fetchHlsVttCues(track, heavy.fetch)).rejects.toMatchObject({ code: "upstream.too_large", message: expect.stringContaining("10 MB") });
+    // one segment past the cap alone is refused as it is read, with the same words; no segment is started after it
+    const huge = vtt(null, `00:00:00.000 --> 00:00:01.000\n${"x".repeat(MAX_SUBTITLE_BYTES)}`);
+    const segments = Array.from({ length: 40 }, (_, i) => `${i}.vtt`);
+    const one = serve({ [track.url]: playlist(segments), ...Object.fromEntries(segments.map((s, i) => [`https://cdn.example/subs/${s}`, i === 0 ? huge : vtt(null)])) });
+    await expect(fetchHlsVttCues(track, one.fetch)).rejects.toMatchObject({ code: "upstream.too_large", message: expect.stringContaining("10 MB") });
+    expect(one.fetched.length).toBeLessThan(10);
   });
 });

@@ -15,7 +15,7 @@
  */
 import { Parser } from "m3u8-parser";
 import { mapLimit } from "#common/map-limit.ts";
-import { EngineError } from "../errors.ts";
+import { EngineError, isEngineError } from "../errors.ts";
 import type { OutboundFetch, OutboundInit } from "../outbound/outbound-fetch.ts";
 import { fetchWithRequest } from "../outbound/upstream-request.ts";
 import type { CaptionTrack } from "../types.ts";
@@ -168,6 +168,8 @@ function unreadable(detail: string): EngineError {
   return new EngineError("transcript.unavailable", { detail });
 }
 
+const SUBTITLE_BYTES_WORDS = `larger than ${MAX_SUBTITLE_BYTES / 1024 / 1024} MB`;
+
 function tooLarge(detail: string, what: string): EngineError {
   return new EngineError("upstream.too_large", { detail, message: `These subtitles are ${what}, more than this server reads.` });
 }
@@ -201,14 +203,18 @@ export async function fetchHlsVttCues(track: CaptionTrack, fetch: OutboundFetch,
   const bodies = await mapLimit(playlist.segments, SEGMENT_CONCURRENCY, async (segment) => {
     const url = new URL(segment.uri, base).href;
     const range = segment.byterange ? { range: `bytes=${segment.byterange.offset}-${segment.byterange.offset + segment.byterange.length - 1}` } : undefined;
-    const answer = await get(url, { ...init, maxBytes: MAX_SUBTITLE_BYTES, ...(range ? { headers: range } : {}) });
+    // each read is capped at what the segments may still add (the guarded fetch refuses a longer body as it reads it)
+    const left = MAX_SUBTITLE_BYTES - total;
+    const answer = await get(url, { ...init, maxBytes: Math.max(1, left), ...(range ? { headers: range } : {}) }).catch((err: unknown) => {
+      throw isEngineError(err) && err.code === "upstream.too_large" ? tooLarge(`a subtitle segment of ${base} passes the ${left} bytes left`, SUBTITLE_BYTES_WORDS) : err;
+    });
     if (!answer.ok) {
       await answer.body?.cancel();
       throw unreadable(`subtitle segment answered ${answer.status}`);
     }
     const body = await answer.text();
     total += Buffer.byteLength(body, "utf8");
-    if (total > MAX_SUBTITLE_BYTES) throw tooLarge(`subtitle segments of ${base} pass ${MAX_SUBTITLE_BYTES} bytes`, `larger than ${MAX_SUBTITLE_BYTES / 1024 / 1024} MB`);
+    if (total > MAX_SUBTITLE_BYTES) throw tooLarge(`subtitle segments of ${base} pass ${MAX_SUBTITLE_BYTES} bytes`, SUBTITLE_BYTES_WORDS);
     return body;
   });
   return hlsVttCues(bodies);
