@@ -229,3 +229,61 @@ describe("runFfmpeg priority", () => {
     await run.exited;
   });
 });
+
+describe("runFfmpeg's extra outputs", () => {
+  const sine = ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=f=440:sample_rate=8000:d=2"];
+  const readAll = async (stream: NodeJS.ReadableStream) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  };
+
+  it("writes a second output on the fd after the inputs', buffered while nobody reads it, ending with ffmpeg", async () => {
+    const tools = await locateMediaTools({});
+    // one input on pipe:3 (never read by ffmpeg: it is given no -i for it), the extra output on pipe:4
+    const idle = new PassThrough();
+    const run = runFfmpeg(tools, [...sine, "-f", "s16le", "pipe:1", "-f", "s16le", "-c:a", "pcm_s16le", "pipe:4"], [idle], { outputs: [{ highWaterMark: 1024 * 1024 }] });
+    expect(run.outputs).toHaveLength(1);
+    // stdout read to its end first: the extra output meanwhile held in memory, ffmpeg never stalled on it
+    const main = await readAll(run.output);
+    const extra = await readAll(run.outputs[0]!);
+    expect((await run.exited).code).toBe(0);
+    expect(main.length).toBe(2 * 8000 * 2);
+    expect(extra.equals(main)).toBe(true);
+  });
+
+  it("holds ffmpeg once an extra output nobody reads has its high-water mark buffered, and goes on when it is read", async () => {
+    const tools = await locateMediaTools({});
+    const long = ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000:d=20"];
+    const run = runFfmpeg(tools, [...long, "-f", "s16le", "pipe:1", "-f", "s16le", "pipe:3"], [], { outputs: [{ highWaterMark: 64 * 1024 }] });
+    let main = 0;
+    run.output.on("data", (chunk: Buffer) => (main += chunk.length));
+    await new Promise((r) => setTimeout(r, 1500));
+    // 1.92 MB each: held well short of it by the unread output (its buffer, and the pipe's)
+    expect(main).toBeLessThan(1_000_000);
+    const extra = await readAll(run.outputs[0]!);
+    expect((await run.exited).code).toBe(0);
+    expect([main, extra.length]).toEqual([20 * 48000 * 2, 20 * 48000 * 2]);
+  });
+
+  it("fails an extra output that ffmpeg stopped short of its end, and drains one its consumer closed", async () => {
+    const tools = await locateMediaTools({});
+    const endless = ["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i", "sine=f=440:sample_rate=8000"];
+    const run = runFfmpeg(tools, [...endless, "-f", "s16le", "pipe:1", "-f", "s16le", "pipe:3", "-f", "s16le", "pipe:4"], [], {
+      killGraceMs: 200,
+      outputs: [{ highWaterMark: 1024 }, { highWaterMark: 1024 }],
+    });
+    run.output.resume();
+    const [kept, dropped] = run.outputs as [PassThrough, PassThrough];
+    dropped.destroy(); // never read again: ffmpeg goes on writing it
+    const failed = new Promise<Error>((resolve) => kept.once("error", resolve));
+    kept.resume();
+    await new Promise((r) => setTimeout(r, 1500));
+    // still running although the closed output is read by nobody (1 s of 16 kB/s is more than its buffers)
+    expect(run.pid !== undefined && process.kill(run.pid, 0)).toBe(true);
+    run.shutdown();
+    expect(await failed).toMatchObject({ code: "download.failed", detail: "ffmpeg was stopped before its output ended" });
+    await run.exited;
+  });
+});
+

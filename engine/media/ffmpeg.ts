@@ -367,17 +367,27 @@ export const SMART_CUT_ORIGIN_SECONDS = 600;
 const SMART_CUT_READ_PAST_SECONDS = 0.5;
 const TS_OUTPUT = ["-muxdelay", "0", "-muxpreload", "0", "-f", "mpegts"];
 
-/** H.264 (and a muxed source's audio) is copied as MPEG-TS; VP9 as IVF, which carries nothing else (ffmpeg's MPEG-TS muxer cannot carry VP9). */
-export function smartCutReaderArgs(seek: number, inputUrl: string | null, duration: number, withAudio: boolean, codec: "h264" | "vp9" = "h264"): string[] {
+/**
+ * H.264 (and a muxed source's audio) is copied as MPEG-TS; VP9 as IVF, which carries nothing else (ffmpeg's MPEG-TS muxer cannot carry VP9):
+ * a muxed source's audio then goes to a second output, `audioPipe` (Matroska, copied from the first packet at or after the clip's start).
+ */
+export function smartCutReaderArgs(seek: number, inputUrl: string | null, duration: number, withAudio: boolean, codec: "h264" | "vp9" = "h264", audioPipe?: number): string[] {
   const clip: PlanClip = { start: seek, end: seek + duration, seeks: [seek], duration, exact: false };
   const audio = withAudio && codec === "h264" ? ["-map", "0:a:0?", "-c:a", "copy"] : ["-an"];
+  const length = ["-t", (duration + SMART_CUT_READ_PAST_SECONDS).toFixed(3)];
+  // small clusters, each written as it closes: the audio keeps pace with the video on stdout (the mux waits for the slower of the two)
+  const audioOutput =
+    withAudio && codec === "vp9" && audioPipe !== undefined
+      ? ["-map", "0:a:0", "-vn", "-sn", "-dn", "-c:a", "copy", "-ss", "0", ...length, "-output_ts_offset", String(SMART_CUT_ORIGIN_SECONDS)]
+      : [];
   return [
     ...BASE_ARGS,
     ...inputArgs(1, clip, [inputUrl]),
     // a muxed source's audio comes along (its packets are passed on as they are), so nothing is fetched twice
     ...["-map", "0:v:0", ...audio, "-sn", "-dn", "-c:v", "copy"],
-    ...["-t", (duration + SMART_CUT_READ_PAST_SECONDS).toFixed(3)],
+    ...length,
     ...["-output_ts_offset", String(SMART_CUT_ORIGIN_SECONDS), ...(codec === "vp9" ? ["-f", "ivf"] : TS_OUTPUT), ...OUTPUT_ARGS],
+    ...(audioOutput.length > 0 ? [...audioOutput, "-cluster_time_limit", "100", "-flush_packets", "1", "-f", "matroska", `pipe:${audioPipe}`] : []),
   ];
 }
 
@@ -440,6 +450,8 @@ export interface FfmpegRun {
   pid: number | undefined;
   /** ffmpeg's stdout; ends only after ffmpeg exited with 0, errors otherwise */
   output: Readable;
+  /** the output pipes asked for in `opts.outputs` (fds 3 + inputs, …), ending or failing as `output` does */
+  outputs: Readable[];
   exited: Promise<FfmpegExit>;
   /** idempotent: stops feeding inputs, SIGTERM, then SIGKILL after the grace period */
   shutdown(): void;
@@ -466,14 +478,23 @@ function lowerPriority(pid: number | undefined): void {
 export const KILL_GRACE_MS = 2_000;
 
 /**
- * Spawns ffmpeg with one extra pipe per input. Backpressure holds on both sides: inputs are
- * piped into ffmpeg's fds, and ffmpeg's stdout is piped into `output`. An input error or a
- * non-zero exit destroys `output` with `EngineError("download.failed")` (or the input's own
- * EngineError), never ends it.
+ * Spawns ffmpeg with one extra pipe per input, and after those one per extra output (`outputs`,
+ * each buffered up to its `highWaterMark` before ffmpeg is held: `pipe:${3 + inputs.length}`, …).
+ * Backpressure holds on both sides: inputs are piped into ffmpeg's fds, and ffmpeg's stdout (and
+ * extra outputs) into `output` (`outputs`). An input error or a non-zero exit destroys `output` with
+ * `EngineError("download.failed")` (or the input's own EngineError), never ends it; an extra output
+ * stopped short (shutdown) fails too, since another process may be reading it. An extra output its
+ * consumer closes is drained to nowhere from then on: it never holds ffmpeg.
  */
-export function runFfmpeg(tools: MediaTools, args: string[], inputs: Readable[], opts: { killGraceMs?: number; warm?: WarmPool | null } = {}): FfmpegRun {
+export function runFfmpeg(
+  tools: MediaTools,
+  args: string[],
+  inputs: Readable[],
+  opts: { killGraceMs?: number; warm?: WarmPool | null; outputs?: readonly { highWaterMark: number }[] } = {},
+): FfmpegRun {
   const grace = opts.killGraceMs ?? KILL_GRACE_MS;
-  const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe", ...inputs.map(() => "pipe" as const)];
+  const extras = opts.outputs ?? [];
+  const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe", ...inputs.map(() => "pipe" as const), ...extras.map(() => "pipe" as const)];
   // An ffmpeg started ahead with this command line (docs/decisions/029) waits on its input pipes
   // just as a new one would, without the start-up; the next run of the same kind gets one too.
   const warm = opts.warm === undefined ? processFfmpegs : opts.warm;
@@ -511,6 +532,17 @@ export function runFfmpeg(tools: MediaTools, args: string[], inputs: Readable[],
   child.stdout!.on("error", pipeFailed("stdout"));
   child.stderr!.on("error", pipeFailed("stderr"));
   child.stdout!.pipe(output, { end: false });
+  const outputs = extras.map(({ highWaterMark }, k) => {
+    const fd = child.stdio[3 + inputs.length + k] as Readable;
+    const extra = new PassThrough({ highWaterMark });
+    fd.on("error", pipeFailed(`output ${k}`));
+    fd.pipe(extra, { end: false });
+    extra.once("close", () => {
+      fd.unpipe(extra);
+      fd.resume();
+    });
+    return extra;
+  });
 
   const exited = new Promise<FfmpegExit>((resolve) => {
     child.on("error", (err) => {
@@ -528,7 +560,13 @@ export function runFfmpeg(tools: MediaTools, args: string[], inputs: Readable[],
       } else if (stopping) {
         output.destroy();
       } else {
-        output.destroy(new EngineError("download.failed", { detail: `ffmpeg exited with ${code ?? signal}: ${stderrTail.trim().slice(-500)}` }));
+        failure = new EngineError("download.failed", { detail: `ffmpeg exited with ${code ?? signal}: ${stderrTail.trim().slice(-500)}` });
+        output.destroy(failure);
+      }
+      for (const extra of outputs) {
+        if (extra.destroyed) continue;
+        if (code === 0 && !stopping && !failure) extra.end();
+        else extra.destroy(failure ?? new EngineError("download.failed", { detail: "ffmpeg was stopped before its output ended" }));
       }
       resolve(exit);
     });
@@ -557,5 +595,5 @@ export function runFfmpeg(tools: MediaTools, args: string[], inputs: Readable[],
     if (child.exitCode === null && child.signalCode === null) shutdown();
   });
 
-  return { pid: child.pid, output, exited, shutdown };
+  return { pid: child.pid, output, outputs, exited, shutdown };
 }

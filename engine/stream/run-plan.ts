@@ -21,7 +21,7 @@ import { CLIP_READ_LIMITS, openClipInputs, withClipLeads } from "../media/clip/c
 import { recutSegments } from "../media/clip/plan-clip.ts";
 import { fetchSubtitleFile, type ReadCues } from "../captions/subtitle-file.ts";
 import { openSmartCut, type SmartCut } from "../media/clip/smart-cut.ts";
-import { isVp9, joinCutInputs, muxPlanAfterSmartCut, smartCutVideoIndex, withCutParameterSets } from "../media/clip/smart-cut-plan.ts";
+import { CUT_AUDIO_BUFFER_BYTES, isVp9, joinCutInputs, muxPlanAfterSmartCut, smartCutVideoIndex, withCutParameterSets } from "../media/clip/smart-cut-plan.ts";
 import { openVp9SmartCut } from "../media/clip/smart-cut-vp9.ts";
 
 /**
@@ -343,19 +343,23 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
           const source = await openClip([remux.inputs[index]!]);
           await (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
           const video = remux.inputs[index]!;
-          // H.264 copied as MPEG-TS, VP9 as IVF
+          // H.264 copied as MPEG-TS, VP9 as IVF (a muxed VP9's audio to a pipe of its own, after the input's)
           const codec = isVp9(video.vcodec) ? "vp9" : "h264";
-          const readerArgs = smartCutReaderArgs(remux.clip!.seeks[index]! + (source.leads[0] ?? 0), source.urls[0] ?? null, remux.clip!.duration, video.kind === "progressive", codec);
-          const reader = runFfmpeg(ctx.media, readerArgs, source.pipes, { killGraceMs: ctx.killGraceMs, warm: null });
+          const audioApart = codec === "vp9" && video.kind === "progressive";
+          const audioPipe = audioApart ? 3 + source.pipes.length : undefined;
+          const readerArgs = smartCutReaderArgs(remux.clip!.seeks[index]! + (source.leads[0] ?? 0), source.urls[0] ?? null, remux.clip!.duration, video.kind === "progressive", codec, audioPipe);
+          const outputs = audioApart ? [{ highWaterMark: CUT_AUDIO_BUFFER_BYTES }] : [];
+          const reader = runFfmpeg(ctx.media, readerArgs, source.pipes, { killGraceMs: ctx.killGraceMs, warm: null, outputs });
+          reader.outputs.forEach(track);
           reader.exited.then(() => source.loopbacks.forEach((l) => l.close()), noop);
           const turn = () => (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
           const cutOptions = { media: ctx.media, reader, duration: remux.clip!.duration, turn, killGraceMs: ctx.killGraceMs, signal: run.signal };
           const smartCut = codec === "vp9" ? openVp9SmartCut(cutOptions) : openSmartCut(cutOptions);
           cut = smartCut;
           track(smartCut.video);
-          const { plan: muxPlan, cutIndex } = muxPlanAfterSmartCut(remux, index, await smartCut.firstFrame);
-          const rest = await openClip(muxPlan.inputs.filter((_, i) => i !== cutIndex));
-          return { muxPlan, clipInputs: joinCutInputs(cutIndex, smartCut.video, rest) };
+          const { plan: muxPlan, cutIndex, audioIndex } = muxPlanAfterSmartCut(remux, index, await smartCut.firstFrame);
+          const rest = await openClip(muxPlan.inputs.filter((_, i) => i !== cutIndex && i !== audioIndex));
+          return { muxPlan, clipInputs: joinCutInputs(cutIndex, smartCut.video, rest, reader.outputs[0]) };
         };
         // the subtitles first (docs/decisions/069): a track that cannot be read fails the download before any media is fetched
         const subtitles = await fetchSubtitleFile(plan, ctx.outbound.fetch, run.signal, ctx.readCues);

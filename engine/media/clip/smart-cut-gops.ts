@@ -6,7 +6,7 @@
  * the parts are written to. H.264 in MPEG-TS: smart-cut.ts; VP9 in IVF: smart-cut-vp9.ts.
  */
 import { once } from "node:events";
-import { PassThrough } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import { EngineError } from "../../errors.ts";
 import type { FfmpegRun } from "../ffmpeg.ts";
 
@@ -108,13 +108,27 @@ export class CutOutput {
   ) {
     this.firstFrame.catch(() => undefined);
     signal.addEventListener("abort", this.shutdown, { once: true });
-    this.out.once("close", this.shutdown);
+    this.out.once("close", this.released);
   }
 
+  /** the copy's run is done: a copy that also writes another output (a muxed VP9's audio) is left to end on its own */
+  private done = false;
+
+  /** A visitor who left, or a failure: the copy and the encoders are stopped, whatever the copy feeds. */
   readonly shutdown = (): void => {
     this.reader.shutdown();
     for (const e of this.encoders) e.shutdown();
   };
+
+  /** The parts read to their end (or no longer wanted) by the mux: a copy that feeds it another output too goes on to its own end. */
+  private readonly released = (): void => {
+    if (this.done && this.feedsAnother()) for (const e of this.encoders) e.shutdown();
+    else this.shutdown();
+  };
+
+  private feedsAnother(): boolean {
+    return this.reader.outputs.length > 0;
+  }
 
   async write(bytes: Buffer): Promise<void> {
     if (this.out.destroyed) throw new EngineError("download.failed", { detail: "the clip's muxer went away" });
@@ -129,7 +143,11 @@ export class CutOutput {
   finish(run: Promise<void>, onFailure: () => void): void {
     run.then(
       () => {
-        this.reader.shutdown(); // it may still be reading past the end
+        this.done = true;
+        // it may still be reading past the end: stopped, or, when it writes another output the mux still reads (a muxed VP9's
+        // audio), its video drained while it reads on to its own end (half a second past the clip's)
+        if (this.feedsAnother()) drain(this.reader.output);
+        else this.reader.shutdown();
         this.out.end();
       },
       (err: unknown) => {
@@ -141,4 +159,13 @@ export class CutOutput {
       },
     );
   }
+}
+
+/** Reads `stream` to its end, the bytes dropped (a paused stream too: the frames' async iterator still listens to it). */
+function drain(stream: Readable): void {
+  const read = () => {
+    while (stream.read() !== null);
+  };
+  stream.on("readable", read);
+  read();
 }

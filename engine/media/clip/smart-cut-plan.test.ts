@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MediaPlan, UpstreamStream } from "../../types.ts";
+import { ffmpegArgsForPlan } from "../ffmpeg.ts";
 import { muxPlanAfterSmartCut, smartCutVideoIndex } from "./smart-cut-plan.ts";
 
 type Remux = Extract<MediaPlan, { op: "remux" }>;
@@ -20,8 +21,14 @@ describe("which exact clips are cut smart", () => {
     expect(smartCutVideoIndex(plan([h264, opus], "mp4"))).toBe(0);
   });
 
-  it("not a WEBM with its audio muxed in, VP9 into MP4, H.264 into WEBM, a keyframe clip or a scaled one", () => {
-    expect(smartCutVideoIndex(plan([muxedWebm], "webm"))).toBeNull();
+  it("a WEBM with Opus or Vorbis muxed in, not one of unknown audio or beside an audio stream of its own", () => {
+    expect(smartCutVideoIndex(plan([muxedWebm], "webm"))).toBe(0);
+    expect(smartCutVideoIndex(plan([{ ...muxedWebm, acodec: "vorbis" }], "webm"))).toBe(0);
+    expect(smartCutVideoIndex(plan([{ ...muxedWebm, acodec: undefined }], "webm"))).toBeNull();
+    expect(smartCutVideoIndex(plan([muxedWebm, opus], "webm"))).toBeNull();
+  });
+
+  it("not VP9 into MP4, H.264 into WEBM, a keyframe clip or a scaled one", () => {
     expect(smartCutVideoIndex(plan([vp9, opus], "mp4"))).toBeNull();
     expect(smartCutVideoIndex(plan([h264, opus], "webm"))).toBeNull();
     expect(smartCutVideoIndex(plan([vp9, opus], "webm", { clip: { ...clip, exact: false } }))).toBeNull();
@@ -34,5 +41,19 @@ describe("which exact clips are cut smart", () => {
     expect(mux.inputs[0]).toMatchObject({ id: "243:cut", container: "unknown", contentLength: null });
     expect(mux.clip).toMatchObject({ seeks: [0, 61.5], offsets: [0.25, 0], exact: false });
     expect(mux.transcodeAudio).toBe("opus");
+  });
+
+  it("muxes a muxed VP9's cut from its pipe and its audio from a pipe of its own after it, both copied", () => {
+    const { plan: mux, cutIndex, audioIndex } = muxPlanAfterSmartCut(plan([muxedWebm], "webm", { clip: { ...clip, seeks: [61.5] } }), 0, 0.25);
+    expect([cutIndex, audioIndex]).toEqual([0, 1]);
+    expect(mux.inputs).toMatchObject([
+      { id: "w:cut", kind: "video", container: "unknown", contentLength: null },
+      { id: "w:audio", kind: "audio", container: "webm", vcodec: undefined, acodec: "opus", contentLength: null },
+    ]);
+    expect(mux.clip).toMatchObject({ seeks: [0, 0], offsets: [0.25, 0], exact: false });
+    expect(mux.transcodeAudio).toBeUndefined();
+    // the mux copies both: video from the first pipe, audio from the second
+    const args = ffmpegArgsForPlan(mux);
+    expect(args.join(" ")).toContain("-itsoffset 0.250000 -i pipe:3 -thread_queue_size 32 -i pipe:4 -map 0:v:0 -map 1:a:0 -c:v copy -c:a copy");
   });
 });

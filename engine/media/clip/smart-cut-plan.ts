@@ -15,11 +15,15 @@ const isH264 = (codec: string | undefined) => codec !== undefined && /^(avc[13]|
 /** VP9; YouTube's `vp09.PP.LL.DD` names profile 0 and 8 bits as `vp09.00.…08` (another profile is re-encoded whole anyway) */
 export const isVp9 = (codec: string | undefined) => codec !== undefined && /^(vp09|vp9)/i.test(codec);
 
+/** A muxed VP9 source's audio is copied into the WEBM beside the cut: Opus or Vorbis (named; a source of unknown audio is re-encoded whole) */
+const copiesIntoWebm = (codec: string | undefined) => codec !== undefined && /^(opus|vorbis)$/i.test(codec);
+
 /**
  * The index of the plan's video input when its exact clip can copy all but its first and last GOP:
- * H.264 into MP4, or VP9 video of its own (no muxed audio: the IVF it is copied as carries nothing
- * else) into WEBM; the picture neither scaled, cut inside (SponsorBlock) nor drawn on (subtitles
- * burned in). A muxed H.264 input's audio comes through the cut.
+ * H.264 into MP4, or VP9 into WEBM (its own stream, or muxed with Opus or Vorbis); the picture
+ * neither scaled, cut inside (SponsorBlock) nor drawn on (subtitles burned in). A muxed H.264
+ * input's audio comes through the cut; a muxed VP9 input's through a pipe of its own (the IVF the
+ * video is copied as carries nothing else).
  */
 export function smartCutVideoIndex(plan: MediaPlan): number | null {
   if (plan.op !== "remux" || !plan.clip?.exact || (plan.container !== "mp4" && plan.container !== "webm")) return null;
@@ -29,20 +33,28 @@ export function smartCutVideoIndex(plan: MediaPlan): number | null {
   const stream = plan.inputs[index];
   if (!stream) return null;
   if (plan.container === "mp4") return isH264(stream.vcodec) ? index : null;
-  return isVp9(stream.vcodec) && stream.kind === "video" ? index : null;
+  const muxedOnly = stream.kind === "progressive" && copiesIntoWebm(stream.acodec) && !plan.inputs.some((s) => s.kind === "audio");
+  return isVp9(stream.vcodec) && (stream.kind === "video" || muxedOnly) ? index : null;
 }
 
 /**
  * The plan that muxes the smart cut: its video from a pipe of MPEG-TS or IVF (no seek: it starts
- * at the clip's first frame, `firstFrame` seconds after its start), copied.
+ * at the clip's first frame, `firstFrame` seconds after its start), copied. A muxed VP9 source's
+ * audio comes on a pipe of its own, the last input, copied too (`audioIndex`).
  */
-export function muxPlanAfterSmartCut(plan: Remux, videoIndex: number, firstFrame: number): { plan: Remux; cutIndex: number } {
+export function muxPlanAfterSmartCut(plan: Remux, videoIndex: number, firstFrame: number): { plan: Remux; cutIndex: number; audioIndex?: number } {
   const source = plan.inputs[videoIndex]!;
-  const cut: UpstreamStream = { ...source, id: `${source.id}:cut`, container: isVp9(source.vcodec) ? "unknown" : "ts", contentLength: null };
+  const vp9 = isVp9(source.vcodec);
+  // a muxed VP9's audio comes on a pipe of its own
+  const audioOnPipe = vp9 && source.kind === "progressive";
+  const cut: UpstreamStream = { ...source, id: `${source.id}:cut`, container: vp9 ? "unknown" : "ts", contentLength: null, ...(audioOnPipe ? { kind: "video" as const } : {}) };
   const clip = plan.clip!;
-  const inputs = plan.inputs.map((s, i) => (i === videoIndex ? cut : s));
-  const seeks = clip.seeks.map((s, i) => (i === videoIndex ? 0 : s));
-  const offsets = clip.seeks.map((_, i) => (i === videoIndex ? firstFrame : 0));
+  // the copy's audio, from its first packet at or after the clip's start (within one audio frame of it), copied again
+  const audioInput: UpstreamStream[] = audioOnPipe ? [{ ...source, id: `${source.id}:audio`, kind: "audio", container: "webm", vcodec: undefined, contentLength: null }] : [];
+  const inputs = [...plan.inputs.map((s, i) => (i === videoIndex ? cut : s)), ...audioInput];
+  const seeks = [...clip.seeks.map((s, i) => (i === videoIndex ? 0 : s)), ...audioInput.map(() => 0)];
+  const offsets = seeks.map((_, i) => (i === videoIndex ? firstFrame : 0));
+  if (audioOnPipe) return { plan: { ...plan, inputs, clip: { ...clip, seeks, offsets, exact: false } }, cutIndex: videoIndex, audioIndex: inputs.length - 1 };
   // a muxed source's audio comes in the cut, its packets copied from its first frame on; an audio
   // stream of its own is decoded from its seek and encoded, cut at the clip's start as before (a
   // copy would start at the packet where the video's keyframe before the start was)
@@ -51,15 +63,24 @@ export function muxPlanAfterSmartCut(plan: Remux, videoIndex: number, firstFrame
   return { plan: { ...plan, inputs, clip: { ...clip, seeks, offsets, exact: false }, ...(muxed ? {} : { transcodeAudio: audio }) }, cutIndex: videoIndex };
 }
 
-/** The muxing ffmpeg's inputs: the smart cut's video on its pipe at `cutIndex`, the others as `rest` opened them, in order. */
-export function joinCutInputs(cutIndex: number, video: Readable, rest: ClipInputs): ClipInputs {
+/**
+ * A muxed VP9 source's audio, copied beside its video, is held in memory up to this while the mux
+ * does not read it yet (the head is still encoding): then the copy waits. A GOP's audio is a few kilobytes a second.
+ */
+export const CUT_AUDIO_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The muxing ffmpeg's inputs: the smart cut's video on its pipe at `cutIndex`, the others as `rest`
+ * opened them, in order; and a muxed VP9 source's `audio` pipe last (muxPlanAfterSmartCut's `audioIndex`).
+ */
+export function joinCutInputs(cutIndex: number, video: Readable, rest: ClipInputs, audio?: Readable): ClipInputs {
   const at = <T>(list: T[], value: T) => [...list.slice(0, cutIndex), value, ...list.slice(cutIndex)];
   const pipesBefore = rest.urls.slice(0, cutIndex).filter((u) => u === null).length;
   return {
-    urls: at(rest.urls, null),
-    pipes: [...rest.pipes.slice(0, pipesBefore), video, ...rest.pipes.slice(pipesBefore)],
+    urls: [...at(rest.urls, null), ...(audio ? [null] : [])],
+    pipes: [...rest.pipes.slice(0, pipesBefore), video, ...rest.pipes.slice(pipesBefore), ...(audio ? [audio] : [])],
     loopbacks: rest.loopbacks,
-    leads: at(rest.leads, 0),
+    leads: [...at(rest.leads, 0), ...(audio ? [0] : [])],
   };
 }
 
