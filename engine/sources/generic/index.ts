@@ -207,7 +207,10 @@ async function resolveHls(ctx: SourceContext, text: string, url: string): Promis
   if (isMasterPlaylist(manifest)) {
     // each stream is probed as soon as its own playlist has arrived, while the others load
     const master = await resolveHlsMaster(ctx, manifest, url, (s) => probeSegments(ctx, s));
-    return { ...master, captions: hlsSubtitleTracks(manifest.mediaGroups?.SUBTITLES, url) };
+    // the subtitles' time zero is the video's first timestamp: its first MPEG-TS segment's (captions/ts-start.ts)
+    const video = master.streams.find((s) => s.kind !== "audio" && s.container === "ts");
+    const timeline = video?.transport.type === "segments" ? video.transport.segments[0] : undefined;
+    return { ...master, captions: hlsSubtitleTracks(manifest.mediaGroups?.SUBTITLES, url, timeline) };
   }
   const playlist = mediaPlaylist(manifest, url);
   const stream: UpstreamStream = {

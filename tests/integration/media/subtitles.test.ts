@@ -96,6 +96,11 @@ const HLS_CUES = [
   { start: 4.2, end: 5.0, text: "Third cue" },
   { start: 6.3, end: 7.2, text: "Last words" },
 ];
+/** The German rendition starts later: its playlist lists the English one's segments from 2 s on. */
+const HLS_GERMAN_CUES = [
+  { start: 2, end: 2.8, text: "Across the boundary" },
+  ...HLS_CUES.slice(2),
+];
 const HLS_SECONDS = 8;
 const HLS_SEGMENT = 2;
 const HLS_FPS = 25;
@@ -110,8 +115,8 @@ function vttClock(seconds: number): string {
 /**
  * The HLS link's files in `dir`: ffmpeg's MPEG-TS variant (video.m3u8, v-NNN.ts), the English
  * subtitle playlist (subs/en.m3u8, a WebVTT segment per 2 s: its map says the video's timestamp at
- * its start is its LOCAL zero, and it holds every cue shown during it, counted from that start) and
- * the master naming both.
+ * its start is its LOCAL zero, and it holds every cue shown during it, counted from that start), the
+ * German one (subs/de.m3u8, the same segments from 2 s on) and the master naming them.
  */
 async function makeHlsWithSubtitles(dir: string): Promise<void> {
   await mkdir(path.join(dir, "subs"), { recursive: true });
@@ -132,10 +137,14 @@ async function makeHlsWithSubtitles(dir: string): Promise<void> {
     await writeFile(path.join(dir, "subs", `en-${i}.vtt`), `WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:${firstPts + from * 90_000},LOCAL:00:00:00.000\n\n${blocks.join("\n\n")}\n`);
   }
   const list = Array.from({ length: count }, (_, i) => `#EXTINF:${HLS_SEGMENT}.000,\nen-${i}.vtt`).join("\n");
-  await writeFile(path.join(dir, "subs", "en.m3u8"), `#EXTM3U\n#EXT-X-TARGETDURATION:${HLS_SEGMENT}\n#EXT-X-PLAYLIST-TYPE:VOD\n${list}\n#EXT-X-ENDLIST\n`);
+  const playlist = (from: number) =>
+    `#EXTM3U\n#EXT-X-TARGETDURATION:${HLS_SEGMENT}\n#EXT-X-PLAYLIST-TYPE:VOD\n${list.split("\n").slice(from * 2).join("\n")}\n#EXT-X-ENDLIST\n`;
+  await writeFile(path.join(dir, "subs", "en.m3u8"), playlist(0));
+  await writeFile(path.join(dir, "subs", "de.m3u8"), playlist(1));
   const master = [
     "#EXTM3U",
     '#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,URI="subs/en.m3u8"',
+    '#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="Deutsch",LANGUAGE="de",AUTOSELECT=YES,URI="subs/de.m3u8"',
     '#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=640x360,CODECS="avc1.42c01e,mp4a.40.2",SUBTITLES="subs"',
     "video.m3u8",
   ];
@@ -572,18 +581,30 @@ describe("refused before anything is fetched", () => {
 describe("a generic HLS link's subtitle rendition", () => {
   const subtitleRequests = () => hls.requests.filter((r) => r.startsWith("/show/subs/"));
 
-  it("resolve lists it as an English track without reading its playlist", async () => {
+  const srtOf = (cues: typeof HLS_CUES) => {
+    const clock = (seconds: number) => vttClock(seconds).replace(".", ",");
+    return cues.map((c, i) => `${i + 1}\n${clock(c.start)} --> ${clock(c.end)}\n${c.text}\n`).join("\n");
+  };
+
+  it("resolve lists its renditions as tracks without reading their playlists", async () => {
     const res = await fetch(`${origin}/api/v1/resolve`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: HLS_MASTER }) });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { subtitles: unknown }).subtitles).toEqual([{ language: "en", name: "English", auto: false, translatable: false }]);
+    expect(((await res.json()) as { subtitles: unknown }).subtitles).toEqual([
+      { language: "en", name: "English", auto: false, translatable: false },
+      { language: "de", name: "Deutsch", auto: false, translatable: false },
+    ]);
     expect(subtitleRequests()).toEqual([]);
   });
 
   it("its SRT has each cue once, at its time on the video's timeline, each segment read once", async () => {
     const srt = (await fetchDownload({ url: HLS_MASTER, format: "srt", language: "en" })).toString("utf8");
-    const clock = (seconds: number) => vttClock(seconds).replace(".", ",");
-    expect(srt).toBe(HLS_CUES.map((c, i) => `${i + 1}\n${clock(c.start)} --> ${clock(c.end)}\n${c.text}\n`).join("\n"));
+    expect(srt).toBe(srtOf(HLS_CUES));
     expect(subtitleRequests().sort()).toEqual(["/show/subs/en-0.vtt", "/show/subs/en-1.vtt", "/show/subs/en-2.vtt", "/show/subs/en-3.vtt", "/show/subs/en.m3u8"]);
+  });
+
+  it("a rendition that starts later is counted from the video's first timestamp, not its own first segment's", async () => {
+    const srt = (await fetchDownload({ url: HLS_MASTER, format: "srt", language: "de" })).toString("utf8");
+    expect(srt).toBe(srtOf(HLS_GERMAN_CUES));
   });
 
   it("an MP4 carries it as a mov_text track tagged English, each cue with the frame of its time", async () => {
@@ -593,11 +614,12 @@ describe("a generic HLS link's subtitle rendition", () => {
     expect((await subtitleStream(file)).tags).toMatchObject({ language: "eng", handler_name: "English" });
     const cues = await mp4Cues(file);
     expect(cues.map((c) => c.text)).toEqual(HLS_CUES.map((c) => c.text));
-    // the copied picture starts a little into the file (the audio's priming comes first), its cues with it
+    // the file's picture starts at zero (its first frame is the segment's first video timestamp): the cues count from there
     const times = await frameTimes(file);
-    expect(times[0]).toBeLessThan(0.1);
+    expect(times[0]).toBe(0);
     cues.forEach((cue, i) => {
-      expect(Math.abs(cue.start - (HLS_CUES[i]!.start + times[0]!)), cue.text).toBeLessThanOrEqual(1 / HLS_FPS + 0.001);
+      // on the picture's own clock (a millisecond of rounding)
+      expect(Math.abs(cue.start - HLS_CUES[i]!.start), cue.text).toBeLessThanOrEqual(0.002);
       expect(cue.end - cue.start).toBeCloseTo(HLS_CUES[i]!.end - HLS_CUES[i]!.start, 2);
     });
   }, 60_000);
