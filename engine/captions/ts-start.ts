@@ -7,16 +7,10 @@
  */
 import type { OutboundFetch, OutboundInit } from "../outbound/outbound-fetch.ts";
 import type { SegmentRef } from "../types.ts";
+import { isVideoStreamId, pesHeaders } from "#common/ts-pes.ts";
 
-const PACKET = 188;
-const SYNC = 0x47;
 /** The start of a segment read for its first timestamps: a few hundred packets, every stream's first PES among them. */
 export const TS_START_BYTES = 64 * 1024;
-
-/** A PES header's 33-bit PTS, five bytes from `at`. */
-function pts(b: Buffer, at: number): number {
-  return ((b[at]! >> 1) & 0x07) * 2 ** 30 + (((b[at + 1]! << 8) | b[at + 2]!) >> 1) * 2 ** 15 + (((b[at + 3]! << 8) | b[at + 4]!) >> 1);
-}
 
 /** The earlier of two 33-bit timestamps, counted across the wrap. */
 function earlier(a: number | null, b: number): number {
@@ -29,22 +23,11 @@ function earlier(a: number | null, b: number): number {
  * (no sync byte every 188 bytes) or hold no PTS.
  */
 export function firstTsPts(bytes: Buffer): number | null {
-  if (bytes.length < PACKET * 2 || bytes[0] !== SYNC || bytes[PACKET] !== SYNC) return null;
   let video: number | null = null;
   let any: number | null = null;
-  for (let off = 0; off + PACKET <= bytes.length; off += PACKET) {
-    if (bytes[off] !== SYNC) break;
-    const unitStart = (bytes[off + 1]! & 0x40) !== 0;
-    const control = (bytes[off + 3]! >> 4) & 0x03;
-    if (!unitStart || (control & 0x01) === 0) continue;
-    // an adaptation field first: its length byte, then itself
-    const p = off + 4 + (control & 0x02 ? 1 + bytes[off + 4]! : 0);
-    // a PES packet (a table's section starts with a pointer field instead): start code, stream id, length, flags, header length, PTS
-    if (p + 14 > off + PACKET || bytes[p] !== 0 || bytes[p + 1] !== 0 || bytes[p + 2] !== 1) continue;
-    if ((bytes[p + 7]! & 0x80) === 0) continue;
-    const at = pts(bytes, p + 9);
-    any = earlier(any, at);
-    if ((bytes[p + 3]! & 0xf0) === 0xe0) video = earlier(video, at);
+  for (const { streamId, pts } of pesHeaders(bytes)) {
+    any = earlier(any, pts);
+    if (isVideoStreamId(streamId)) video = earlier(video, pts);
   }
   return video ?? any;
 }

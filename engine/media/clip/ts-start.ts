@@ -6,35 +6,19 @@
  * PES headers (no PAT/PMT needed: the stream id says video), in seconds, or null when the bytes do
  * not tell.
  */
-const PACKET = 188;
-const SYNC = 0x47;
+import { isVideoStreamId, pesHeaders } from "#common/ts-pes.ts";
+
 const CLOCK = 90_000;
 
 /** the first PTS (90 kHz) of each PID, and which of them carry video */
 function firstTimestamps(buf: Buffer): { video: number | null; earliest: number | null; streams: number } {
-  let start = buf.indexOf(SYNC);
-  while (start >= 0 && start + 2 * PACKET < buf.length && buf[start + PACKET] !== SYNC) start = buf.indexOf(SYNC, start + 1);
-  if (start < 0) return { video: null, earliest: null, streams: 0 };
   const seen = new Set<number>();
   let video: number | null = null;
   let earliest: number | null = null;
-  for (let o = start; o + PACKET <= buf.length; o += PACKET) {
-    if (buf[o] !== SYNC) break;
-    const pid = ((buf[o + 1]! & 0x1f) << 8) | buf[o + 2]!;
-    const unitStart = (buf[o + 1]! & 0x40) !== 0;
-    if (!unitStart || seen.has(pid)) continue;
-    const control = (buf[o + 3]! >> 4) & 3;
-    let p = o + 4;
-    if (control === 2 || control === 0) continue;
-    if (control === 3) p += 1 + buf[o + 4]!;
-    if (p + 14 > o + PACKET || buf[p] !== 0 || buf[p + 1] !== 0 || buf[p + 2] !== 1) continue;
-    const streamId = buf[p + 3]!;
-    const hasPts = (buf[p + 7]! & 0x80) !== 0;
-    if (!hasPts) continue;
+  for (const { pid, streamId, pts } of pesHeaders(buf)) {
+    if (seen.has(pid)) continue;
     seen.add(pid);
-    const b = buf.subarray(p + 9, p + 14);
-    const pts = ((b[0]! >> 1) & 0x07) * 2 ** 30 + (b[1]! << 22) + ((b[2]! >> 1) << 15) + (b[3]! << 7) + (b[4]! >> 1);
-    if (streamId >= 0xe0 && streamId <= 0xef && video === null) video = pts;
+    if (isVideoStreamId(streamId) && video === null) video = pts;
     earliest = earliest === null ? pts : Math.min(earliest, pts);
   }
   return { video, earliest, streams: seen.size };
