@@ -20,7 +20,7 @@ export interface IvfFrame {
   pts: number;
   /** the frame's payload, without its IVF header */
   data: Buffer;
-  /** a VP9 keyframe: nothing after it refers to anything before it */
+  /** a keyframe (VP9's, or an AV1 shown key frame): nothing after it refers to anything before it */
   key: boolean;
   bytes: number;
 }
@@ -47,6 +47,13 @@ export class IvfReader {
   header: IvfHeader | null = null;
   private rest: Buffer = Buffer.alloc(0);
 
+  private readonly keyOf: (frame: Buffer) => boolean;
+
+  /** `keyOf` tells a keyframe (VP9's, unless told) */
+  constructor(keyOf: (frame: Buffer) => boolean = (frame) => vp9FrameInfo(frame)?.key ?? false) {
+    this.keyOf = keyOf;
+  }
+
   push(chunk: Buffer): IvfFrame[] {
     let buf = this.rest.length > 0 ? Buffer.concat([this.rest, chunk]) : chunk;
     if (!this.header) {
@@ -63,7 +70,7 @@ export class IvfReader {
       const size = buf.readUInt32LE(at);
       if (at + FRAME_HEADER_BYTES + size > buf.length) break;
       const data = Buffer.from(buf.subarray(at + FRAME_HEADER_BYTES, at + FRAME_HEADER_BYTES + size));
-      frames.push({ pts: Number(buf.readBigInt64LE(at + 4)), data, key: vp9FrameInfo(data)?.key ?? false, bytes: size });
+      frames.push({ pts: Number(buf.readBigInt64LE(at + 4)), data, key: this.keyOf(data), bytes: size });
       at += FRAME_HEADER_BYTES + size;
     }
     this.rest = Buffer.from(buf.subarray(at));
