@@ -371,7 +371,14 @@ const TS_OUTPUT = ["-muxdelay", "0", "-muxpreload", "0", "-f", "mpegts"];
  * H.264 (and a muxed source's audio) is copied as MPEG-TS; VP9 as IVF, which carries nothing else (ffmpeg's MPEG-TS muxer cannot carry VP9):
  * a muxed source's audio then goes to a second output, `audioPipe` (Matroska, copied from the first packet at or after the clip's start).
  */
-export function smartCutReaderArgs(seek: number, inputUrl: string | null, duration: number, withAudio: boolean, codec: "h264" | "vp9" = "h264", audioPipe?: number): string[] {
+export function smartCutReaderArgs(
+  seek: number,
+  inputUrl: string | null,
+  duration: number,
+  withAudio: boolean,
+  codec: "h264" | "vp9" | "av1" = "h264",
+  audioPipe?: number,
+): string[] {
   const clip: PlanClip = { start: seek, end: seek + duration, seeks: [seek], duration, exact: false };
   const audio = withAudio && codec === "h264" ? ["-map", "0:a:0?", "-c:a", "copy"] : ["-an"];
   const length = ["-t", (duration + SMART_CUT_READ_PAST_SECONDS).toFixed(3)];
@@ -386,7 +393,7 @@ export function smartCutReaderArgs(seek: number, inputUrl: string | null, durati
     // a muxed source's audio comes along (its packets are passed on as they are), so nothing is fetched twice
     ...["-map", "0:v:0", ...audio, "-sn", "-dn", "-c:v", "copy"],
     ...length,
-    ...["-output_ts_offset", String(SMART_CUT_ORIGIN_SECONDS), ...(codec === "vp9" ? ["-f", "ivf"] : TS_OUTPUT), ...OUTPUT_ARGS],
+    ...["-output_ts_offset", String(SMART_CUT_ORIGIN_SECONDS), ...(codec === "h264" ? TS_OUTPUT : ["-f", "ivf"]), ...OUTPUT_ARGS],
     ...(audioOutput.length > 0 ? [...audioOutput, "-cluster_time_limit", "100", "-flush_packets", "1", "-f", "matroska", `pipe:${audioPipe}`] : []),
   ];
 }
@@ -404,6 +411,21 @@ export function vp9CutEncoderArgs(range: { from: number; to: number }, timeBase:
     ...["-vf", `trim=start=${range.from.toFixed(6)}:end=${range.to.toFixed(6)}`, "-fps_mode", "passthrough", "-enc_time_base", `${timeBase.num}:${timeBase.den}`],
     ...["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1", "-lag-in-frames", "0", "-auto-alt-ref", "0"],
     ...["-crf", "24", "-b:v", "0", ...(profile0 ? ["-profile:v", "0", "-pix_fmt", "yuv420p"] : []), "-f", "ivf", ...OUTPUT_ARGS],
+  ];
+}
+
+/**
+ * Re-encodes the IVF AV1 video on pipe:3 like `vp9CutEncoderArgs`, with SVT-AV1 at its fastest preset (a 4K edge on two
+ * cores): `main8`, 8-bit 4:2:0 in the Main profile to match a source's; else 10-bit 4:2:0, which holds any source's
+ * pictures. Each source key frame carries its own sequence header, so the encoder's need not match it (decision 072).
+ * SVT-AV1 never ends on an input with no frame in the range: callers encode only a range that holds one.
+ */
+export function av1CutEncoderArgs(range: { from: number; to: number }, timeBase: { num: number; den: number }, main8: boolean): string[] {
+  return [
+    ...BASE_ARGS,
+    ...["-copyts", "-f", "ivf", "-i", "pipe:3", "-map", "0:v:0", "-an", "-sn", "-dn"],
+    ...["-vf", `trim=start=${range.from.toFixed(6)}:end=${range.to.toFixed(6)}`, "-fps_mode", "passthrough", "-enc_time_base", `${timeBase.num}:${timeBase.den}`],
+    ...["-c:v", "libsvtav1", "-preset", "12", "-crf", "30", "-pix_fmt", main8 ? "yuv420p" : "yuv420p10le", "-f", "ivf", ...OUTPUT_ARGS],
   ];
 }
 

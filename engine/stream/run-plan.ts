@@ -21,8 +21,8 @@ import { CLIP_READ_LIMITS, openClipInputs, withClipLeads } from "../media/clip/c
 import { recutSegments } from "../media/clip/plan-clip.ts";
 import { fetchSubtitleFile, type ReadCues } from "../captions/subtitle-file.ts";
 import { openSmartCut, type SmartCut } from "../media/clip/smart-cut.ts";
-import { CUT_AUDIO_BUFFER_BYTES, isVp9, joinCutInputs, muxPlanAfterSmartCut, smartCutVideoIndex, withCutParameterSets } from "../media/clip/smart-cut-plan.ts";
-import { openVp9SmartCut } from "../media/clip/smart-cut-vp9.ts";
+import { CUT_AUDIO_BUFFER_BYTES, joinCutInputs, smartCutCodec, muxPlanAfterSmartCut, smartCutVideoIndex, withCutParameterSets } from "../media/clip/smart-cut-plan.ts";
+import { openIvfSmartCut } from "../media/clip/smart-cut-ivf.ts";
 
 /**
  * Executes a MediaPlan into a byte stream plus the response headers that describe it. Readers
@@ -343,8 +343,8 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
           const source = await openClip([remux.inputs[index]!]);
           await (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
           const video = remux.inputs[index]!;
-          // H.264 copied as MPEG-TS, VP9 as IVF (a muxed VP9's audio to a pipe of its own, after the input's)
-          const codec = isVp9(video.vcodec) ? "vp9" : "h264";
+          // H.264 copied as MPEG-TS, VP9 and AV1 as IVF (a muxed VP9's audio to a pipe of its own, after the input's)
+          const codec = smartCutCodec(video.vcodec);
           const audioApart = codec === "vp9" && video.kind === "progressive";
           const audioPipe = audioApart ? 3 + source.pipes.length : undefined;
           const readerArgs = smartCutReaderArgs(remux.clip!.seeks[index]! + (source.leads[0] ?? 0), source.urls[0] ?? null, remux.clip!.duration, video.kind === "progressive", codec, audioPipe);
@@ -354,7 +354,7 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
           reader.exited.then(() => source.loopbacks.forEach((l) => l.close()), noop);
           const turn = () => (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
           const cutOptions = { media: ctx.media, reader, duration: remux.clip!.duration, turn, killGraceMs: ctx.killGraceMs, signal: run.signal };
-          const smartCut = codec === "vp9" ? openVp9SmartCut(cutOptions) : openSmartCut(cutOptions);
+          const smartCut = codec === "h264" ? openSmartCut(cutOptions) : openIvfSmartCut(cutOptions, codec);
           cut = smartCut;
           track(smartCut.video);
           const { plan: muxPlan, cutIndex, audioIndex } = muxPlanAfterSmartCut(remux, index, await smartCut.firstFrame);

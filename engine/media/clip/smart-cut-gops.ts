@@ -3,7 +3,7 @@
  * group of pictures (GOP, keyframe to keyframe) at a time; the first GOP re-encoded from the clip's
  * start to the next keyframe (the head), every GOP ending at or before the clip's end copied as it
  * came, the GOP holding the end re-encoded from its keyframe to the end (the tail); and the stream
- * the parts are written to. H.264 in MPEG-TS: smart-cut.ts; VP9 in IVF: smart-cut-vp9.ts.
+ * the parts are written to. H.264 in MPEG-TS: smart-cut.ts; VP9 and AV1 in IVF: smart-cut-ivf.ts.
  */
 import { once } from "node:events";
 import { PassThrough, type Readable } from "node:stream";

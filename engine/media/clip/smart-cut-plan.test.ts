@@ -10,6 +10,8 @@ const youtubeVp9 = stream({ id: "248", kind: "video", vcodec: "vp09.00.40.08" })
 const opus = stream({ id: "251", kind: "audio", acodec: "opus" });
 const muxedWebm = stream({ id: "w", kind: "progressive", vcodec: "vp9", acodec: "opus" });
 const h264 = stream({ id: "134", kind: "video", container: "mp4", vcodec: "avc1.4d401e" });
+const av1 = stream({ id: "401", kind: "video", container: "mp4", vcodec: "av1" });
+const aac = stream({ id: "140", kind: "audio", container: "m4a", acodec: "aac" });
 const clip = { start: 61.5, end: 70.75, seeks: [61.5, 61.5], duration: 9.25, exact: true };
 const plan = (inputs: UpstreamStream[], container: Remux["container"], more: Partial<Remux> = {}): Remux =>
   ({ op: "remux", inputs, container, mimeType: `video/${container}`, extension: container, bytes: null, clip, ...more });
@@ -19,6 +21,19 @@ describe("which exact clips are cut smart", () => {
     expect(smartCutVideoIndex(plan([vp9, opus], "webm"))).toBe(0);
     expect(smartCutVideoIndex(plan([opus, youtubeVp9], "webm"))).toBe(1);
     expect(smartCutVideoIndex(plan([h264, opus], "mp4"))).toBe(0);
+  });
+
+  it("AV1 video apart from its audio into MP4 and into WEBM (YouTube's formats above 1080p), not AV1 with its audio muxed in", () => {
+    expect(smartCutVideoIndex(plan([av1, aac], "mp4"))).toBe(0);
+    expect(smartCutVideoIndex(plan([{ ...av1, vcodec: "av01.0.12M.08" }, opus], "webm"))).toBe(0);
+    expect(smartCutVideoIndex(plan([{ ...av1, kind: "progressive", acodec: "aac" }], "mp4"))).toBeNull();
+    expect(smartCutVideoIndex(plan([av1, aac], "mp4", { subtitles: { mode: "burn" } as Remux["subtitles"] }))).toBeNull();
+  });
+
+  it("muxes AV1's cut from its IVF pipe, its audio encoded as AAC", () => {
+    const { plan: mux, audioIndex } = muxPlanAfterSmartCut(plan([av1, aac], "mp4"), 0, 0);
+    expect(mux.inputs[0]).toMatchObject({ id: "401:cut", container: "unknown", contentLength: null });
+    expect([mux.transcodeAudio, audioIndex]).toEqual(["aac", undefined]);
   });
 
   it("a WEBM with Opus or Vorbis muxed in, not one of unknown audio or beside an audio stream of its own", () => {

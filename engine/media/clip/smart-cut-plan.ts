@@ -13,14 +13,19 @@ type Remux = Extract<MediaPlan, { op: "remux" }>;
 
 const isH264 = (codec: string | undefined) => codec !== undefined && /^(avc[13]|h264)/i.test(codec);
 /** VP9; YouTube's `vp09.PP.LL.DD` names profile 0 and 8 bits as `vp09.00.…08` (another profile is re-encoded whole anyway) */
-export const isVp9 = (codec: string | undefined) => codec !== undefined && /^(vp09|vp9)/i.test(codec);
+const isVp9 = (codec: string | undefined) => codec !== undefined && /^(vp09|vp9)/i.test(codec);
+/** AV1; YouTube's `av01.P.LLT.DD` names its profile first (a sequence header of another profile or depth is re-encoded whole anyway) */
+export const isAv1 = (codec: string | undefined) => codec !== undefined && /^(av01|av1)/i.test(codec);
+/** The codec a smart cut copies and re-encodes: H.264 as MPEG-TS, VP9 and AV1 as IVF. */
+export const smartCutCodec = (codec: string | undefined): "h264" | "vp9" | "av1" => (isVp9(codec) ? "vp9" : isAv1(codec) ? "av1" : "h264");
 
 /** A muxed VP9 source's audio is copied into the WEBM beside the cut: Opus or Vorbis (named; a source of unknown audio is re-encoded whole) */
 const copiesIntoWebm = (codec: string | undefined) => codec !== undefined && /^(opus|vorbis)$/i.test(codec);
 
 /**
  * The index of the plan's video input when its exact clip can copy all but its first and last GOP:
- * H.264 into MP4, or VP9 into WEBM (its own stream, or muxed with Opus or Vorbis); the picture
+ * H.264 into MP4, VP9 into WEBM (its own stream, or muxed with Opus or Vorbis), or AV1 of its own
+ * stream into either; the picture
  * neither scaled, cut inside (SponsorBlock) nor drawn on (subtitles burned in). A muxed H.264
  * input's audio comes through the cut; a muxed VP9 input's through a pipe of its own (the IVF the
  * video is copied as carries nothing else).
@@ -32,6 +37,8 @@ export function smartCutVideoIndex(plan: MediaPlan): number | null {
   const index = video >= 0 ? video : plan.inputs.findIndex((s) => s.kind === "progressive");
   const stream = plan.inputs[index];
   if (!stream) return null;
+  // AV1 of its own stream (YouTube's DASH above 1080p), into either container
+  if (isAv1(stream.vcodec)) return stream.kind === "video" ? index : null;
   if (plan.container === "mp4") return isH264(stream.vcodec) ? index : null;
   const muxedOnly = stream.kind === "progressive" && copiesIntoWebm(stream.acodec) && !plan.inputs.some((s) => s.kind === "audio");
   return isVp9(stream.vcodec) && (stream.kind === "video" || muxedOnly) ? index : null;
@@ -47,7 +54,8 @@ export function muxPlanAfterSmartCut(plan: Remux, videoIndex: number, firstFrame
   const vp9 = isVp9(source.vcodec);
   // a muxed VP9's audio comes on a pipe of its own
   const audioOnPipe = vp9 && source.kind === "progressive";
-  const cut: UpstreamStream = { ...source, id: `${source.id}:cut`, container: vp9 ? "unknown" : "ts", contentLength: null, ...(audioOnPipe ? { kind: "video" as const } : {}) };
+  const ivf = smartCutCodec(source.vcodec) !== "h264";
+  const cut: UpstreamStream = { ...source, id: `${source.id}:cut`, container: ivf ? "unknown" : "ts", contentLength: null, ...(audioOnPipe ? { kind: "video" as const } : {}) };
   const clip = plan.clip!;
   // the copy's audio, from its first packet at or after the clip's start (within one audio frame of it), copied again
   const audioInput: UpstreamStream[] = audioOnPipe ? [{ ...source, id: `${source.id}:audio`, kind: "audio", container: "webm", vcodec: undefined, contentLength: null }] : [];

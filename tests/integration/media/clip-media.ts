@@ -147,6 +147,21 @@ export async function frameNumbers(file: string): Promise<number[]> {
  * VP9_VIDEO_ID, VP9 video and Opus audio as two WebM files with Cues instead (its VP9 DASH streams).
  */
 export const VP9_VIDEO_ID = "clipTimeVp9";
+/** AV1 video (a fragmented MP4, as YouTube's formats above 1080p) and the AAC audio: `ensureAv1Video` makes it first */
+export const AV1_VIDEO_ID = "clipTimeAv1";
+
+/**
+ * The timecode picture as AV1 (SVT-AV1, 8-bit Main, a key frame every 2 s), fragmented with one global sidx, beside the other
+ * media; made on first use (about half a minute), apart from the rest so their cache stands.
+ */
+export async function ensureAv1Video(media: TimecodeMedia): Promise<string> {
+  const file = path.join(media.dir, "av1-video.mp4");
+  if (existsSync(file)) return file;
+  const part = `av1-video.mp4.tmp-${process.pid}`;
+  await ff(["-i", "moov-at-end.mp4", "-map", "0:v", "-c:v", "libsvtav1", "-preset", "10", "-crf", "35", ...GOP.slice(0, 2), "-pix_fmt", "yuv420p", "-movflags", "dash+global_sidx", "-f", "mp4", part], media.dir);
+  await fs.rename(path.join(media.dir, part), file);
+  return file;
+}
 
 export function youtubeShaped(media: TimecodeMedia, host: string): SourceAdapter {
   return {
@@ -155,15 +170,22 @@ export function youtubeShaped(media: TimecodeMedia, host: string): SourceAdapter
     async resolve(parsed) {
       if (parsed.kind !== "youtube") return { ok: false, code: "link.unsupported" };
       const sizeOf = async (file: string) => (await fs.stat(file)).size;
+      const aac: ResolvedMedia["streams"][number] = { id: "140", kind: "audio", url: `${host}/fragmented-audio.m4a`, transport: { type: "direct" }, container: "m4a", acodec: "aac", bitrate: 96_000, contentLength: await sizeOf(media.fragmentedAudio) };
+      const av1 = async (): Promise<ResolvedMedia["streams"]> => [
+        { id: "395", kind: "video", url: `${host}/av1-video.mp4`, transport: { type: "direct" }, container: "mp4", vcodec: "av1", width: WIDTH, height: HEIGHT, bitrate: 400_000, contentLength: await sizeOf(path.join(media.dir, "av1-video.mp4")) },
+        aac,
+      ];
       const streams: ResolvedMedia["streams"] =
-        parsed.id === VP9_VIDEO_ID
+        parsed.id === AV1_VIDEO_ID
+          ? await av1()
+          : parsed.id === VP9_VIDEO_ID
           ? [
               { id: "243", kind: "video", url: `${host}/vp9-video.webm`, transport: { type: "direct" }, container: "webm", vcodec: "vp9", width: WIDTH, height: HEIGHT, bitrate: 400_000, contentLength: await sizeOf(media.vp9Video) },
               { id: "251", kind: "audio", url: `${host}/opus-audio.webm`, transport: { type: "direct" }, container: "webm", acodec: "opus", bitrate: 64_000, contentLength: await sizeOf(media.opusAudio) },
             ]
           : [
               { id: "134", kind: "video", url: `${host}/fragmented-video.mp4`, transport: { type: "direct" }, container: "mp4", vcodec: "h264", width: WIDTH, height: HEIGHT, bitrate: 400_000, contentLength: await sizeOf(media.fragmentedVideo) },
-              { id: "140", kind: "audio", url: `${host}/fragmented-audio.m4a`, transport: { type: "direct" }, container: "m4a", acodec: "aac", bitrate: 96_000, contentLength: await sizeOf(media.fragmentedAudio) },
+              aac,
             ];
       const resolved: ResolvedMedia = {
         platform: "youtube",

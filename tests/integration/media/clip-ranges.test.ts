@@ -20,7 +20,7 @@ import { locateMediaTools } from "#engine/media/ffmpeg.ts";
 import { parseMediaOptions } from "#engine/media/options/media-options.ts";
 import { genericSource } from "#engine/sources/generic/index.ts";
 import { dlPath, get, serveDownloads, testConfig } from "../engine-core/engine-fixture.ts";
-import { ensureTimecodeMedia, frameNumbers, mp4IndexBytes, packetBytes, TIMECODE_FPS, TIMECODE_GOP_FRAMES, VP9_VIDEO_ID, youtubeShaped, type TimecodeMedia } from "./clip-media.ts";
+import { AV1_VIDEO_ID, ensureAv1Video, ensureTimecodeMedia, frameNumbers, mp4IndexBytes, packetBytes, TIMECODE_FPS, TIMECODE_GOP_FRAMES, VP9_VIDEO_ID, youtubeShaped, type TimecodeMedia } from "./clip-media.ts";
 import { startCountingOrigin, type CountingOrigin } from "./counting-origin.ts";
 import { childFfmpegCount, ffprobeFile } from "./helpers.ts";
 
@@ -285,8 +285,11 @@ const JOIN_PICTURES = [0, 2, 9, 12, 13, 57, 100, 201, 204, 205, 221];
  * `pictures` (counted from the video's start), the frame number burned into it (read from the bars).
  */
 async function playInChromium(file: string, pictures: readonly number[]): Promise<{ numbers: number[]; duration: number }> {
-  const videoStart = (await ffprobeFile(file)).streams.find((st) => st.codec_type === "video")!.start_time;
-  const times = pictures.map((k) => Number(videoStart) + (k + 0.5) / TIMECODE_FPS);
+  // the middle of each picture's time on screen, as the file places it (an MP4 whose AAC was encoded from the clip's start
+  // holds its first picture one priming delay longer, about 21 ms)
+  const { stdout } = await execFileAsync("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", file]);
+  const shown = stdout.trim().split("\n").map(Number).sort((a, b) => a - b);
+  const times = pictures.map((k) => (shown[k]! + (shown[k + 1] ?? shown[k]! + 1 / TIMECODE_FPS)) / 2);
   // a file page may read the pixels of a file video
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, "--allow-file-access-from-files"] });
   try {
@@ -369,7 +372,7 @@ describe("an exact clip of VP9 (YouTube's WebM streams)", () => {
     const inside = await clip(url, "webm", { start: 62.5, end: 63.5, exact: true });
     const insideFrames = await frameNumbers(inside.file);
     expect([insideFrames[0], insideFrames.at(-1), insideFrames.length]).toEqual([frameAt(62.5), frameAt(63.5) - 1, TIMECODE_FPS]);
-    expect(await copiedVp9Frames(inside.file, media.vp9Video)).toEqual({ copied: 0, encoded: TIMECODE_FPS });
+    expect(await copiedIvfFrames(inside.file, media.vp9Video)).toEqual({ copied: 0, encoded: TIMECODE_FPS });
   }, 60_000);
 
   itStopsAndPlays(url);
@@ -382,7 +385,7 @@ describe("an exact clip of VP9 (YouTube's WebM streams)", () => {
 async function expectSmartVp9Clip(url: string, source: string): Promise<{ got: Clipped; probe: Awaited<ReturnType<typeof ffprobeFile>> }> {
   const got = await clip(url, "webm", { start: "1:01.5", end: "1:10.75", exact: true });
   expectExactFrames(await frameNumbers(got.file), 61.5, 70.75);
-  expect(await copiedVp9Frames(got.file, source)).toEqual({ copied: 8 * TIMECODE_FPS, encoded: 12 + 18 });
+  expect(await copiedIvfFrames(got.file, source)).toEqual({ copied: 8 * TIMECODE_FPS, encoded: 12 + 18 });
   const probe = await ffprobeFile(got.file);
   expect(probe.streams.map((st) => [st.codec_type, st.codec_name]).sort()).toEqual([["audio", "opus"], ["video", "vp9"]]);
   expect(Math.abs((await durationOf(got.file)) - 9.25)).toBeLessThan(0.1);
@@ -394,35 +397,90 @@ async function expectAlignedVp9Copy(url: string, source: string): Promise<Clippe
   const aligned = await clip(url, "webm", { start: 62, end: 70, exact: true });
   const frames = await frameNumbers(aligned.file);
   expect([frames[0], frames.at(-1), frames.length]).toEqual([frameAt(62), frameAt(70) - 1, 8 * TIMECODE_FPS]);
-  expect(await copiedVp9Frames(aligned.file, source)).toEqual({ copied: 8 * TIMECODE_FPS, encoded: 0 });
+  expect(await copiedIvfFrames(aligned.file, source)).toEqual({ copied: 8 * TIMECODE_FPS, encoded: 0 });
   return aligned;
 }
 
-/** An exact WEBM clip of `url`: a visitor who leaves stops every ffmpeg; Chromium plays it to its end, the right picture on each side of each join. */
-function itStopsAndPlays(url: string): void {
+/** An exact clip of `url` (WEBM unless told): a visitor who leaves stops every ffmpeg; Chromium plays it to its end, the right picture on each side of each join. */
+function itStopsAndPlays(url: string, format = "webm"): void {
   it("stops every ffmpeg it started when the visitor leaves", async () => {
-    await expectFfmpegsStopWhenLeft(url, "webm");
+    await expectFfmpegsStopWhenLeft(url, format);
   }, 60_000);
 
   it.skipIf(!existsSync(CHROMIUM))("plays in Chromium to its end, each side of each join showing its own picture", async () => {
-    const got = await clip(url, "webm", { start: "1:01.5", end: "1:10.75", exact: true });
+    const got = await clip(url, format, { start: "1:01.5", end: "1:10.75", exact: true });
     const shown = await playInChromium(got.file, JOIN_PICTURES);
     expect(Math.abs(shown.duration - 9.25)).toBeLessThan(0.15);
     expect(shown.numbers).toEqual(JOIN_PICTURES.map((k) => frameAt(61.5) + k));
   }, 90_000);
 }
 
-/** The frames of a file's VP9 video (copied out as IVF), split into those the source holds byte for byte and the others. */
-async function copiedVp9Frames(file: string, source: string): Promise<{ copied: number; encoded: number }> {
-  const hashes = async (f: string) => {
-    const { stdout } = await execFileAsync("ffmpeg", ["-v", "error", "-i", f, "-map", "0:v:0", "-c", "copy", "-f", "ivf", "-"], { encoding: "buffer", maxBuffer: 512 * 1024 * 1024 });
-    const reader = new IvfReader();
-    return reader.push(stdout).map((frame) => createHash("sha1").update(frame.data).digest("hex"));
-  };
+/** The frames of a file's VP9 or AV1 video (copied out as IVF), split into those the source holds byte for byte and the others. */
+async function copiedIvfFrames(file: string, source: string): Promise<{ copied: number; encoded: number }> {
+  const hashes = async (f: string) => (await ivfFrames(f)).map((data) => createHash("sha1").update(data).digest("hex"));
   const known = new Set(await hashes(source));
   const own = await hashes(file);
   const copied = own.filter((d) => known.has(d)).length;
   return { copied, encoded: own.length - copied };
+}
+
+describe("an exact clip of AV1 (YouTube's formats above 1080p)", () => {
+  const url = `https://www.youtube.com/watch?v=${AV1_VIDEO_ID}`;
+  let av1Video: string;
+  beforeAll(async () => {
+    av1Video = await ensureAv1Video(media);
+  }, 180_000);
+
+  it("re-encodes only its first and last GOP into MP4 and into WEBM: the frames between are the source's byte for byte", async () => {
+    const got = await clip(url, "mp4-360", { start: "1:01.5", end: "1:10.75", exact: true });
+    expectExactFrames(await frameNumbers(got.file), 61.5, 70.75);
+    await expectAv1Parts(got.file, av1Video, frameAt(61.5), [12, 8 * TIMECODE_FPS, 18]);
+    const probe = await ffprobeFile(got.file);
+    expect(probe.streams.map((st) => [st.codec_type, st.codec_name]).sort()).toEqual([["audio", "aac"], ["video", "av1"]]);
+    expect(Math.abs((await durationOf(got.file)) - 9.25)).toBeLessThan(0.1);
+    await expectFetchedWithin(got.fetched, [av1Video, media.fragmentedAudio], 61.5, 70.75, (await mp4IndexBytes(av1Video)) + (await mp4IndexBytes(media.fragmentedAudio)));
+
+    const webm = await clip(url, "webm", { start: "1:01.5", end: "1:10.75", exact: true });
+    expectExactFrames(await frameNumbers(webm.file), 61.5, 70.75);
+    await expectAv1Parts(webm.file, av1Video, frameAt(61.5), [12, 8 * TIMECODE_FPS, 18]);
+    expect((await ffprobeFile(webm.file)).streams.map((st) => [st.codec_type, st.codec_name]).sort()).toEqual([["audio", "opus"], ["video", "av1"]]);
+  }, 120_000);
+
+  it("copies every frame of a clip from one key frame to another, and re-encodes a clip inside one GOP whole", async () => {
+    const aligned = await clip(url, "mp4-360", { start: 62, end: 70, exact: true });
+    const frames = await frameNumbers(aligned.file);
+    expect([frames[0], frames.at(-1), frames.length]).toEqual([frameAt(62), frameAt(70) - 1, 8 * TIMECODE_FPS]);
+    await expectAv1Parts(aligned.file, av1Video, frameAt(62), [0, 8 * TIMECODE_FPS, 0]);
+
+    const inside = await clip(url, "mp4-360", { start: 62.5, end: 63.5, exact: true });
+    const insideFrames = await frameNumbers(inside.file);
+    expect([insideFrames[0], insideFrames.at(-1), insideFrames.length]).toEqual([frameAt(62.5), frameAt(63.5) - 1, TIMECODE_FPS]);
+    await expectAv1Parts(inside.file, av1Video, frameAt(62.5), [TIMECODE_FPS, 0, 0]);
+  }, 120_000);
+
+  itStopsAndPlays(url, "mp4-360");
+});
+
+/** A file's video copied out as IVF: its frames' bytes (for AV1, one temporal unit each), in order. */
+async function ivfFrames(file: string): Promise<Buffer[]> {
+  const { stdout } = await execFileAsync("ffmpeg", ["-v", "error", "-i", file, "-map", "0:v:0", "-c", "copy", "-f", "ivf", "-"], { encoding: "buffer", maxBuffer: 512 * 1024 * 1024 });
+  return new IvfReader().push(stdout).map((frame) => frame.data);
+}
+
+/**
+ * An AV1 clip whose first picture is the source's picture `first`, made of `[head, copied, tail]` temporal units: the copied
+ * ones the source's for the same pictures byte for byte, the head's and the tail's re-encoded. A unit of a few bytes (a
+ * frame shown again, show_existing_frame) is the same in any encode, so only the larger ones tell an encoded picture.
+ */
+async function expectAv1Parts(file: string, source: string, first: number, [head, copied, tail]: [number, number, number]): Promise<void> {
+  const own = await ivfFrames(file);
+  const theirs = (await ivfFrames(source)).slice(first, first + own.length);
+  expect(own.length).toBe(head + copied + tail);
+  const same = own.map((unit, i) => unit.equals(theirs[i]!));
+  expect(same.slice(head, head + copied).every(Boolean)).toBe(true);
+  const edges = [...own.slice(0, head), ...own.slice(head + copied)].map((unit, i) => ({ unit, same: [...same.slice(0, head), ...same.slice(head + copied)][i] }));
+  expect(edges.filter((e) => e.unit.length > 16 && e.same)).toEqual([]);
+  if (head > 0) expect(same[0]).toBe(false);
 }
 
 describe("an exact clip of a WebM with its audio muxed (VP9 + Opus)", () => {
