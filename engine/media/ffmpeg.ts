@@ -368,7 +368,7 @@ const SMART_CUT_READ_PAST_SECONDS = 0.5;
 const TS_OUTPUT = ["-muxdelay", "0", "-muxpreload", "0", "-f", "mpegts"];
 
 /**
- * H.264 (and a muxed source's audio) is copied as MPEG-TS; VP9 as IVF, which carries nothing else (ffmpeg's MPEG-TS muxer cannot carry VP9):
+ * H.264 (and a muxed source's audio) is copied as MPEG-TS; VP9 and AV1 as IVF, which carries nothing else (ffmpeg's MPEG-TS muxer cannot carry VP9):
  * a muxed source's audio then goes to a second output, `audioPipe` (Matroska, copied from the first packet at or after the clip's start).
  */
 export function smartCutReaderArgs(
@@ -384,7 +384,7 @@ export function smartCutReaderArgs(
   const length = ["-t", (duration + SMART_CUT_READ_PAST_SECONDS).toFixed(3)];
   // small clusters, each written as it closes: the audio keeps pace with the video on stdout (the mux waits for the slower of the two)
   const audioOutput =
-    withAudio && codec === "vp9" && audioPipe !== undefined
+    withAudio && codec !== "h264" && audioPipe !== undefined
       ? ["-map", "0:a:0", "-vn", "-sn", "-dn", "-c:a", "copy", "-ss", "0", ...length, "-output_ts_offset", String(SMART_CUT_ORIGIN_SECONDS)]
       : [];
   return [

@@ -343,9 +343,9 @@ export async function runPlan(plan: MediaPlan, ctx: RunContext, opts: { range?: 
           const source = await openClip([remux.inputs[index]!]);
           await (ctx.spawnGate ?? processSpawnGate).turn(run.signal);
           const video = remux.inputs[index]!;
-          // H.264 copied as MPEG-TS, VP9 and AV1 as IVF (a muxed VP9's audio to a pipe of its own, after the input's)
+          // H.264 copied as MPEG-TS, VP9 and AV1 as IVF (a muxed VP9's or AV1's audio to a pipe of its own, after the input's)
           const codec = smartCutCodec(video.vcodec);
-          const audioApart = codec === "vp9" && video.kind === "progressive";
+          const audioApart = codec !== "h264" && video.kind === "progressive";
           const audioPipe = audioApart ? 3 + source.pipes.length : undefined;
           const readerArgs = smartCutReaderArgs(remux.clip!.seeks[index]! + (source.leads[0] ?? 0), source.urls[0] ?? null, remux.clip!.duration, video.kind === "progressive", codec, audioPipe);
           const outputs = audioApart ? [{ highWaterMark: CUT_AUDIO_BUFFER_BYTES }] : [];

@@ -23,10 +23,14 @@ describe("which exact clips are cut smart", () => {
     expect(smartCutVideoIndex(plan([h264, opus], "mp4"))).toBe(0);
   });
 
-  it("AV1 video apart from its audio into MP4 and into WEBM (YouTube's formats above 1080p), not AV1 with its audio muxed in", () => {
+  it("AV1 into MP4 and into WEBM: apart from its audio (YouTube's formats above 1080p), or muxed with audio the output copies", () => {
     expect(smartCutVideoIndex(plan([av1, aac], "mp4"))).toBe(0);
     expect(smartCutVideoIndex(plan([{ ...av1, vcodec: "av01.0.12M.08" }, opus], "webm"))).toBe(0);
-    expect(smartCutVideoIndex(plan([{ ...av1, kind: "progressive", acodec: "aac" }], "mp4"))).toBeNull();
+    const muxedAv1 = { ...av1, kind: "progressive" as const, acodec: "aac" };
+    expect(smartCutVideoIndex(plan([muxedAv1], "mp4"))).toBe(0);
+    // AAC does not go into WEBM as it is, nor Opus into our MP4s
+    expect(smartCutVideoIndex(plan([muxedAv1], "webm"))).toBeNull();
+    expect(smartCutVideoIndex(plan([{ ...muxedAv1, acodec: "opus" }], "mp4"))).toBeNull();
     expect(smartCutVideoIndex(plan([av1, aac], "mp4", { subtitles: { mode: "burn" } as Remux["subtitles"] }))).toBeNull();
   });
 

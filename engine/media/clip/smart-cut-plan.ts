@@ -19,16 +19,18 @@ export const isAv1 = (codec: string | undefined) => codec !== undefined && /^(av
 /** The codec a smart cut copies and re-encodes: H.264 as MPEG-TS, VP9 and AV1 as IVF. */
 export const smartCutCodec = (codec: string | undefined): "h264" | "vp9" | "av1" => (isVp9(codec) ? "vp9" : isAv1(codec) ? "av1" : "h264");
 
-/** A muxed VP9 source's audio is copied into the WEBM beside the cut: Opus or Vorbis (named; a source of unknown audio is re-encoded whole) */
-const copiesIntoWebm = (codec: string | undefined) => codec !== undefined && /^(opus|vorbis)$/i.test(codec);
+/**
+ * A muxed VP9 or AV1 source's audio is copied beside the cut when the output holds it as it is: Opus or Vorbis into WEBM, AAC
+ * or MP3 into MP4 (named; a source of unknown audio is re-encoded whole)
+ */
+const copiesInto = (container: "mp4" | "webm", codec: string | undefined) => codec !== undefined && (container === "webm" ? /^(opus|vorbis)$/i : /^(aac|mp3)$/i).test(codec);
 
 /**
  * The index of the plan's video input when its exact clip can copy all but its first and last GOP:
- * H.264 into MP4, VP9 into WEBM (its own stream, or muxed with Opus or Vorbis), or AV1 of its own
- * stream into either; the picture
- * neither scaled, cut inside (SponsorBlock) nor drawn on (subtitles burned in). A muxed H.264
- * input's audio comes through the cut; a muxed VP9 input's through a pipe of its own (the IVF the
- * video is copied as carries nothing else).
+ * H.264 into MP4, VP9 into WEBM, or AV1 into either (VP9 and AV1 as their own stream, or muxed with
+ * audio the output copies); the picture neither scaled, cut inside (SponsorBlock) nor drawn on
+ * (subtitles burned in). A muxed H.264 input's audio comes through the cut; a muxed VP9 or AV1
+ * input's through a pipe of its own (the IVF the video is copied as carries nothing else).
  */
 export function smartCutVideoIndex(plan: MediaPlan): number | null {
   if (plan.op !== "remux" || !plan.clip?.exact || (plan.container !== "mp4" && plan.container !== "webm")) return null;
@@ -37,27 +39,26 @@ export function smartCutVideoIndex(plan: MediaPlan): number | null {
   const index = video >= 0 ? video : plan.inputs.findIndex((s) => s.kind === "progressive");
   const stream = plan.inputs[index];
   if (!stream) return null;
-  // AV1 of its own stream (YouTube's DASH above 1080p), into either container
-  if (isAv1(stream.vcodec)) return stream.kind === "video" ? index : null;
-  if (plan.container === "mp4") return isH264(stream.vcodec) ? index : null;
-  const muxedOnly = stream.kind === "progressive" && copiesIntoWebm(stream.acodec) && !plan.inputs.some((s) => s.kind === "audio");
-  return isVp9(stream.vcodec) && (stream.kind === "video" || muxedOnly) ? index : null;
+  if (isH264(stream.vcodec)) return plan.container === "mp4" ? index : null;
+  // VP9 into WEBM; AV1 (YouTube's DASH above 1080p, a generic file) into either: their video alone, or with audio the output copies
+  const muxedOnly = stream.kind === "progressive" && copiesInto(plan.container, stream.acodec) && !plan.inputs.some((s) => s.kind === "audio");
+  const codecFits = isAv1(stream.vcodec) || (isVp9(stream.vcodec) && plan.container === "webm");
+  return codecFits && (stream.kind === "video" || muxedOnly) ? index : null;
 }
 
 /**
  * The plan that muxes the smart cut: its video from a pipe of MPEG-TS or IVF (no seek: it starts
- * at the clip's first frame, `firstFrame` seconds after its start), copied. A muxed VP9 source's
- * audio comes on a pipe of its own, the last input, copied too (`audioIndex`).
+ * at the clip's first frame, `firstFrame` seconds after its start), copied. A muxed VP9 or AV1
+ * source's audio comes on a pipe of its own, the last input, copied too (`audioIndex`).
  */
 export function muxPlanAfterSmartCut(plan: Remux, videoIndex: number, firstFrame: number): { plan: Remux; cutIndex: number; audioIndex?: number } {
   const source = plan.inputs[videoIndex]!;
-  const vp9 = isVp9(source.vcodec);
-  // a muxed VP9's audio comes on a pipe of its own
-  const audioOnPipe = vp9 && source.kind === "progressive";
   const ivf = smartCutCodec(source.vcodec) !== "h264";
+  // a muxed VP9's or AV1's audio comes on a pipe of its own
+  const audioOnPipe = ivf && source.kind === "progressive";
   const cut: UpstreamStream = { ...source, id: `${source.id}:cut`, container: ivf ? "unknown" : "ts", contentLength: null, ...(audioOnPipe ? { kind: "video" as const } : {}) };
   const clip = plan.clip!;
-  // the copy's audio, from its first packet at or after the clip's start (within one audio frame of it), copied again
+  // the copy's audio (as Matroska), from its first packet at or after the clip's start (within one audio frame of it), copied again
   const audioInput: UpstreamStream[] = audioOnPipe ? [{ ...source, id: `${source.id}:audio`, kind: "audio", container: "webm", vcodec: undefined, contentLength: null }] : [];
   const inputs = [...plan.inputs.map((s, i) => (i === videoIndex ? cut : s)), ...audioInput];
   const seeks = [...clip.seeks.map((s, i) => (i === videoIndex ? 0 : s)), ...audioInput.map(() => 0)];
@@ -72,14 +73,14 @@ export function muxPlanAfterSmartCut(plan: Remux, videoIndex: number, firstFrame
 }
 
 /**
- * A muxed VP9 source's audio, copied beside its video, is held in memory up to this while the mux
+ * A muxed VP9 or AV1 source's audio, copied beside its video, is held in memory up to this while the mux
  * does not read it yet (the head is still encoding): then the copy waits. A GOP's audio is a few kilobytes a second.
  */
 export const CUT_AUDIO_BUFFER_BYTES = 16 * 1024 * 1024;
 
 /**
  * The muxing ffmpeg's inputs: the smart cut's video on its pipe at `cutIndex`, the others as `rest`
- * opened them, in order; and a muxed VP9 source's `audio` pipe last (muxPlanAfterSmartCut's `audioIndex`).
+ * opened them, in order; and a muxed VP9 or AV1 source's `audio` pipe last (muxPlanAfterSmartCut's `audioIndex`).
  */
 export function joinCutInputs(cutIndex: number, video: Readable, rest: ClipInputs, audio?: Readable): ClipInputs {
   const at = <T>(list: T[], value: T) => [...list.slice(0, cutIndex), value, ...list.slice(cutIndex)];

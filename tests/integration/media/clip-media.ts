@@ -163,6 +163,17 @@ export async function ensureAv1Video(media: TimecodeMedia): Promise<string> {
   return file;
 }
 
+/** That AV1 video with the AAC audio in one progressive MP4, moov first (a generic file): made on first use from both. */
+export async function ensureAv1Progressive(media: TimecodeMedia): Promise<string> {
+  const file = path.join(media.dir, "av1-aac.mp4");
+  if (existsSync(file)) return file;
+  const video = await ensureAv1Video(media);
+  const part = `av1-aac.mp4.tmp-${process.pid}`;
+  await ff(["-i", video, "-i", "fragmented-audio.m4a", "-map", "0:v", "-map", "1:a", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", part], media.dir);
+  await fs.rename(path.join(media.dir, part), file);
+  return file;
+}
+
 export function youtubeShaped(media: TimecodeMedia, host: string): SourceAdapter {
   return {
     platform: "youtube",

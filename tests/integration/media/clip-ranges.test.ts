@@ -20,7 +20,7 @@ import { locateMediaTools } from "#engine/media/ffmpeg.ts";
 import { parseMediaOptions } from "#engine/media/options/media-options.ts";
 import { genericSource } from "#engine/sources/generic/index.ts";
 import { dlPath, get, serveDownloads, testConfig } from "../engine-core/engine-fixture.ts";
-import { AV1_VIDEO_ID, ensureAv1Video, ensureTimecodeMedia, frameNumbers, mp4IndexBytes, packetBytes, TIMECODE_FPS, TIMECODE_GOP_FRAMES, VP9_VIDEO_ID, youtubeShaped, type TimecodeMedia } from "./clip-media.ts";
+import { AV1_VIDEO_ID, ensureAv1Progressive, ensureAv1Video, ensureTimecodeMedia, frameNumbers, mp4IndexBytes, packetBytes, TIMECODE_FPS, TIMECODE_GOP_FRAMES, VP9_VIDEO_ID, youtubeShaped, type TimecodeMedia } from "./clip-media.ts";
 import { startCountingOrigin, type CountingOrigin } from "./counting-origin.ts";
 import { childFfmpegCount, ffprobeFile } from "./helpers.ts";
 
@@ -458,6 +458,16 @@ describe("an exact clip of AV1 (YouTube's formats above 1080p)", () => {
     await expectAv1Parts(inside.file, av1Video, frameAt(62.5), [TIMECODE_FPS, 0, 0]);
   }, 120_000);
 
+  it("of a progressive MP4 with AAC muxed in (a generic file): the same cut, its audio copied in sync from the clip's start", async () => {
+    const file = await ensureAv1Progressive(media);
+    const got = await clip(link("av1-aac.mp4"), "mp4-360", { start: "1:01.5", end: "1:10.75", exact: true });
+    expectExactFrames(await frameNumbers(got.file), 61.5, 70.75);
+    await expectAv1Parts(got.file, av1Video, frameAt(61.5), [12, 8 * TIMECODE_FPS, 18]);
+    expect((await ffprobeFile(got.file)).streams.map((st) => [st.codec_type, st.codec_name]).sort()).toEqual([["audio", "aac"], ["video", "av1"]]);
+    await expectAudioCopiedInSync(got.file, file);
+    await expectFetchedWithin(got.fetched, [file], 61.5, 70.75, await mp4IndexBytes(file));
+  }, 120_000);
+
   itStopsAndPlays(url, "mp4-360");
 });
 
@@ -483,24 +493,30 @@ async function expectAv1Parts(file: string, source: string, first: number, [head
   if (head > 0) expect(same[0]).toBe(false);
 }
 
+/**
+ * A 61.5–70.75 s clip's audio is the `source`'s packets (their sizes in the same order), the first one within one packet of
+ * the clip's start, placed where the source has it against the video: in sync within one packet, and as long as the clip.
+ */
+async function expectAudioCopiedInSync(file: string, source: string): Promise<void> {
+  const own = await audioPackets(file);
+  const theirs = await audioPackets(source);
+  const from = theirs.findIndex((p) => p.size === own[0]!.size && own.slice(0, 50).every((q, i) => theirs[p.index + i]?.size === q.size));
+  expect(from).toBeGreaterThanOrEqual(0);
+  const packet = own[0]!.duration;
+  expect(Math.abs(theirs[from]!.pts - 61.5)).toBeLessThanOrEqual(packet);
+  // against the first frame's time in each file (a source's video may start a few milliseconds in)
+  const videoStart = async (f: string) => Number((await ffprobeFile(f)).streams.find((st) => st.codec_type === "video")!.start_time);
+  const sourceFrame = (await videoStart(source)) + frameAt(61.5) / TIMECODE_FPS;
+  expect(Math.abs(own[0]!.pts - (await videoStart(file)) - (theirs[from]!.pts - sourceFrame))).toBeLessThanOrEqual(packet);
+  expect(Math.abs(own.at(-1)!.pts + packet - own[0]!.pts - 9.25)).toBeLessThanOrEqual(packet);
+}
+
 describe("an exact clip of a WebM with its audio muxed (VP9 + Opus)", () => {
   const url = link("timecode.webm");
 
   it("re-encodes only its first and last GOP, its audio copied in sync from the clip's start, fetching its span once", async () => {
-    const { got, probe } = await expectSmartVp9Clip(url, media.webm);
-    // the audio is the source's packets (their sizes in the same order), the first one within one packet of the clip's start,
-    // placed where the source has it against the video: in sync within one packet (20 ms), and as long as the clip
-    const own = await audioPackets(got.file);
-    const source = await audioPackets(media.webm);
-    const from = source.findIndex((p) => p.size === own[0]!.size && own.slice(0, 50).every((q, i) => source[p.index + i]?.size === q.size));
-    expect(from).toBeGreaterThanOrEqual(0);
-    const packet = own[0]!.duration;
-    expect(Math.abs(source[from]!.pts - 61.5)).toBeLessThanOrEqual(packet);
-    // against the first frame's time in each file (the source's video starts a few milliseconds in)
-    const videoStart = (probed: Awaited<ReturnType<typeof ffprobeFile>>) => Number(probed.streams.find((st) => st.codec_type === "video")!.start_time);
-    const sourceFrame = videoStart(await ffprobeFile(media.webm)) + frameAt(61.5) / TIMECODE_FPS;
-    expect(Math.abs(own[0]!.pts - videoStart(probe) - (source[from]!.pts - sourceFrame))).toBeLessThanOrEqual(packet);
-    expect(Math.abs(own.at(-1)!.pts + packet - own[0]!.pts - 9.25)).toBeLessThanOrEqual(packet);
+    const { got } = await expectSmartVp9Clip(url, media.webm);
+    await expectAudioCopiedInSync(got.file, media.webm);
     await expectFetchedWithin(got.fetched, [media.webm], 61.5, 70.75, await webmIndexBytes(media.webm));
   }, 60_000);
 
